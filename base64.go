@@ -1,0 +1,86 @@
+package toolnexus
+
+import (
+	"encoding/base64"
+	"strings"
+)
+
+// b64Value maps a byte of the standard base64 alphabet to its 6-bit value,
+// and every other byte to 0xff.
+var b64Value = func() (t [256]byte) {
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+	for i := range t {
+		t[i] = 0xff
+	}
+	for i := 0; i < len(alphabet); i++ {
+		t[alphabet[i]] = byte(i)
+	}
+	return t
+}()
+
+// checkBase64 reports whether data is canonical standard base64, the only
+// form a part holds: a length that is a multiple of four, only the standard
+// alphabet, at most two '=' of padding at the end and zero bits in the unused
+// low bits of the last character. It does not decode, and unlike
+// [base64.StdEncoding], it does not skip '\r' and '\n'.
+func checkBase64(data string) error {
+	if len(data)%4 != 0 {
+		return errorf(ErrInvalidBase64, "length %d of %s is not a multiple of 4 (missing padding?)", len(data), quote(data))
+	}
+	body := data
+	pad := 0
+	for pad < 2 && strings.HasSuffix(body, "=") {
+		body = body[:len(body)-1]
+		pad++
+	}
+	// OR the table values together: any byte outside the alphabet sets the
+	// high bits. Checking once per block keeps the loop free of branches.
+	const block = 256
+	for i := 0; i < len(body); i += block {
+		var acc byte
+		for _, c := range []byte(body[i:min(i+block, len(body))]) {
+			acc |= b64Value[c]
+		}
+		if acc&0xc0 != 0 {
+			return badByte(data, i)
+		}
+	}
+	if pad > 0 {
+		// One '=' leaves 2 unused bits in the last character, two leave 4.
+		unused := byte(1)<<(2*pad) - 1
+		if b64Value[body[len(body)-1]]&unused != 0 {
+			return errorf(ErrInvalidBase64, "%s has non-zero padding bits", quote(data))
+		}
+	}
+	return nil
+}
+
+// badByte names the first byte of data, from offset from on, outside the
+// alphabet.
+func badByte(data string, from int) error {
+	for i := from; i < len(data); i++ {
+		if c := data[i]; b64Value[c] == 0xff {
+			if c == '=' {
+				return errorf(ErrInvalidBase64, "padding at offset %d of %s is not at the end", i, quote(data))
+			}
+			return errorf(ErrInvalidBase64, "byte %q at offset %d of %s", c, i, quote(data))
+		}
+	}
+	return errorf(ErrInvalidBase64, "%s", quote(data))
+}
+
+// encodeChunk is the input length encodeTo encodes at a time: a multiple of 3,
+// so that only the last piece of a payload is padded.
+const encodeChunk = 3 * 512
+
+// encodeTo appends the standard base64 encoding of src to sb. Only the last
+// call for a payload may pass a length that is not a multiple of 3.
+func encodeTo(sb *strings.Builder, src []byte) {
+	var buf [encodeChunk / 3 * 4]byte
+	for len(src) > 0 {
+		n := min(len(src), encodeChunk)
+		base64.StdEncoding.Encode(buf[:], src[:n])
+		sb.Write(buf[:base64.StdEncoding.EncodedLen(n)])
+		src = src[n:]
+	}
+}

@@ -1,0 +1,433 @@
+package toolnexus
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"fmt"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// PartType says what a [ContentPart] carries.
+type PartType string
+
+// The part types.
+const (
+	PartText  PartType = "text"  // text in ContentPart.Text
+	PartImage PartType = "image" // an image/* payload
+	PartFile  PartType = "file"  // a document such as a PDF
+	PartAudio PartType = "audio" // an audio/* payload
+)
+
+// ContentPart is one piece of non-text (or extra text) output of a tool: an
+// image, a file or an audio clip as a MIME type plus either base64 Data or a
+// URL, or a piece of text.
+//
+// A ContentPart is a comparable value that never holds a path, an open file or
+// a reader: the constructors read and encode at once, so a part can be stored,
+// replayed and sent to another process. Data is standard base64 with padding
+// and no line breaks, the same bytes that travel in JSON. The zero ContentPart
+// is not valid: [ContentPart.Validate] reports what is missing.
+//
+// A part never prints or logs its payload: String, GoString, Format and
+// LogValue show its type, MIME type and size. A bare []ContentPart handed to
+// [slog.JSONHandler] is encoded as JSON, payload included, since slog cannot
+// redact a slice; log the [ToolResult] holding it, or its
+// [ToolResult.Redacted] copy, instead.
+type ContentPart struct {
+	Type     PartType `json:"type"`
+	Text     string   `json:"text,omitempty"`     // text parts only
+	MIMEType string   `json:"mimeType,omitempty"` // non-text parts only
+	Data     string   `json:"data,omitempty"`     // standard base64, padded, no line breaks
+	URL      string   `json:"url,omitempty"`      // where the payload is, when not in Data
+	Name     string   `json:"name,omitempty"`     // display name of a file part
+}
+
+// extensions is the fixed extension table: the MIME type of each file
+// extension the package recognises, never the machine's MIME database.
+var extensions = map[string]string{
+	".png":  "image/png",
+	".jpg":  "image/jpeg",
+	".jpeg": "image/jpeg",
+	".gif":  "image/gif",
+	".webp": "image/webp",
+	".pdf":  "application/pdf",
+	".mp3":  "audio/mpeg",
+	".wav":  "audio/wav",
+}
+
+// MIMETypeOf returns the MIME type that the fixed extension table gives the
+// last extension of name, matched case-insensitively: png, jpg, jpeg, gif and
+// webp are images, pdf a file, mp3 and wav audio. It reports
+// [ErrUnknownExtension] for any other name.
+func MIMETypeOf(name string) (string, error) {
+	ext := filepath.Ext(name)
+	if m, ok := extensions[ext]; ok {
+		return m, nil
+	}
+	if m, ok := extensions[strings.ToLower(ext)]; ok {
+		return m, nil
+	}
+	if ext == "" || ext == "." {
+		return "", errorf(ErrUnknownExtension, "%s has no extension; pass its MIME type", quote(name))
+	}
+	return "", errorf(ErrUnknownExtension, "%s in %s; pass its MIME type", quote(ext), quote(name))
+}
+
+// typeOf returns the part type for a MIME type: image/* is an image, audio/*
+// audio, anything else a file.
+func typeOf(mimeType string) PartType {
+	switch {
+	case strings.HasPrefix(mimeType, "image/"):
+		return PartImage
+	case strings.HasPrefix(mimeType, "audio/"):
+		return PartAudio
+	default:
+		return PartFile
+	}
+}
+
+// newPart returns a part of the type that mimeType implies; a file part is
+// named after the base name of name.
+func newPart(mimeType, data, name string) ContentPart {
+	p := ContentPart{Type: typeOf(mimeType), MIMEType: mimeType, Data: data}
+	if p.Type == PartFile && name != "" {
+		p.Name = filepath.Base(name)
+	}
+	return p
+}
+
+// TextPart returns a text part holding text.
+func TextPart(text string) ContentPart {
+	return ContentPart{Type: PartText, Text: text}
+}
+
+// PartFromBytes returns a part holding b, encoded as base64, with the given
+// MIME type; the part type follows the MIME type (image/*, audio/*, else file).
+// Name a file part with [ContentPart.WithName].
+func PartFromBytes(b []byte, mimeType string) (ContentPart, error) {
+	if err := checkMIMEType(mimeType); err != nil {
+		return ContentPart{}, err
+	}
+	var sb strings.Builder
+	sb.Grow(base64.StdEncoding.EncodedLen(len(b)))
+	encodeTo(&sb, b)
+	return newPart(mimeType, sb.String(), ""), nil
+}
+
+// PartFromBase64 returns a part holding data, an already encoded payload,
+// with the given MIME type. Data must be canonical standard base64: padded,
+// without whitespace or line breaks.
+func PartFromBase64(data, mimeType string) (ContentPart, error) {
+	return PartFromBase64Limit(data, mimeType, -1)
+}
+
+// PartFromBase64Limit is [PartFromBase64] for untrusted input: a payload that
+// decodes to more than limit bytes is refused from its length alone, before it
+// is scanned, with a [*PartTooLargeError]. A negative limit means no limit.
+func PartFromBase64Limit(data, mimeType string, limit int64) (ContentPart, error) {
+	if err := checkMIMEType(mimeType); err != nil {
+		return ContentPart{}, err
+	}
+	if err := checkLimit(decodedLen(data), limit); err != nil {
+		return ContentPart{}, err
+	}
+	if data == "" {
+		return ContentPart{}, errorf(ErrInvalidPart, "empty base64 payload")
+	}
+	if err := checkBase64(data); err != nil {
+		return ContentPart{}, err
+	}
+	return newPart(mimeType, data, ""), nil
+}
+
+// PartFromURL returns a part for url with the given MIME type; the part type
+// follows the MIME type (image/*, audio/*, else file).
+//
+// A data URL, data:<mime>;base64,<data>, becomes a part holding the MIME type
+// and the data, never a URL; mimeType may then be "", and a different
+// non-empty mimeType is an error. Any other URL needs mimeType: it is never
+// guessed from the URL.
+func PartFromURL(url, mimeType string) (ContentPart, error) {
+	return PartFromURLLimit(url, mimeType, -1)
+}
+
+// PartFromURLLimit is [PartFromURL] for untrusted input: a data URL whose
+// payload decodes to more than limit bytes is refused from its length alone,
+// before it is scanned, with a [*PartTooLargeError]. A negative limit means no
+// limit. The limit does not apply to other URLs, which hold no payload.
+func PartFromURLLimit(url, mimeType string, limit int64) (ContentPart, error) {
+	if isDataURL(url) {
+		m, data, err := parseDataURL(url)
+		if err != nil {
+			return ContentPart{}, err
+		}
+		if mimeType != "" && mimeType != m {
+			return ContentPart{}, errorf(ErrInvalidMIMEType, "data URL holds %s, not %s", quote(m), quote(mimeType))
+		}
+		if err := checkLimit(decodedLen(data), limit); err != nil {
+			return ContentPart{}, err
+		}
+		if err := checkBase64(data); err != nil {
+			return ContentPart{}, err
+		}
+		return newPart(m, data, ""), nil
+	}
+	if url == "" {
+		return ContentPart{}, errorf(ErrInvalidPart, "empty URL")
+	}
+	if err := checkMIMEType(mimeType); err != nil {
+		return ContentPart{}, err
+	}
+	if err := checkURL(url); err != nil {
+		return ContentPart{}, err
+	}
+	return ContentPart{Type: typeOf(mimeType), MIMEType: mimeType, URL: url}, nil
+}
+
+// isDataURL reports whether s has the data: scheme, in any case.
+func isDataURL(s string) bool {
+	return len(s) >= 5 && strings.EqualFold(s[:5], "data:")
+}
+
+// parseDataURL splits data:<mime>;base64,<data> into its MIME type and data.
+// Only this form is accepted: no parameters, no percent-encoded payload, and
+// ";base64" in lower case, as every encoder writes it.
+func parseDataURL(s string) (mimeType, data string, err error) {
+	if !isDataURL(s) {
+		return "", "", errorf(ErrInvalidDataURL, "%s does not start with data:", quote(s))
+	}
+	meta, data, ok := strings.Cut(s[5:], ",")
+	if !ok {
+		return "", "", errorf(ErrInvalidDataURL, "%s has no comma", quote(s))
+	}
+	mimeType, ok = strings.CutSuffix(meta, ";base64")
+	if !ok {
+		return "", "", errorf(ErrInvalidDataURL, "%s is not ;base64", quote(s))
+	}
+	if mimeType == "" {
+		return "", "", errorf(ErrInvalidDataURL, "%s has no MIME type", quote(s))
+	}
+	if strings.Contains(mimeType, ";") {
+		return "", "", errorf(ErrInvalidDataURL, "%s has parameters", quote(s))
+	}
+	if err := checkMIMEType(mimeType); err != nil {
+		return "", "", err
+	}
+	if data == "" {
+		return "", "", errorf(ErrInvalidDataURL, "%s has no data", quote(s))
+	}
+	return mimeType, data, nil
+}
+
+// WithName returns a copy of p with the display name n.
+func (p ContentPart) WithName(n string) ContentPart {
+	p.Name = n
+	return p
+}
+
+// Size returns the size of the payload in bytes: the decoded length of Data,
+// computed from its length and padding without decoding, or the length of
+// Text for a text part. A part that only has a URL has size 0.
+func (p ContentPart) Size() int64 {
+	if p.Type == PartText {
+		return int64(len(p.Text))
+	}
+	return decodedLen(p.Data)
+}
+
+// decodedLen is the decoded length of base64 data from its length and padding.
+func decodedLen(data string) int64 {
+	n := int64(len(data))
+	pad := int64(0)
+	if n > 0 && data[n-1] == '=' {
+		pad++
+		if n > 1 && data[n-2] == '=' {
+			pad++
+		}
+	}
+	return n*3/4 - pad
+}
+
+// Validate reports whether p is well formed: a known type; for a text part,
+// no data or URL; for any other part, a type/subtype MIME type that
+// fits the part type, no text, and exactly one of Data (canonical standard
+// base64) or URL (absolute, and not a data URL).
+func (p ContentPart) Validate() error {
+	switch p.Type {
+	case PartText:
+		if p.Data != "" || p.URL != "" {
+			return errorf(ErrInvalidPart, "text part carries data or url")
+		}
+		return nil
+	case PartImage, PartFile, PartAudio:
+	default:
+		return errorf(ErrUnknownPartType, "%s", quote(string(p.Type)))
+	}
+	if p.Text != "" {
+		return errorf(ErrInvalidPart, "%s part carries text", p.Type)
+	}
+	if err := checkMIMEType(p.MIMEType); err != nil {
+		return err
+	}
+	if want := typeOf(p.MIMEType); p.Type != PartFile && want != p.Type {
+		return errorf(ErrInvalidMIMEType, "%s for an %s part", quote(p.MIMEType), p.Type)
+	}
+	switch {
+	case p.Data != "" && p.URL != "":
+		return errorf(ErrInvalidPart, "%s part has both data and url", p.Type)
+	case p.Data == "" && p.URL == "":
+		return errorf(ErrInvalidPart, "%s part has neither data nor url", p.Type)
+	case p.URL != "":
+		return checkURL(p.URL)
+	}
+	return checkBase64(p.Data)
+}
+
+// checkMIMEType accepts a bare type/subtype MIME type.
+func checkMIMEType(m string) error {
+	if m == "" {
+		return ErrMissingMIMEType
+	}
+	typ, sub, ok := strings.Cut(m, "/")
+	if !ok || !isToken(typ) || !isToken(sub) {
+		return errorf(ErrInvalidMIMEType, "%s is not type/subtype", quote(m))
+	}
+	return nil
+}
+
+// isToken reports whether s is a non-empty RFC 2045 token.
+func isToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c <= ' ' || c >= 0x7f || strings.IndexByte(`()<>@,;:\"/[]?=`, c) >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// checkURL accepts an absolute URL other than a data URL, whose payload
+// belongs in Data.
+func checkURL(u string) error {
+	if isDataURL(u) {
+		return errorf(ErrInvalidPart, "data URL %s in url; use PartFromURL to store it as data", quote(u))
+	}
+	scheme, rest, ok := strings.Cut(u, ":")
+	if !ok || scheme == "" || rest == "" || strings.ContainsAny(u, " \t\r\n") {
+		return errorf(ErrInvalidPart, "url %s is not an absolute URL", quote(u))
+	}
+	for i := 0; i < len(scheme); i++ {
+		c := scheme[i]
+		letter := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+		if !letter && (i == 0 || !('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.')) {
+			return errorf(ErrInvalidPart, "url %s is not an absolute URL", quote(u))
+		}
+	}
+	return nil
+}
+
+// checkLimit refuses a size over limit; a negative limit is no limit.
+func checkLimit(size, limit int64) error {
+	if limit >= 0 && size > limit {
+		return &PartTooLargeError{Limit: limit, Size: size}
+	}
+	return nil
+}
+
+// SHA256 returns the SHA-256 hash of the part's content: the decoded bytes of
+// Data, or the bytes of Text for a text part. Two parts with the same content
+// have the same hash whatever their name, so a store can deduplicate by it.
+// A part that only has a URL has no content here and reports [ErrInvalidPart].
+func (p ContentPart) SHA256() ([sha256.Size]byte, error) {
+	h := sha256.New()
+	switch {
+	case p.Type == PartText:
+		io.WriteString(h, p.Text)
+	case p.Data == "":
+		return [sha256.Size]byte{}, errorf(ErrInvalidPart, "%s part has no data to hash", p.Type)
+	default:
+		if err := checkBase64(p.Data); err != nil {
+			return [sha256.Size]byte{}, err
+		}
+		var buf [8192]byte
+		d := base64.NewDecoder(base64.StdEncoding, strings.NewReader(p.Data))
+		if _, err := io.CopyBuffer(h, d, buf[:]); err != nil {
+			return [sha256.Size]byte{}, errorf(ErrInvalidBase64, "%v", err)
+		}
+	}
+	var sum [sha256.Size]byte
+	h.Sum(sum[:0])
+	return sum, nil
+}
+
+// String describes p without its payload, as every toolnexus port does:
+// "image (image/png, 82 bytes)", "text (5 bytes)", or for a part that only
+// has a URL, "image (image/png, url)".
+func (p ContentPart) String() string {
+	return string(p.appendDescription(make([]byte, 0, 48)))
+}
+
+func (p ContentPart) appendDescription(b []byte) []byte {
+	b = append(b, p.Type...)
+	b = append(b, " ("...)
+	if p.Type != PartText {
+		b = append(b, p.MIMEType...)
+		b = append(b, ", "...)
+		if p.Data == "" && p.URL != "" {
+			return append(b, "url)"...)
+		}
+	}
+	b = strconv.AppendInt(b, p.Size(), 10)
+	return append(b, " bytes)"...)
+}
+
+// GoString returns a Go-syntax form of p for %#v in which Data is replaced by
+// its size.
+func (p ContentPart) GoString() string {
+	return fmt.Sprintf("toolnexus.ContentPart{Type:%q, Text:%s, MIMEType:%q, Data:\"<%d bytes>\", URL:%s, Name:%q}",
+		p.Type, quote(p.Text), p.MIMEType, decodedLen(p.Data), quote(redactDataURL(p.URL)), p.Name)
+}
+
+// redactDataURL cuts the payload off a data URL that was put, wrongly, in URL.
+func redactDataURL(u string) string {
+	if isDataURL(u) {
+		meta, _, _ := strings.Cut(u, ",")
+		return meta + ",…"
+	}
+	return u
+}
+
+// Format prints p for every verb without its payload: %#v is [ContentPart.GoString],
+// %q the quoted [ContentPart.String], every other verb the String.
+func (p ContentPart) Format(f fmt.State, verb rune) {
+	switch {
+	case verb == 'v' && f.Flag('#'):
+		io.WriteString(f, p.GoString())
+	case verb == 'q':
+		io.WriteString(f, strconv.Quote(p.String()))
+	default:
+		io.WriteString(f, p.String())
+	}
+}
+
+// LogValue implements [slog.LogValuer]: a part logs as a group of its type,
+// MIME type, size and name, never its payload or URL.
+func (p ContentPart) LogValue() slog.Value {
+	attrs := make([]slog.Attr, 0, 4)
+	attrs = append(attrs, slog.String("type", string(p.Type)))
+	if p.MIMEType != "" {
+		attrs = append(attrs, slog.String("mimeType", p.MIMEType))
+	}
+	attrs = append(attrs, slog.Int64("size", p.Size()))
+	if p.Name != "" {
+		attrs = append(attrs, slog.String("name", p.Name))
+	}
+	return slog.GroupValue(attrs...)
+}

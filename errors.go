@@ -1,0 +1,83 @@
+package toolnexus
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+)
+
+// Sentinel errors. Every error the package returns starts with "toolnexus: ",
+// names the value it refuses and matches one of these with [errors.Is]
+// (file errors also wrap the [*fs.PathError] of the failed operation).
+var (
+	// ErrUnknownPartType reports a part type other than the four PartType constants.
+	ErrUnknownPartType = errors.New("toolnexus: unknown part type")
+	// ErrUnknownExtension reports a file name whose extension is not in the
+	// extension table; pass the MIME type explicitly instead.
+	ErrUnknownExtension = errors.New("toolnexus: unknown file extension")
+	// ErrMissingMIMEType reports a non-text part without a MIME type.
+	ErrMissingMIMEType = errors.New("toolnexus: missing MIME type")
+	// ErrInvalidMIMEType reports a MIME type that is not of the form type/subtype,
+	// or that does not fit the part type (an image part needs image/*).
+	ErrInvalidMIMEType = errors.New("toolnexus: invalid MIME type")
+	// ErrInvalidPart reports a part whose fields do not fit together: a
+	// non-text part with both or neither of Data and URL, a text part carrying
+	// data or a URL, or a non-text part carrying text.
+	ErrInvalidPart = errors.New("toolnexus: invalid part")
+	// ErrInvalidBase64 reports data that is not canonical standard base64:
+	// padded, in the standard alphabet, without whitespace or line breaks.
+	ErrInvalidBase64 = errors.New("toolnexus: invalid base64")
+	// ErrInvalidDataURL reports a data URL not of the form data:<mime>;base64,<data>.
+	ErrInvalidDataURL = errors.New("toolnexus: invalid data URL")
+	// ErrPartTooLarge reports input over the size limit given to the call.
+	// The error is a [*PartTooLargeError].
+	ErrPartTooLarge = errors.New("toolnexus: part too large")
+	// ErrFileChanged reports a file whose size changed while it was read.
+	ErrFileChanged = errors.New("toolnexus: file changed while read")
+	// ErrInvalidRequest reports a suspension whose Request lacks an id, kind or
+	// prompt, or a "pending" metadata value that is not a Request.
+	ErrInvalidRequest = errors.New("toolnexus: invalid request")
+	// ErrInvalidExpiry reports an ExpiresAt that is not an RFC 3339 time.
+	ErrInvalidExpiry = errors.New("toolnexus: invalid expiresAt")
+	// ErrAnswerMismatch reports an [Answer] whose ID does not echo its Request's.
+	ErrAnswerMismatch = errors.New("toolnexus: answer does not match request")
+	// ErrExpired reports an [Answer] to a Request whose expiry has passed.
+	ErrExpired = errors.New("toolnexus: request expired")
+)
+
+// PartTooLargeError is the error of a read that went past its size limit.
+// It matches [ErrPartTooLarge] with [errors.Is].
+type PartTooLargeError struct {
+	// Limit is the limit given to the call, in decoded bytes.
+	Limit int64
+	// Size is the size seen when the read stopped: the whole size when it is
+	// known up front, otherwise Limit+1, the byte that crossed the limit.
+	Size int64
+}
+
+// Error implements the error interface.
+func (e *PartTooLargeError) Error() string {
+	return "toolnexus: part too large: " + strconv.FormatInt(e.Size, 10) +
+		" bytes over the limit of " + strconv.FormatInt(e.Limit, 10)
+}
+
+// Is reports whether target is [ErrPartTooLarge].
+func (e *PartTooLargeError) Is(target error) bool { return target == ErrPartTooLarge }
+
+// maxQuoted is how much of an offending value an error message shows.
+const maxQuoted = 40
+
+// quote returns s quoted for an error message, cut to a short prefix when it
+// is long: an error must not carry a megabyte of base64.
+func quote(s string) string {
+	if len(s) <= maxQuoted {
+		return strconv.Quote(s)
+	}
+	return strconv.Quote(s[:maxQuoted]) + "… (" + strconv.Itoa(len(s)) + " bytes)"
+}
+
+// errorf wraps a sentinel with details: errorf(ErrX, "%q is bad", v) reads
+// "toolnexus: x: \"v\" is bad".
+func errorf(sentinel error, format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{sentinel}, args...)...)
+}
