@@ -24,9 +24,6 @@ var b64Value = func() (t [256]byte) {
 // low bits of the last character. It does not decode, and unlike
 // [base64.StdEncoding], it does not skip '\r' and '\n'.
 func checkBase64(data string) error {
-	if len(data)%4 != 0 {
-		return errorf(ErrInvalidBase64, "length %d of %s is not a multiple of 4 (missing padding?)", len(data), quote(data))
-	}
 	body := data
 	pad := 0
 	for pad < 2 && strings.HasSuffix(body, "=") {
@@ -44,6 +41,9 @@ func checkBase64(data string) error {
 		if acc&0xc0 != 0 {
 			return badByte(data, i)
 		}
+	}
+	if len(data)%4 != 0 {
+		return errorf(ErrInvalidBase64, "length %d of %s is not a multiple of 4 (missing padding?)", len(data), quote(data))
 	}
 	if pad > 0 {
 		// One '=' leaves 2 unused bits in the last character, two leave 4.

@@ -1,0 +1,300 @@
+package toolnexus_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/toolnexus-go/toolnexus"
+)
+
+var config = map[string]string{"region": "eu-west-1"}
+
+// readConfig is a tool that succeeds or fails. A failure is a result the
+// model reads and recovers from, not a Go error.
+func readConfig(key string) toolnexus.ToolResult {
+	v, ok := config[key]
+	if !ok {
+		return toolnexus.Error("No such config key: " + key)
+	}
+	return toolnexus.Ok(v)
+}
+
+// A tool returns Ok on success and Error when the model should try again.
+func Example() {
+	found := readConfig("region")
+	missing := readConfig("nope")
+	fmt.Println(found.Output, found.IsError)
+	fmt.Println(missing.Output, missing.IsError)
+	// Output:
+	// eu-west-1 false
+	// No such config key: nope true
+}
+
+type hit struct {
+	ID    int
+	Title string
+}
+
+// search returns legible text for the model and metadata for the host.
+func search(q string) toolnexus.ToolResult {
+	hits := []hit{{1, "Getting started"}, {2, "Advanced usage"}}
+	lines := make([]string, len(hits))
+	ids := make([]int, len(hits))
+	for i, h := range hits {
+		lines[i] = fmt.Sprintf("#%d %s", h.ID, h.Title)
+		ids[i] = h.ID
+	}
+	// The model reads Output; the metadata is for the host's code only.
+	return toolnexus.Ok(strings.Join(lines, "\n")).
+		WithMetadata("title", "search: "+q).
+		WithMetadata("count", len(hits)).
+		WithMetadata("ids", ids)
+}
+
+// Structured output is serialised deliberately into Output; bookkeeping rides
+// in Metadata, which the model never sees.
+func Example_metadata() {
+	res := search("usage")
+	fmt.Println(res.Output)
+	fmt.Println(res.Metadata["title"], res.Metadata["count"], res.Metadata["ids"])
+	// Output:
+	// #1 Getting started
+	// #2 Advanced usage
+	// search: usage 2 [1 2]
+}
+
+// screenshot returns an image part and an Output that describes it, for
+// models that cannot see images.
+func screenshot(path string) toolnexus.ToolResult {
+	part, err := toolnexus.PartFromFile(path)
+	if err != nil {
+		return toolnexus.Error(err.Error())
+	}
+	return toolnexus.Ok(fmt.Sprintf("%s (%s, %d bytes)", "fixture.png", part.MIMEType, part.Size()), part)
+}
+
+// A tool that returns an image sets Output to a description and Parts to the
+// image, read from a file.
+func Example_image() {
+	res := screenshot("testdata/fixture.png")
+	golden, _ := os.ReadFile("testdata/fixture.png.base64")
+
+	fmt.Println(res.Output)
+	fmt.Println(res.Parts[0])
+	fmt.Println(res.Parts[0].Data == strings.TrimSpace(string(golden)))
+	fmt.Println(toolnexus.Ok("done").Parts == nil) // text-only: no parts at all
+	// Output:
+	// fixture.png (image/png, 82 bytes)
+	// image (image/png, 82 bytes)
+	// true
+	// true
+}
+
+// A tool that cannot finish parks with Pending; the host reads the Request
+// back with PendingOf, even from JSON stored by another process.
+func Example_pending() {
+	res := toolnexus.Pending(toolnexus.Request{Kind: toolnexus.KindInput, Prompt: "Which environment?"})
+	stored, _ := json.Marshal(res)
+
+	var loaded toolnexus.ToolResult
+	_ = json.Unmarshal(stored, &loaded)
+	req, ok := toolnexus.PendingOf(loaded)
+	fmt.Println(ok, loaded.IsError, req.Kind, req.Prompt, strings.HasPrefix(req.ID, "pnd-"))
+
+	auth, _ := toolnexus.PendingOf(toolnexus.AuthRequired("https://example.com/login", ""))
+	fmt.Println(auth.Kind, auth.URL, auth.Prompt)
+
+	_, ok = toolnexus.PendingOf(toolnexus.Ok("done"))
+	fmt.Println(ok)
+	// Output:
+	// true true input Which environment? true
+	// authorization https://example.com/login Authorization required to continue
+	// false
+}
+
+func ExampleOk() {
+	res := toolnexus.Ok("eu-west-1")
+	out, _ := json.Marshal(res)
+	fmt.Println(string(out))
+	// Output: {"output":"eu-west-1","isError":false}
+}
+
+func ExampleError() {
+	res := toolnexus.Error("No such config key: nope")
+	fmt.Println(res)
+	// Output: error "No such config key: nope"
+}
+
+func ExampleErrorf() {
+	res := toolnexus.Errorf("no such file: %s", "notes.txt")
+	fmt.Println(res.Output, res.IsError)
+	// Output: no such file: notes.txt true
+}
+
+func ExampleToolResult_WithMetadata() {
+	base := toolnexus.Ok("2 results")
+	res := base.WithMetadata("count", 2)
+	fmt.Println(base.Metadata == nil, res.Metadata["count"])
+	// Output: true 2
+}
+
+func ExampleToolResult_String() {
+	part, _ := toolnexus.PartFromFile("testdata/fixture.png")
+	fmt.Println(toolnexus.Ok("a screenshot", part).WithMetadata("page", 1))
+	// Output: ok "a screenshot" parts=[image (image/png, 82 bytes)] metadata=[page]
+}
+
+func ExampleToolResult_Redacted() {
+	part, _ := toolnexus.PartFromFile("testdata/fixture.png")
+	res := toolnexus.Ok("a screenshot", part).Redacted()
+	out, _ := json.Marshal(res)
+	fmt.Println(string(out))
+	// Output: {"output":"a screenshot","isError":false,"parts":[{"type":"image","mimeType":"image/png"}],"metadata":{"redacted":["image (image/png, 82 bytes) sha256:e050dce0dfb38ac05f5b99c16c209fe8b43b0ac5569fcc992069b23f3caa6923"]}}
+}
+
+func ExamplePartFromFile() {
+	part, err := toolnexus.PartFromFile("testdata/fixture.png")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(part.Type, part.MIMEType, part.Size())
+
+	_, err = toolnexus.PartFromFile("notes.txt")
+	fmt.Println(err)
+	// Output:
+	// image image/png 82
+	// toolnexus: unknown file extension: ".txt" in "notes.txt"; pass its MIME type
+}
+
+func ExamplePartFromFileMIME() {
+	part, err := toolnexus.PartFromFileMIME("testdata/fixture.png.base64", "text/plain")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(part, part.Name)
+	// Output: file (text/plain, 113 bytes) fixture.png.base64
+}
+
+func ExamplePartFromReader() {
+	part, err := toolnexus.PartFromReader(strings.NewReader("%PDF-1.4 tiny"), "application/pdf")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(part.WithName("report.pdf"))
+	// Output: file (application/pdf, 13 bytes)
+}
+
+func ExamplePartFromReaderLimit() {
+	_, err := toolnexus.PartFromReaderLimit(strings.NewReader("0123456789"), "audio/wav", 4)
+	fmt.Println(err)
+	// Output: toolnexus: part too large: 5 bytes over the limit of 4
+}
+
+func ExamplePartFromBytes() {
+	part, _ := toolnexus.PartFromBytes([]byte("%PDF-1.4 tiny"), "application/pdf")
+	out, _ := json.Marshal(part.WithName("report.pdf"))
+	fmt.Println(string(out))
+	// Output: {"type":"file","mimeType":"application/pdf","data":"JVBERi0xLjQgdGlueQ==","name":"report.pdf"}
+}
+
+func ExamplePartFromBase64() {
+	part, err := toolnexus.PartFromBase64("UklGRgAAAABXQVZF", "audio/wav")
+	fmt.Println(part, err)
+
+	_, err = toolnexus.PartFromBase64("UklGRgAA\nAABXQVZF", "audio/wav")
+	fmt.Println(err)
+	// Output:
+	// audio (audio/wav, 12 bytes) <nil>
+	// toolnexus: invalid base64: byte '\n' at offset 8 of "UklGRgAA\nAABXQVZF"
+}
+
+func ExamplePartFromURL() {
+	remote, _ := toolnexus.PartFromURL("https://example.com/cat.png", "image/png")
+	inline, _ := toolnexus.PartFromURL("data:image/png;base64,iVBORw0KGgo=", "")
+	for _, p := range []toolnexus.ContentPart{remote, inline} {
+		out, _ := json.Marshal(p)
+		fmt.Println(string(out))
+	}
+	// Output:
+	// {"type":"image","mimeType":"image/png","url":"https://example.com/cat.png"}
+	// {"type":"image","mimeType":"image/png","data":"iVBORw0KGgo="}
+}
+
+func ExampleTextPart() {
+	out, _ := json.Marshal(toolnexus.TextPart("hello"))
+	fmt.Println(string(out))
+	// Output: {"type":"text","text":"hello"}
+}
+
+func ExampleContentPart_Validate() {
+	part := toolnexus.ContentPart{Type: toolnexus.PartImage, MIMEType: "image/png"}
+	fmt.Println(part.Validate())
+	// Output: toolnexus: invalid part: image part has neither data nor url
+}
+
+func ExampleContentPart_Size() {
+	part := toolnexus.ContentPart{Type: toolnexus.PartFile, MIMEType: "application/pdf", Data: "JVBERi0xLjQgdGlueQ=="}
+	fmt.Println(part.Size())
+	// Output: 13
+}
+
+func ExamplePending() {
+	res := toolnexus.Pending(toolnexus.Request{
+		ID:     "req-1",
+		Kind:   toolnexus.KindInput,
+		Prompt: "Which environment?",
+	})
+	out, _ := json.Marshal(res)
+	fmt.Println(string(out))
+	// Output: {"output":"Which environment?","isError":true,"metadata":{"pending":{"id":"req-1","kind":"input","prompt":"Which environment?"}}}
+}
+
+func ExampleAuthRequired() {
+	res := toolnexus.AuthRequired("https://example.com/login", "Log in to read your calendar")
+	fmt.Println(res.Output)
+	// Output:
+	// Log in to read your calendar
+	// https://example.com/login
+}
+
+func ExamplePendingOf() {
+	// A suspension stored as JSON by another process.
+	stored := `{"output":"Which environment?","isError":true,"metadata":{"pending":{"id":"req-1","kind":"input","prompt":"Which environment?"}}}`
+	var res toolnexus.ToolResult
+	if err := json.Unmarshal([]byte(stored), &res); err != nil {
+		fmt.Println(err)
+		return
+	}
+	if req, ok := toolnexus.PendingOf(res); ok {
+		fmt.Println(req.ID, req.Kind, req.Prompt)
+	}
+	// Output: req-1 input Which environment?
+}
+
+func ExampleAnswer_Check() {
+	req := toolnexus.Request{ID: "req-2", Kind: toolnexus.KindInput, Prompt: "Pick an environment", ExpiresAt: "2026-12-01T00:00:00Z"}
+	ans := req.Resolve(map[string]any{"choice": "prod"})
+
+	before, _ := time.Parse(time.RFC3339, "2026-11-30T12:00:00Z")
+	after, _ := time.Parse(time.RFC3339, "2026-12-02T00:00:00Z")
+	fmt.Println(ans.Check(req, before))
+	fmt.Println(ans.Check(req, after))
+	fmt.Println(toolnexus.Answer{ID: "req-9", OK: true}.Check(req, before))
+	// Output:
+	// <nil>
+	// toolnexus: request expired: request "req-2" expired at 2026-12-01T00:00:00Z
+	// toolnexus: answer does not match request: answer id "req-9", request id "req-2"
+}
+
+func ExampleRequest_WithExpiry() {
+	at, _ := time.Parse(time.RFC3339, "2026-12-01T01:00:00+01:00")
+	req := toolnexus.Request{ID: "req-2", Kind: toolnexus.KindApproval, Prompt: "Deploy?"}.WithExpiry(at)
+	fmt.Println(req.ExpiresAt)
+	// Output: 2026-12-01T00:00:00Z
+}
