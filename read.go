@@ -58,6 +58,9 @@ func PartFromFS(fsys fs.FS, name string) (ContentPart, error) {
 	if err != nil {
 		return ContentPart{}, err
 	}
+	if data == "" {
+		return ContentPart{}, errorf(ErrInvalidPart, "%s is empty", quote(name))
+	}
 	return newPart(mimeType, data, name), nil
 }
 
@@ -73,8 +76,8 @@ func PartFromReader(r io.Reader, mimeType string) (ContentPart, error) {
 
 // PartFromReaderLimit is [PartFromReader] for untrusted input: it reads at most
 // limit+1 bytes and fails with a [*PartTooLargeError] as soon as r gives more
-// than limit, holding no more than the limit plus one read buffer of input.
-// A negative limit means no limit.
+// than limit, having held no more than those bytes (in buffers at most a
+// quarter larger). A negative limit means no limit.
 func PartFromReaderLimit(r io.Reader, mimeType string, limit int64) (ContentPart, error) {
 	if err := checkMIMEType(mimeType); err != nil {
 		return ContentPart{}, err
@@ -85,6 +88,9 @@ func PartFromReaderLimit(r io.Reader, mimeType string, limit int64) (ContentPart
 			return ContentPart{}, err
 		}
 		return ContentPart{}, fmt.Errorf("toolnexus: read %s: %w", mimeType, err)
+	}
+	if data == "" {
+		return ContentPart{}, errorf(ErrInvalidPart, "empty %s payload", quote(mimeType))
 	}
 	return newPart(mimeType, data, ""), nil
 }
@@ -105,6 +111,9 @@ func partFromFile(path, mimeType string, limit int64) (ContentPart, error) {
 	data, err := readFile(f, path, limit)
 	if err != nil {
 		return ContentPart{}, err
+	}
+	if data == "" {
+		return ContentPart{}, errorf(ErrInvalidPart, "%s is empty", quote(path))
 	}
 	return newPart(mimeType, data, path), nil
 }
@@ -196,77 +205,76 @@ func readSize(r io.Reader, size int64) (string, error) {
 
 // readAll encodes r to its end, failing once it has read more than limit bytes
 // (a negative limit is none). Input that fits in one read buffer is encoded
-// into one allocation of the exact size; longer input is encoded into a list
-// of growing blocks as it arrives and joined once at the end, so that no more
-// than about twice the encoded size is ever allocated.
+// from there into one allocation of the exact size. Longer input is kept as
+// it arrives in blocks, each about a quarter of what came before (so that at
+// most a quarter is allocated and left unused), and encoded once at the end
+// into a string of the exact size.
 func readAll(r io.Reader, limit int64) (string, error) {
 	bufp := chunkPool.Get().(*[]byte)
-	defer chunkPool.Put(bufp)
 	buf := *bufp
+	n, err := io.ReadFull(r, buf[:clampRead(len(buf), 0, limit)])
+	if err := checkLimit(int64(n), limit); err != nil {
+		chunkPool.Put(bufp)
+		return "", err
+	}
+	if err == io.EOF || err == io.ErrUnexpectedEOF {
+		var sb strings.Builder
+		sb.Grow(base64.StdEncoding.EncodedLen(n))
+		encodeTo(&sb, buf[:n])
+		chunkPool.Put(bufp)
+		return sb.String(), nil
+	}
+	if err != nil {
+		chunkPool.Put(bufp)
+		return "", err
+	}
 
-	var blocks [][]byte
-	var read int64
+	// Every block but the last is filled to its capacity, a multiple of 3,
+	// so that the blocks encode one after the other without padding.
+	blocks := [][]byte{append(make([]byte, 0, minBlock), buf[:n]...)}
+	chunkPool.Put(bufp)
+	read := int64(n)
 	for {
-		want := int64(len(buf))
-		if limit >= 0 {
-			want = min(want, limit-read+1)
+		cur := blocks[len(blocks)-1]
+		if len(cur) == cap(cur) {
+			size := min(max(int(read/4), minBlock), maxBlock) / 3 * 3
+			cur = make([]byte, 0, size)
+			blocks = append(blocks, cur)
 		}
-		n, err := io.ReadFull(r, buf[:want])
-		read += int64(n)
+		m, err := r.Read(cur[len(cur):clampRead(cap(cur), len(cur), limit-read)])
+		blocks[len(blocks)-1] = cur[:len(cur)+m]
+		read += int64(m)
 		if err := checkLimit(read, limit); err != nil {
 			return "", err
 		}
-		end := err == io.EOF || err == io.ErrUnexpectedEOF
-		if err != nil && !end {
-			return "", err
-		}
-		if end && blocks == nil {
-			var sb strings.Builder
-			sb.Grow(base64.StdEncoding.EncodedLen(n))
-			encodeTo(&sb, buf[:n])
-			return sb.String(), nil
-		}
-		blocks = appendEncoded(blocks, buf[:n])
-		if end {
+		if err == io.EOF {
 			break
 		}
-	}
-	total := 0
-	for _, b := range blocks {
-		total += len(b)
+		if err != nil {
+			return "", err
+		}
 	}
 	var sb strings.Builder
-	sb.Grow(total)
+	sb.Grow(base64.StdEncoding.EncodedLen(int(read)))
 	for _, b := range blocks {
-		sb.Write(b)
+		encodeTo(&sb, b)
 	}
 	return sb.String(), nil
 }
 
-// Blocks of encoded output start at firstBlock bytes and double up to maxBlock.
-const (
-	firstBlock = 64 << 10
-	maxBlock   = 4 << 20
-)
-
-// appendEncoded encodes src into the free space of the last block, adding
-// blocks as they fill. Only the last src of a payload may have a length that
-// is not a multiple of 3.
-func appendEncoded(blocks [][]byte, src []byte) [][]byte {
-	for len(src) > 0 {
-		last := len(blocks) - 1
-		if last < 0 || cap(blocks[last])-len(blocks[last]) < 4 {
-			size := firstBlock
-			if last >= 0 {
-				size = min(2*cap(blocks[last]), maxBlock)
-			}
-			blocks = append(blocks, make([]byte, 0, size))
-			last++
-		}
-		b := blocks[last]
-		n := min(len(src), (cap(b)-len(b))/4*3)
-		blocks[last] = base64.StdEncoding.AppendEncode(b, src[:n])
-		src = src[n:]
+// clampRead returns the end of the next read into a buffer of capacity cap
+// holding used bytes, so that no more than left+1 bytes are read when there
+// is a limit: the one byte past it is how the limit is seen to be crossed.
+func clampRead(capacity, used int, left int64) int {
+	if left >= 0 && int64(capacity-used) > left+1 {
+		return used + int(left+1)
 	}
-	return blocks
+	return capacity
 }
+
+// The blocks of readAll hold from minBlock to maxBlock bytes of input; both
+// are multiples of 3.
+const (
+	minBlock = 3 << 16 // 192 KiB
+	maxBlock = 3 << 20 // 3 MiB
+)
