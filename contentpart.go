@@ -33,10 +33,11 @@ const (
 // is not valid: [ContentPart.Validate] reports what is missing.
 //
 // A part never prints or logs its payload: String, GoString, Format and
-// LogValue show its type, MIME type and size. A bare []ContentPart handed to
-// [slog.JSONHandler] is encoded as JSON, payload included, since slog cannot
-// redact a slice; log the [ToolResult] holding it, or its
-// [ToolResult.Redacted] copy, instead.
+// LogValue show its type, MIME type and size. A bare []ContentPart, or a map
+// holding parts, handed to [slog.JSONHandler] is encoded as JSON, payload
+// included: slog cannot redact a slice or map, and a custom MarshalJSON would
+// make every [encoding/json.Marshal] re-scan the payload. Log the [ToolResult]
+// holding the parts, or its [ToolResult.Redacted] copy, instead.
 type ContentPart struct {
 	Type     PartType `json:"type"`
 	Text     string   `json:"text,omitempty"`     // text parts only
@@ -78,16 +79,20 @@ func MIMETypeOf(name string) (string, error) {
 }
 
 // typeOf returns the part type for a MIME type: image/* is an image, audio/*
-// audio, anything else a file.
+// audio, anything else a file. MIME types are matched case-insensitively.
 func typeOf(mimeType string) PartType {
 	switch {
-	case strings.HasPrefix(mimeType, "image/"):
+	case hasPrefixFold(mimeType, "image/"):
 		return PartImage
-	case strings.HasPrefix(mimeType, "audio/"):
+	case hasPrefixFold(mimeType, "audio/"):
 		return PartAudio
 	default:
 		return PartFile
 	}
+}
+
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
 }
 
 // newPart returns a part of the type that mimeType implies; a file part is
@@ -111,6 +116,9 @@ func TextPart(text string) ContentPart {
 func PartFromBytes(b []byte, mimeType string) (ContentPart, error) {
 	if err := checkMIMEType(mimeType); err != nil {
 		return ContentPart{}, err
+	}
+	if len(b) == 0 {
+		return ContentPart{}, errorf(ErrInvalidPart, "empty %s payload", quote(mimeType))
 	}
 	var sb strings.Builder
 	sb.Grow(base64.StdEncoding.EncodedLen(len(b)))
@@ -165,7 +173,7 @@ func PartFromURLLimit(url, mimeType string, limit int64) (ContentPart, error) {
 		if err != nil {
 			return ContentPart{}, err
 		}
-		if mimeType != "" && mimeType != m {
+		if mimeType != "" && !strings.EqualFold(mimeType, m) {
 			return ContentPart{}, errorf(ErrInvalidMIMEType, "data URL holds %s, not %s", quote(m), quote(mimeType))
 		}
 		if err := checkLimit(decodedLen(data), limit); err != nil {
@@ -249,7 +257,7 @@ func decodedLen(data string) int64 {
 			pad++
 		}
 	}
-	return n*3/4 - pad
+	return max(n*3/4-pad, 0)
 }
 
 // Validate reports whether p is well formed: a known type; for a text part,
@@ -313,14 +321,14 @@ func isToken(s string) bool {
 	return true
 }
 
-// checkURL accepts an absolute URL other than a data URL, whose payload
-// belongs in Data.
+// checkURL accepts an absolute URL, without spaces or control characters,
+// other than a data URL, whose payload belongs in Data.
 func checkURL(u string) error {
 	if isDataURL(u) {
 		return errorf(ErrInvalidPart, "data URL %s in url; use PartFromURL to store it as data", quote(u))
 	}
 	scheme, rest, ok := strings.Cut(u, ":")
-	if !ok || scheme == "" || rest == "" || strings.ContainsAny(u, " \t\r\n") {
+	if !ok || scheme == "" || rest == "" || strings.IndexFunc(u, isSpaceOrControl) >= 0 {
 		return errorf(ErrInvalidPart, "url %s is not an absolute URL", quote(u))
 	}
 	for i := 0; i < len(scheme); i++ {
@@ -331,6 +339,12 @@ func checkURL(u string) error {
 		}
 	}
 	return nil
+}
+
+// isSpaceOrControl reports whether r may not appear in a URL as it is: a
+// space or an ASCII control character, which net/url refuses too.
+func isSpaceOrControl(r rune) bool {
+	return r <= ' ' || r == 0x7f
 }
 
 // checkLimit refuses a size over limit; a negative limit is no limit.

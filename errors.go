@@ -22,7 +22,8 @@ var (
 	ErrInvalidMIMEType = errors.New("toolnexus: invalid MIME type")
 	// ErrInvalidPart reports a part whose fields do not fit together: a
 	// non-text part with both or neither of Data and URL, a text part carrying
-	// data or a URL, or a non-text part carrying text.
+	// data or a URL, or a non-text part carrying text. Constructors report it
+	// for an empty payload, which a part cannot carry.
 	ErrInvalidPart = errors.New("toolnexus: invalid part")
 	// ErrInvalidBase64 reports data that is not canonical standard base64:
 	// padded, in the standard alphabet, without whitespace or line breaks.
@@ -43,6 +44,9 @@ var (
 	ErrAnswerMismatch = errors.New("toolnexus: answer does not match request")
 	// ErrExpired reports an [Answer] to a Request whose expiry has passed.
 	ErrExpired = errors.New("toolnexus: request expired")
+	// ErrInvalidMCP reports input to [FromMCPCallToolResult] that is not the
+	// JSON of an MCP CallToolResult.
+	ErrInvalidMCP = errors.New("toolnexus: invalid MCP result")
 )
 
 // PartTooLargeError is the error of a read that went past its size limit.

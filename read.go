@@ -184,17 +184,18 @@ func readSize(r io.Reader, size int64) (string, error) {
 	var sb strings.Builder
 	sb.Grow(base64.StdEncoding.EncodedLen(int(size)))
 	for left := size; left > 0; {
-		n, err := io.ReadFull(r, buf[:min(int64(len(buf)), left)])
-		if err == io.EOF || err == io.ErrUnexpectedEOF {
+		want := int(min(int64(len(buf)), left))
+		n, err := readFull(r, buf[:want])
+		switch {
+		case n < want && err == io.EOF:
 			return "", ErrFileChanged
-		}
-		if err != nil {
+		case err != nil && err != io.EOF:
 			return "", err
 		}
 		encodeTo(&sb, buf[:n])
 		left -= int64(n)
 	}
-	switch n, err := io.ReadFull(r, buf[:1]); {
+	switch n, err := readFull(r, buf[:1]); {
 	case n > 0:
 		return "", ErrFileChanged
 	case err != io.EOF:
@@ -212,12 +213,12 @@ func readSize(r io.Reader, size int64) (string, error) {
 func readAll(r io.Reader, limit int64) (string, error) {
 	bufp := chunkPool.Get().(*[]byte)
 	buf := *bufp
-	n, err := io.ReadFull(r, buf[:clampRead(len(buf), 0, limit)])
+	n, err := readFull(r, buf[:clampRead(len(buf), 0, limit)])
 	if err := checkLimit(int64(n), limit); err != nil {
 		chunkPool.Put(bufp)
 		return "", err
 	}
-	if err == io.EOF || err == io.ErrUnexpectedEOF {
+	if err == io.EOF {
 		var sb strings.Builder
 		sb.Grow(base64.StdEncoding.EncodedLen(n))
 		encodeTo(&sb, buf[:n])
@@ -266,10 +267,23 @@ func readAll(r io.Reader, limit int64) (string, error) {
 // holding used bytes, so that no more than left+1 bytes are read when there
 // is a limit: the one byte past it is how the limit is seen to be crossed.
 func clampRead(capacity, used int, left int64) int {
-	if left >= 0 && int64(capacity-used) > left+1 {
+	if left >= 0 && left < int64(capacity-used)-1 { // left+1 overflows at math.MaxInt64
 		return used + int(left+1)
 	}
 	return capacity
+}
+
+// readFull reads r into buf until buf is full or r fails. Unlike
+// [io.ReadFull] it reports io.EOF at the end of r however much it read, and
+// passes on an io.ErrUnexpectedEOF from r, such as a truncated HTTP body, as
+// the error it is.
+func readFull(r io.Reader, buf []byte) (n int, err error) {
+	for n < len(buf) && err == nil {
+		var m int
+		m, err = r.Read(buf[n:])
+		n += m
+	}
+	return n, err
 }
 
 // The blocks of readAll hold from minBlock to maxBlock bytes of input; both

@@ -118,11 +118,12 @@ type Answer struct {
 	Reason string         `json:"reason,omitempty"`
 }
 
-// Check reports whether a may be applied to req at now: its ID must echo
-// req's ([ErrAnswerMismatch]) and req must not have expired ([ErrExpired], or
-// [ErrInvalidExpiry] when its ExpiresAt cannot be read).
+// Check reports whether a may be applied to req at now: its ID must be
+// non-empty and echo req's ([ErrAnswerMismatch]), and req must not have
+// expired ([ErrExpired], or [ErrInvalidExpiry] when its ExpiresAt cannot be
+// read).
 func (a Answer) Check(req Request, now time.Time) error {
-	if a.ID != req.ID {
+	if a.ID == "" || a.ID != req.ID {
 		return errorf(ErrAnswerMismatch, "answer id %s, request id %s", quote(a.ID), quote(req.ID))
 	}
 	t, err := req.Expiry()

@@ -113,8 +113,10 @@ func (r ToolResult) Validate() error {
 // name but loses its data, and the metadata key [MetadataRedacted] lists, part
 // by part, the description of what was there, with the SHA-256 of the content
 // for parts that had data ("image (image/png, 82 bytes) sha256:e050…"). Parts
-// stored as metadata values lose their data too. The copy shares nothing that
-// it changes with r.
+// stored as metadata values (a ContentPart, a *ContentPart or a []ContentPart)
+// lose their data too, and a ToolResult stored there is redacted in turn; a
+// part decoded from JSON into a map is not recognised. The copy shares nothing
+// that it changes with r.
 func (r ToolResult) Redacted() ToolResult {
 	out := r
 	cloned := false
@@ -142,6 +144,15 @@ func (r ToolResult) Redacted() ToolResult {
 		case ContentPart:
 			v.Data = ""
 			red = v
+		case *ContentPart:
+			if v == nil {
+				continue
+			}
+			c := *v
+			c.Data = ""
+			red = &c
+		case ToolResult:
+			red = v.Redacted()
 		case []ContentPart:
 			parts := slices.Clone(v)
 			for i := range parts {
@@ -272,6 +283,9 @@ func metadataLogValue(v any) slog.Value {
 	case []ContentPart:
 		return partsLogValue(v)
 	case slog.LogValuer:
+		if rv := reflect.ValueOf(v); rv.Kind() == reflect.Pointer && rv.IsNil() {
+			return slog.StringValue(fmt.Sprintf("%T(nil)", v))
+		}
 		return v.LogValue()
 	}
 	rv := reflect.ValueOf(v)
