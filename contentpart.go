@@ -158,7 +158,10 @@ func PartFromBase64Limit(data, mimeType string, limit int64) (ContentPart, error
 // A data URL, data:<mime>;base64,<data>, becomes a part holding the MIME type
 // and the data, never a URL; mimeType may then be "", and a different
 // non-empty mimeType is an error. Any other URL needs mimeType: it is never
-// guessed from the URL.
+// guessed from the URL. Such a URL is only checked to be absolute, of any
+// scheme (https, gs, s3, file…), and never fetched; a host that fetches or
+// renders part URLs from untrusted tools applies its own policy, such as
+// https only.
 func PartFromURL(url, mimeType string) (ContentPart, error) {
 	return PartFromURLLimit(url, mimeType, -1)
 }
