@@ -1,0 +1,59 @@
+package toolnexus_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+
+	"github.com/toolnexus-go/toolnexus"
+)
+
+// A result with an image goes to Anthropic as one tool_result block. The
+// audio clip, which Anthropic cannot take, is left as a placeholder text.
+func ExampleToolResult_AnthropicToolResult() {
+	img, err := toolnexus.PartFromURL("https://example.com/chart.png", "image/png")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	clip, err := toolnexus.PartFromBytes([]byte("RIFF....WAVE"), "audio/wav")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	r := toolnexus.Ok("Sales chart for May", img, clip)
+	out, _ := json.Marshal(r.AnthropicToolResult("toolu_01"))
+	fmt.Println(string(out))
+	// Output:
+	// {"type":"tool_result","tool_use_id":"toolu_01","is_error":false,"content":[{"type":"text","text":"Sales chart for May"},{"type":"image","source":{"type":"url","url":"https://example.com/chart.png"}},{"type":"text","text":"[unsupported audio part (audio/wav, 12 bytes)]"}]}
+}
+
+// OpenAI Chat cannot put an image in a tool message, so the image follows in
+// a user message.
+func ExampleToolResult_OpenAIChatMessages() {
+	img, err := toolnexus.PartFromFile("testdata/fixture.png")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, m := range toolnexus.Ok("fixture.png (image/png, 82 bytes)", img).OpenAIChatMessages("call_01", "screenshot") {
+		fmt.Println(m.Role)
+	}
+	// Output:
+	// tool
+	// user
+}
+
+// A result read back from an MCP server keeps its text as Output and its
+// media as parts.
+func ExampleFromMCPCallToolResult() {
+	data := []byte(`{"content":[{"type":"text","text":"Rendered"},{"type":"image","data":"iVBORw0KGgo=","mimeType":"image/png"}],"isError":false}`)
+	r, err := toolnexus.FromMCPCallToolResult(data)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return
+	}
+	fmt.Println(r)
+	// Output:
+	// ok "Rendered" parts=[image (image/png, 8 bytes)]
+}

@@ -1,0 +1,3 @@
+// Package interop checks the provider shapes of toolnexus against the
+// providers' own SDKs.
+package interop
