@@ -25,7 +25,7 @@ func ExampleToolResult_AnthropicToolResult() {
 	out, _ := json.Marshal(r.AnthropicToolResult("toolu_01"))
 	fmt.Println(string(out))
 	// Output:
-	// {"type":"tool_result","tool_use_id":"toolu_01","is_error":false,"content":[{"type":"text","text":"Sales chart for May"},{"type":"image","source":{"type":"url","url":"https://example.com/chart.png"}},{"type":"text","text":"[unsupported audio part (audio/wav, 12 bytes)]"}]}
+	// {"type":"tool_result","tool_use_id":"toolu_01","is_error":false,"content":[{"type":"text","text":"Sales chart for May"},{"type":"text","text":"[unsupported audio part (audio/wav, 12 bytes)]"},{"type":"image","source":{"type":"url","url":"https://example.com/chart.png"}}]}
 }
 
 // OpenAI Chat cannot put an image in a tool message, so the image follows in

@@ -335,18 +335,19 @@ func fileName(p ContentPart) string {
 }
 
 // AnthropicToolResult returns r as an Anthropic Messages tool_result block
-// answering the tool_use toolUseID. Its content is Output as a text block,
-// then one block per part, in order: a text part as a text block, a PNG,
-// JPEG, GIF or WebP image as an image block and a PDF file as a document
-// block titled with the part's name, each with a base64 or url source. Any
-// other part, audio included, becomes its placeholder text block. An empty
+// answering the tool_use toolUseID. Its content is the text first, Output as
+// a text block and then each text part, then the media, each in the order of
+// Parts: a PNG, JPEG, GIF or WebP image as an image block and a PDF file as a
+// document block titled with the part's name, each with a base64 or url
+// source. Any other part, audio included, becomes its placeholder text block
+// among the text. An empty
 // Output or text part adds no block; a result with no block at all has no
 // content key. IsError is sent as is_error.
 func (r ToolResult) AnthropicToolResult(toolUseID string) AnthropicToolResultBlock {
-	b := AnthropicToolResultBlock{Type: "tool_result", ToolUseID: toolUseID, IsError: r.IsError}
+	var texts, media []AnthropicContentBlock
 	addText := func(s string) {
 		if s != "" {
-			b.Content = append(b.Content, AnthropicContentBlock{Type: "text", Text: s})
+			texts = append(texts, AnthropicContentBlock{Type: "text", Text: s})
 		}
 	}
 	addText(r.Output)
@@ -360,15 +361,15 @@ func (r ToolResult) AnthropicToolResult(toolUseID string) AnthropicToolResultBlo
 				src = &AnthropicSource{Type: "base64", MediaType: p.MIMEType, Data: p.Data}
 			}
 			if p.Type == PartImage {
-				b.Content = append(b.Content, AnthropicContentBlock{Type: "image", Source: src})
+				media = append(media, AnthropicContentBlock{Type: "image", Source: src})
 			} else {
-				b.Content = append(b.Content, AnthropicContentBlock{Type: "document", Source: src, Title: p.Name})
+				media = append(media, AnthropicContentBlock{Type: "document", Source: src, Title: p.Name})
 			}
 		default:
 			addText(placeholder(p))
 		}
 	}
-	return b
+	return AnthropicToolResultBlock{Type: "tool_result", ToolUseID: toolUseID, IsError: r.IsError, Content: append(texts, media...)}
 }
 
 // OpenAIChatMessages returns r as the OpenAI Chat Completions messages that
@@ -427,18 +428,19 @@ func (r ToolResult) OpenAIChatMessages(toolCallID, toolName string) []OpenAIChat
 
 // OpenAIResponsesOutput returns r as an OpenAI Responses function_call_output
 // item answering the call callID. A result without parts has Output as its
-// output string. Otherwise output is an array: Output as input_text, then
-// each part in order: a text part as input_text, a PNG, JPEG, GIF or WebP
-// image as input_image (its URL, or a data URL), a PDF file as input_file
-// (file_url for a URL, else a data URL and the part's name, or "file.pdf"),
-// and any other part, audio included, as its placeholder input_text.
+// output string. Otherwise output is an array with the text first, Output
+// and then each text part as input_text, then the media, each in the order
+// of Parts: a PNG, JPEG, GIF or WebP image as input_image (its URL, or a data
+// URL) and a PDF file as input_file (file_url for a URL, else a data URL and
+// the part's name, or "file.pdf"). Any other part, audio included, becomes
+// its placeholder input_text among the text.
 // Responses has no error flag: a failed result is told by its Output.
 func (r ToolResult) OpenAIResponsesOutput(callID string) OpenAIFunctionCallOutput {
 	o := OpenAIFunctionCallOutput{Type: "function_call_output", CallID: callID, Output: r.Output}
 	if len(r.Parts) == 0 {
 		return o
 	}
-	items := make([]OpenAIResponsesContent, 0, len(r.Parts)+1)
+	var items, media []OpenAIResponsesContent
 	addText := func(s string) {
 		if s != "" {
 			items = append(items, OpenAIResponsesContent{Type: "input_text", Text: s})
@@ -452,24 +454,26 @@ func (r ToolResult) OpenAIResponsesOutput(callID string) OpenAIFunctionCallOutpu
 		case !openAIResponsesAllowlist.carries(p):
 			addText(placeholder(p))
 		case p.Type == PartImage:
-			items = append(items, OpenAIResponsesContent{Type: "input_image", ImageURL: urlOrDataURL(p)})
+			media = append(media, OpenAIResponsesContent{Type: "input_image", ImageURL: urlOrDataURL(p)})
 		case p.URL != "":
-			items = append(items, OpenAIResponsesContent{Type: "input_file", FileURL: p.URL})
+			media = append(media, OpenAIResponsesContent{Type: "input_file", FileURL: p.URL})
 		default:
-			items = append(items, OpenAIResponsesContent{Type: "input_file", FileData: dataURL(p), Filename: fileName(p)})
+			media = append(media, OpenAIResponsesContent{Type: "input_file", FileData: dataURL(p), Filename: fileName(p)})
 		}
 	}
+	items = append(items, media...)
 	if len(items) > 0 {
 		o.Output = items
 	}
 	return o
 }
 
-// MCPCallToolResult returns r as an MCP CallToolResult: Output as a text
-// block, then each part in order: a text part as text, an image or audio
-// part holding data as image or audio content, a file part holding data as
-// an embedded resource with a blob, and a part by URL, of any type, as a
-// resource_link named after the part, or else the last segment of its URL.
+// MCPCallToolResult returns r as an MCP CallToolResult with the text first,
+// Output and then each text part as text blocks, then the media, each in the
+// order of Parts: an image or audio part holding data as image or audio
+// content, a file part holding data as an embedded resource with a blob, and
+// a part by URL, of any type, as a resource_link named after the part, or
+// else the last segment of its URL.
 // An embedded resource has no URL of its own, so its uri is
 // "toolnexus:part/N/NAME", N the index of the part in Parts and NAME its
 // name, path-escaped (empty for a part without a name);
@@ -477,6 +481,7 @@ func (r ToolResult) OpenAIResponsesOutput(callID string) OpenAIFunctionCallOutpu
 // text part adds no block. IsError is sent as isError.
 func (r ToolResult) MCPCallToolResult() MCPCallToolResult {
 	c := make([]MCPContent, 0, len(r.Parts)+1)
+	var media []MCPContent
 	addText := func(s string) {
 		if s != "" {
 			c = append(c, MCPContent{Type: "text", Text: s})
@@ -497,15 +502,15 @@ func (r ToolResult) MCPCallToolResult() MCPCallToolResult {
 			if name == "" {
 				name = p.URL
 			}
-			c = append(c, MCPContent{Type: "resource_link", MIMEType: p.MIMEType, URI: p.URL, Name: name})
+			media = append(media, MCPContent{Type: "resource_link", MIMEType: p.MIMEType, URI: p.URL, Name: name})
 		case p.Type == PartFile:
 			uri := "toolnexus:part/" + strconv.Itoa(i) + "/" + url.PathEscape(p.Name)
-			c = append(c, MCPContent{Type: "resource", Resource: &MCPResource{URI: uri, MIMEType: p.MIMEType, Blob: p.Data}})
+			media = append(media, MCPContent{Type: "resource", Resource: &MCPResource{URI: uri, MIMEType: p.MIMEType, Blob: p.Data}})
 		default:
-			c = append(c, MCPContent{Type: string(p.Type), Data: p.Data, MIMEType: p.MIMEType})
+			media = append(media, MCPContent{Type: string(p.Type), Data: p.Data, MIMEType: p.MIMEType})
 		}
 	}
-	return MCPCallToolResult{Content: c, IsError: r.IsError}
+	return MCPCallToolResult{Content: append(c, media...), IsError: r.IsError}
 }
 
 // GeminiFunctionResponse returns r as a Gemini functionResponse for the call
