@@ -56,31 +56,45 @@ type onlyReader struct{ r io.Reader }
 
 func (o onlyReader) Read(p []byte) (int, error) { return o.r.Read(p) }
 
+// sideBySide runs a job done by this package and by the baseline as the
+// sub-benchmarks name/impl=toolnexus and name/impl=baseline. Each function
+// does the job b.N times; n is the bytes of input per job, 0 for none.
+func sideBySide(b *testing.B, name string, n int64, ours, baseline func(b *testing.B)) {
+	for _, impl := range []struct {
+		name string
+		run  func(*testing.B)
+	}{{"toolnexus", ours}, {"baseline", baseline}} {
+		b.Run(name+"/impl="+impl.name, func(b *testing.B) {
+			if n > 0 {
+				b.SetBytes(n)
+			}
+			b.ReportAllocs()
+			impl.run(b)
+		})
+	}
+}
+
+// must stops the benchmark on an error.
+func must(b *testing.B, err error) {
+	if err != nil {
+		b.Fatal(err)
+	}
+}
+
 func BenchmarkFileToPart(b *testing.B) {
 	for _, s := range benchSizes {
 		path := filepath.Join(b.TempDir(), "bench.png")
-		if err := os.WriteFile(path, payload(s.n), 0o600); err != nil {
-			b.Fatal(err)
-		}
-		b.Run(s.name+"/impl=toolnexus", func(b *testing.B) {
-			b.SetBytes(int64(s.n))
-			b.ReportAllocs()
+		must(b, os.WriteFile(path, payload(s.n), 0o600))
+		sideBySide(b, s.name, int64(s.n), func(b *testing.B) {
 			for range b.N {
 				p, err := PartFromFile(path)
-				if err != nil {
-					b.Fatal(err)
-				}
+				must(b, err)
 				partSink = p
 			}
-		})
-		b.Run(s.name+"/impl=baseline", func(b *testing.B) {
-			b.SetBytes(int64(s.n))
-			b.ReportAllocs()
+		}, func(b *testing.B) {
 			for range b.N {
 				raw, err := os.ReadFile(path)
-				if err != nil {
-					b.Fatal(err)
-				}
+				must(b, err)
 				stringSink = base64.StdEncoding.EncodeToString(raw)
 			}
 		})
@@ -90,25 +104,16 @@ func BenchmarkFileToPart(b *testing.B) {
 func BenchmarkReaderToPart(b *testing.B) {
 	for _, s := range benchSizes {
 		data := payload(s.n)
-		b.Run(s.name+"/impl=toolnexus", func(b *testing.B) {
-			b.SetBytes(int64(s.n))
-			b.ReportAllocs()
+		sideBySide(b, s.name, int64(s.n), func(b *testing.B) {
 			for range b.N {
 				p, err := PartFromReader(onlyReader{bytes.NewReader(data)}, "image/png")
-				if err != nil {
-					b.Fatal(err)
-				}
+				must(b, err)
 				partSink = p
 			}
-		})
-		b.Run(s.name+"/impl=baseline", func(b *testing.B) {
-			b.SetBytes(int64(s.n))
-			b.ReportAllocs()
+		}, func(b *testing.B) {
 			for range b.N {
 				raw, err := io.ReadAll(onlyReader{bytes.NewReader(data)})
-				if err != nil {
-					b.Fatal(err)
-				}
+				must(b, err)
 				stringSink = base64.StdEncoding.EncodeToString(raw)
 			}
 		})
@@ -118,20 +123,13 @@ func BenchmarkReaderToPart(b *testing.B) {
 func BenchmarkBytesToPart(b *testing.B) {
 	for _, s := range benchSizes {
 		data := payload(s.n)
-		b.Run(s.name+"/impl=toolnexus", func(b *testing.B) {
-			b.SetBytes(int64(s.n))
-			b.ReportAllocs()
+		sideBySide(b, s.name, int64(s.n), func(b *testing.B) {
 			for range b.N {
 				p, err := PartFromBytes(data, "image/png")
-				if err != nil {
-					b.Fatal(err)
-				}
+				must(b, err)
 				partSink = p
 			}
-		})
-		b.Run(s.name+"/impl=baseline", func(b *testing.B) {
-			b.SetBytes(int64(s.n))
-			b.ReportAllocs()
+		}, func(b *testing.B) {
 			for range b.N {
 				stringSink = base64.StdEncoding.EncodeToString(data)
 			}
@@ -142,28 +140,17 @@ func BenchmarkBytesToPart(b *testing.B) {
 func BenchmarkSize(b *testing.B) {
 	for _, s := range benchSizes {
 		p, err := PartFromBytes(payload(s.n), "image/png")
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Run(s.name+"/impl=toolnexus", func(b *testing.B) {
-			b.ReportAllocs()
-			var n int64
+		must(b, err)
+		sideBySide(b, s.name, 0, func(b *testing.B) {
 			for range b.N {
-				n += p.Size()
+				intSink = p.Size()
 			}
-			intSink = n
-		})
-		b.Run(s.name+"/impl=baseline", func(b *testing.B) {
-			b.ReportAllocs()
-			var n int64
+		}, func(b *testing.B) {
 			for range b.N {
 				raw, err := base64.StdEncoding.DecodeString(p.Data)
-				if err != nil {
-					b.Fatal(err)
-				}
-				n += int64(len(raw))
+				must(b, err)
+				intSink = int64(len(raw))
 			}
-			intSink = n
 		})
 	}
 }
@@ -173,9 +160,7 @@ func BenchmarkSize(b *testing.B) {
 func BenchmarkDescribe(b *testing.B) {
 	for _, s := range benchSizes {
 		p, err := PartFromBytes(payload(s.n), "image/png")
-		if err != nil {
-			b.Fatal(err)
-		}
+		must(b, err)
 		res := Ok("a screenshot", p).WithMetadata("page", 1)
 		b.Run(s.name+"/op=part.String", func(b *testing.B) {
 			b.ReportAllocs()
@@ -225,30 +210,19 @@ type plainPart struct {
 func BenchmarkEncodeResult(b *testing.B) {
 	for _, s := range benchSizes {
 		p, err := PartFromBytes(payload(s.n), "image/png")
-		if err != nil {
-			b.Fatal(err)
-		}
+		must(b, err)
 		res := Ok("a screenshot", p)
 		plain := plainResult{Output: res.Output, Parts: []plainPart{{Type: string(p.Type), MIMEType: p.MIMEType, Data: p.Data}}}
-		b.Run(s.name+"/impl=toolnexus", func(b *testing.B) {
-			b.SetBytes(int64(len(p.Data)))
-			b.ReportAllocs()
+		sideBySide(b, s.name, int64(len(p.Data)), func(b *testing.B) {
 			for range b.N {
 				out, err := json.Marshal(res)
-				if err != nil {
-					b.Fatal(err)
-				}
+				must(b, err)
 				bytesSink = out
 			}
-		})
-		b.Run(s.name+"/impl=baseline", func(b *testing.B) {
-			b.SetBytes(int64(len(p.Data)))
-			b.ReportAllocs()
+		}, func(b *testing.B) {
 			for range b.N {
 				out, err := json.Marshal(plain)
-				if err != nil {
-					b.Fatal(err)
-				}
+				must(b, err)
 				bytesSink = out
 			}
 		})
@@ -258,38 +232,25 @@ func BenchmarkEncodeResult(b *testing.B) {
 func BenchmarkDecodeResult(b *testing.B) {
 	for _, s := range benchSizes {
 		p, err := PartFromBytes(payload(s.n), "image/png")
-		if err != nil {
-			b.Fatal(err)
-		}
+		must(b, err)
 		res := Pending(Request{ID: "req-1", Kind: KindApproval, Prompt: "Send this screenshot?"})
 		res.Parts = []ContentPart{p}
 		data, err := json.Marshal(res)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Run(s.name+"/impl=toolnexus", func(b *testing.B) {
-			b.SetBytes(int64(len(data)))
-			b.ReportAllocs()
+		must(b, err)
+		sideBySide(b, s.name, int64(len(data)), func(b *testing.B) {
 			for range b.N {
 				var r ToolResult
-				if err := json.Unmarshal(data, &r); err != nil {
-					b.Fatal(err)
-				}
+				must(b, json.Unmarshal(data, &r))
 				req, ok := PendingOf(r)
 				if !ok {
 					b.Fatal("no suspension")
 				}
 				requestSink = req
 			}
-		})
-		b.Run(s.name+"/impl=baseline", func(b *testing.B) {
-			b.SetBytes(int64(len(data)))
-			b.ReportAllocs()
+		}, func(b *testing.B) {
 			for range b.N {
 				var r plainResult
-				if err := json.Unmarshal(data, &r); err != nil {
-					b.Fatal(err)
-				}
+				must(b, json.Unmarshal(data, &r))
 				plainSink = r
 			}
 		})
@@ -300,13 +261,9 @@ func BenchmarkSuspension(b *testing.B) {
 	req := Request{Kind: KindInput, Prompt: "Which environment?"}
 	built := Pending(req)
 	data, err := json.Marshal(built)
-	if err != nil {
-		b.Fatal(err)
-	}
+	must(b, err)
 	var decoded ToolResult
-	if err := json.Unmarshal(data, &decoded); err != nil {
-		b.Fatal(err)
-	}
+	must(b, json.Unmarshal(data, &decoded))
 	b.Run("op=Pending", func(b *testing.B) {
 		b.ReportAllocs()
 		for range b.N {
@@ -331,14 +288,11 @@ func BenchmarkSuspension(b *testing.B) {
 }
 
 func BenchmarkID(b *testing.B) {
-	b.Run("impl=toolnexus", func(b *testing.B) {
-		b.ReportAllocs()
+	sideBySide(b, "op=id", 0, func(b *testing.B) {
 		for range b.N {
 			stringSink = newID()
 		}
-	})
-	b.Run("impl=baseline", func(b *testing.B) {
-		b.ReportAllocs()
+	}, func(b *testing.B) {
 		for range b.N {
 			stringSink = uuid.NewString()
 		}
