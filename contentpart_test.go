@@ -57,6 +57,22 @@ func requireErrorPrefix(t *testing.T, err error) {
 	assert.True(t, strings.HasPrefix(err.Error(), "toolnexus: "), "error %q lacks the toolnexus: prefix", err)
 }
 
+// assertErr checks err against a table row: no error when wantErr is nil,
+// else a toolnexus error matching wantErr and, when wantMsg is set, reading
+// exactly wantMsg.
+func assertErr(t *testing.T, err, wantErr error, wantMsg string) {
+	t.Helper()
+	if wantErr == nil {
+		assert.NoError(t, err)
+		return
+	}
+	requireErrorPrefix(t, err)
+	assert.ErrorIs(t, err, wantErr)
+	if wantMsg != "" {
+		assert.EqualError(t, err, wantMsg)
+	}
+}
+
 func TestFixtureGolden(t *testing.T) {
 	t.Parallel()
 	assert.Equal(t, base64.StdEncoding.EncodeToString(fixturePNGBytes(t)), fixturePNGBase64(t))
@@ -587,12 +603,7 @@ func TestContentPartValidate(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			err := tt.part.Validate()
-			if tt.wantErr == nil {
-				assert.NoError(t, err)
-				return
-			}
-			requireErrorPrefix(t, err)
-			assert.ErrorIs(t, err, tt.wantErr)
+			assertErr(t, err, tt.wantErr, "")
 		})
 	}
 }

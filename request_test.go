@@ -59,15 +59,7 @@ func TestRequestValidate(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			err := tt.req.Validate()
-			if tt.wantErr == nil {
-				assert.NoError(t, err)
-				return
-			}
-			requireErrorPrefix(t, err)
-			assert.ErrorIs(t, err, tt.wantErr)
-			if tt.wantMsg != "" {
-				assert.EqualError(t, err, tt.wantMsg)
-			}
+			assertErr(t, err, tt.wantErr, tt.wantMsg)
 		})
 	}
 }
@@ -213,15 +205,7 @@ func TestAnswerCheck(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			err := tt.answer.Check(tt.req, tt.now)
-			if tt.wantErr == nil {
-				assert.NoError(t, err)
-				return
-			}
-			requireErrorPrefix(t, err)
-			assert.ErrorIs(t, err, tt.wantErr)
-			if tt.wantMsg != "" {
-				assert.EqualError(t, err, tt.wantMsg)
-			}
+			assertErr(t, err, tt.wantErr, tt.wantMsg)
 		})
 	}
 }

@@ -264,15 +264,7 @@ func TestToolResultValidate(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			err := tt.r.Validate()
-			if tt.wantErr == nil {
-				assert.NoError(t, err)
-				return
-			}
-			requireErrorPrefix(t, err)
-			assert.ErrorIs(t, err, tt.wantErr)
-			if tt.wantMsg != "" {
-				assert.EqualError(t, err, tt.wantMsg)
-			}
+			assertErr(t, err, tt.wantErr, tt.wantMsg)
 		})
 	}
 }
