@@ -382,7 +382,7 @@ func TestPartFromBase64Limit(t *testing.T) {
 func TestPartTooLargeError(t *testing.T) {
 	t.Parallel()
 	err := error(&toolnexus.PartTooLargeError{Limit: 10, Size: 11})
-	assert.EqualError(t, err, "toolnexus: part too large: 11 bytes over the limit of 10")
+	assert.EqualError(t, err, "toolnexus: part too large: 11 bytes, over the limit of 10 bytes")
 	assert.ErrorIs(t, err, toolnexus.ErrPartTooLarge)
 	assert.NotErrorIs(t, err, toolnexus.ErrInvalidPart)
 	assert.ErrorIs(t, fmt.Errorf("wrapped: %w", err), toolnexus.ErrPartTooLarge)

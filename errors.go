@@ -62,7 +62,7 @@ type PartTooLargeError struct {
 // Error implements the error interface.
 func (e *PartTooLargeError) Error() string {
 	return "toolnexus: part too large: " + strconv.FormatInt(e.Size, 10) +
-		" bytes over the limit of " + strconv.FormatInt(e.Limit, 10)
+		" bytes, over the limit of " + strconv.FormatInt(e.Limit, 10) + " bytes"
 }
 
 // Is reports whether target is [ErrPartTooLarge].

@@ -2,6 +2,7 @@ package toolnexus_test
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -180,6 +181,23 @@ func ExamplePartFromFileMIME() {
 	// Output: file (text/plain, 113 bytes) fixture.png.base64
 }
 
+func ExamplePartFromFS() {
+	// An embed.FS works the same way; os.DirFS keeps the example short.
+	part, err := toolnexus.PartFromFS(os.DirFS("testdata"), "fixture.png")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(part)
+	// Output: image (image/png, 82 bytes)
+}
+
+func ExamplePartFromFileLimit() {
+	_, err := toolnexus.PartFromFileLimit("testdata/fixture.png", 64)
+	fmt.Println(err, errors.Is(err, toolnexus.ErrPartTooLarge))
+	// Output: toolnexus: part too large: 82 bytes, over the limit of 64 bytes true
+}
+
 func ExamplePartFromReader() {
 	part, err := toolnexus.PartFromReader(strings.NewReader("%PDF-1.4 tiny"), "application/pdf")
 	if err != nil {
@@ -193,7 +211,7 @@ func ExamplePartFromReader() {
 func ExamplePartFromReaderLimit() {
 	_, err := toolnexus.PartFromReaderLimit(strings.NewReader("0123456789"), "audio/wav", 4)
 	fmt.Println(err)
-	// Output: toolnexus: part too large: 5 bytes over the limit of 4
+	// Output: toolnexus: part too large: 5 bytes, over the limit of 4 bytes
 }
 
 func ExamplePartFromBytes() {

@@ -214,14 +214,14 @@ func TestHostileInput(t *testing.T) {
 		{"reader failing", func() (ContentPart, error) { return PartFromReader(iotest.ErrReader(io.ErrClosedPipe), "image/png") }, io.ErrClosedPipe, "read image/png"},
 
 		// Limits on untrusted input.
-		{"base64 over limit", func() (ContentPart, error) { return PartFromBase64Limit(long, "image/png", 1024) }, ErrPartTooLarge, "786432 bytes over the limit of 1024"},
+		{"base64 over limit", func() (ContentPart, error) { return PartFromBase64Limit(long, "image/png", 1024) }, ErrPartTooLarge, "786432 bytes, over the limit of 1024 bytes"},
 		{"data URL over limit", func() (ContentPart, error) {
 			return PartFromURLLimit("data:image/png;base64,"+long, "", 1024)
-		}, ErrPartTooLarge, "786432 bytes over the limit of 1024"},
+		}, ErrPartTooLarge, "786432 bytes, over the limit of 1024 bytes"},
 		{"reader over limit", func() (ContentPart, error) {
 			return PartFromReaderLimit(strings.NewReader(long), "image/png", 1024)
-		}, ErrPartTooLarge, "1025 bytes over the limit of 1024"},
-		{"file over limit", func() (ContentPart, error) { return PartFromFileLimit(bigPNG, 1024) }, ErrPartTooLarge, "2048 bytes over the limit of 1024"},
+		}, ErrPartTooLarge, "1025 bytes, over the limit of 1024 bytes"},
+		{"file over limit", func() (ContentPart, error) { return PartFromFileLimit(bigPNG, 1024) }, ErrPartTooLarge, "2048 bytes, over the limit of 1024 bytes"},
 
 		// Expiry: only RFC 3339 with a zone, or a late answer could be
 		// taken as early (or the other way round) depending on the host.
@@ -463,7 +463,7 @@ func TestPartTooLargeErrorFields(t *testing.T) {
 	var tooLarge *PartTooLargeError
 	require.ErrorAs(t, err, &tooLarge)
 	assert.Equal(t, PartTooLargeError{Limit: 5, Size: 6}, *tooLarge)
-	assert.Equal(t, "toolnexus: part too large: 6 bytes over the limit of 5", err.Error())
+	assert.Equal(t, "toolnexus: part too large: 6 bytes, over the limit of 5 bytes", err.Error())
 	assert.False(t, errors.Is(err, ErrInvalidBase64))
 
 	// At the limit is not over it.
