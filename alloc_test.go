@@ -60,4 +60,12 @@ func TestFileToPartBytesAllocated(t *testing.T) {
 	allocated := after.TotalAlloc - before.TotalAlloc
 	assert.LessOrEqual(t, float64(allocated), 1.40*size, "bytes allocated for a %d-byte file", size)
 	assert.GreaterOrEqual(t, allocated, uint64(size/3*4), "the encoded string itself is allocated")
+
+	// Opening, stat, the path for the system call and the string: at most 5
+	// allocations, even when a garbage collection runs during every read.
+	allocs := testing.AllocsPerRun(5, func() {
+		runtime.GC()
+		partSink, _ = PartFromFile(path)
+	})
+	assert.LessOrEqual(t, allocs, 5.0, "allocations to read a file")
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 )
 
@@ -125,10 +126,29 @@ const readChunk = 3 << 14 // 48 KiB
 // maxEncodable is the largest input whose encoding fits in an int.
 const maxEncodable = (math.MaxInt - 3) / 4 * 3
 
-var chunkPool = sync.Pool{New: func() any {
-	b := make([]byte, readChunk)
-	return &b
-}}
+// Read buffers come from spareChunk, one buffer kept across garbage
+// collections, then from chunkPool, which every collection empties (and
+// refilling it allocates).
+var (
+	spareChunk atomic.Pointer[[]byte]
+	chunkPool  = sync.Pool{New: func() any {
+		b := make([]byte, readChunk)
+		return &b
+	}}
+)
+
+func getChunk() *[]byte {
+	if b := spareChunk.Swap(nil); b != nil {
+		return b
+	}
+	return chunkPool.Get().(*[]byte)
+}
+
+func putChunk(b *[]byte) {
+	if !spareChunk.CompareAndSwap(nil, b) {
+		chunkPool.Put(b)
+	}
+}
 
 // readFile encodes the file f, opened as name. A regular file of known size is
 // encoded straight into one buffer of the exact encoded size; anything else is
@@ -177,8 +197,8 @@ func pathError(err error, name string) error {
 // readSize encodes exactly size bytes of r into a string allocated once at its
 // exact encoded length. It reports ErrFileChanged if r ends early or has more.
 func readSize(r io.Reader, size int64) (string, error) {
-	bufp := chunkPool.Get().(*[]byte)
-	defer chunkPool.Put(bufp)
+	bufp := getChunk()
+	defer putChunk(bufp)
 	buf := *bufp
 
 	var sb strings.Builder
@@ -211,29 +231,29 @@ func readSize(r io.Reader, size int64) (string, error) {
 // most a quarter is allocated and left unused), and encoded once at the end
 // into a string of the exact size.
 func readAll(r io.Reader, limit int64) (string, error) {
-	bufp := chunkPool.Get().(*[]byte)
+	bufp := getChunk()
 	buf := *bufp
 	n, err := readFull(r, buf[:clampRead(len(buf), 0, limit)])
 	if err := checkLimit(int64(n), limit); err != nil {
-		chunkPool.Put(bufp)
+		putChunk(bufp)
 		return "", err
 	}
 	if err == io.EOF {
 		var sb strings.Builder
 		sb.Grow(base64.StdEncoding.EncodedLen(n))
 		encodeTo(&sb, buf[:n])
-		chunkPool.Put(bufp)
+		putChunk(bufp)
 		return sb.String(), nil
 	}
 	if err != nil {
-		chunkPool.Put(bufp)
+		putChunk(bufp)
 		return "", err
 	}
 
 	// Every block but the last is filled to its capacity, a multiple of 3,
 	// so that the blocks encode one after the other without padding.
 	blocks := [][]byte{append(make([]byte, 0, minBlock), buf[:n]...)}
-	chunkPool.Put(bufp)
+	putChunk(bufp)
 	read := int64(n)
 	for {
 		cur := blocks[len(blocks)-1]
