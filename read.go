@@ -59,9 +59,6 @@ func PartFromFS(fsys fs.FS, name string) (ContentPart, error) {
 	if err != nil {
 		return ContentPart{}, err
 	}
-	if data == "" {
-		return ContentPart{}, errorf(ErrInvalidPart, "%s is empty", quote(name))
-	}
 	return newPart(mimeType, data, name), nil
 }
 
@@ -113,9 +110,6 @@ func partFromFile(path, mimeType string, limit int64) (ContentPart, error) {
 	if err != nil {
 		return ContentPart{}, err
 	}
-	if data == "" {
-		return ContentPart{}, errorf(ErrInvalidPart, "%s is empty", quote(path))
-	}
 	return newPart(mimeType, data, path), nil
 }
 
@@ -152,7 +146,7 @@ func putChunk(b *[]byte) {
 
 // readFile encodes the file f, opened as name. A regular file of known size is
 // encoded straight into one buffer of the exact encoded size; anything else is
-// read like a stream.
+// read like a stream. An empty file is an error: a part cannot be empty.
 func readFile(f fs.File, name string, limit int64) (string, error) {
 	fi, err := f.Stat()
 	if err != nil {
@@ -166,6 +160,9 @@ func readFile(f fs.File, name string, limit int64) (string, error) {
 		// Pipes, devices and files such as those in /proc report no
 		// useful size.
 		data, err := readAll(f, limit)
+		if err == nil && data == "" {
+			return "", errorf(ErrInvalidPart, "%s is empty", quote(name))
+		}
 		return data, pathError(err, name)
 	}
 	if err := checkLimit(size, limit); err != nil {

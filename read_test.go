@@ -150,13 +150,10 @@ func TestPartFromFileErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			p, err := toolnexus.PartFromFile(tt.path)
-			requireErrorPrefix(t, err)
-			assert.ErrorIs(t, err, tt.wantErr)
+			require.Error(t, err)
+			assertErr(t, err, tt.wantErr, tt.wantMsg)
 			var pathErr *fs.PathError
 			assert.Equal(t, tt.wantPath, errors.As(err, &pathErr))
-			if tt.wantMsg != "" {
-				assert.EqualError(t, err, tt.wantMsg)
-			}
 			assert.Zero(t, p)
 		})
 	}
@@ -340,13 +337,10 @@ func TestPartFromFSErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			p, err := toolnexus.PartFromFS(fsys, tt.file)
-			requireErrorPrefix(t, err)
-			assert.ErrorIs(t, err, tt.wantErr)
+			require.Error(t, err)
+			assertErr(t, err, tt.wantErr, tt.wantMsg)
 			var pathErr *fs.PathError
 			assert.Equal(t, tt.wantPath, errors.As(err, &pathErr))
-			if tt.wantMsg != "" {
-				assert.EqualError(t, err, tt.wantMsg)
-			}
 			assert.Zero(t, p)
 		})
 	}
