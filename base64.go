@@ -3,7 +3,10 @@ package toolnexus
 import (
 	"encoding/base64"
 	"encoding/binary"
+	"fmt"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // b64Value maps a byte of the standard base64 alphabet to its 6-bit value,
@@ -64,10 +67,18 @@ func badByte(data string, from int) error {
 			if c == '=' {
 				return errorf(ErrInvalidBase64, "padding at offset %d of %s is not at the end", i, quote(data))
 			}
-			return errorf(ErrInvalidBase64, "byte %q at offset %d of %s", c, i, quote(data))
+			return errorf(ErrInvalidBase64, "byte %s at offset %d of %s", quoteByte(c), i, quote(data))
 		}
 	}
 	return errorf(ErrInvalidBase64, "%s", quote(data))
+}
+
+// quoteByte quotes c as a Go byte literal: '!', or '\xff' outside ASCII.
+func quoteByte(c byte) string {
+	if c < utf8.RuneSelf {
+		return strconv.QuoteRune(rune(c))
+	}
+	return fmt.Sprintf(`'\x%02x'`, c)
 }
 
 // encodeChunk is the input length encodeTo encodes at a time: a multiple of 3,

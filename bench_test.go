@@ -1,23 +1,27 @@
-package toolnexus
+package toolnexus_test
 
-// Benchmarks put each operation next to the plain-stdlib way of doing the same
-// job, in the same run: compare the impl=toolnexus and impl=baseline rows with
+// Benchmarks put each job done by this package next to the plain-stdlib way
+// of doing the same job: every row is named BenchmarkJOB/impl=toolnexus/… or
+// BenchmarkJOB/impl=baseline/…, so that benchstat -col /impl prints the
+// ratio of each pair. .ci/bench runs them as the README reports them,
+// alternating the two sides process by process:
 //
-//	go test -run '^$' -bench . -benchmem -count 10 | tee new.txt
-//	go run golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da -col /impl new.txt
+//	.ci/bench                      # every job, 6 rounds
+//	BENCH=FromMCP ROUNDS=10 .ci/bench
 
 import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"io"
-	"log/slog"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
-	"github.com/google/uuid"
+	"github.com/toolnexus-go/toolnexus"
 )
 
 var benchSizes = []struct {
@@ -37,34 +41,31 @@ func payload(n int) []byte {
 	return b
 }
 
-// Sinks keep results alive so that the compiler cannot drop the work; they
-// are typed so that storing a result does not box it into an allocation.
+// Sinks keep results alive so that the compiler cannot drop the work.
 var (
-	partSink    ContentPart
-	stringSink  string
-	bytesSink   []byte
-	intSink     int64
-	valueSink   slog.Value
-	requestSink Request
-	resultSink  ToolResult
-	plainSink   plainResult
+	partSink   toolnexus.ContentPart
+	resultSink toolnexus.ToolResult
+	stringSink string
+	bytesSink  []byte
+	intSink    int64
+	anySink    any
 )
 
-// onlyReader hides every method of a reader but Read, so that its size is
+// readOnly hides every method of a reader but Read, so that its size is
 // unknown.
-type onlyReader struct{ r io.Reader }
+type readOnly struct{ r io.Reader }
 
-func (o onlyReader) Read(p []byte) (int, error) { return o.r.Read(p) }
+func (o readOnly) Read(p []byte) (int, error) { return o.r.Read(p) }
 
 // sideBySide runs a job done by this package and by the baseline as the
-// sub-benchmarks name/impl=toolnexus and name/impl=baseline. Each function
+// sub-benchmarks impl=toolnexus/name and impl=baseline/name. Each function
 // does the job b.N times; n is the bytes of input per job, 0 for none.
 func sideBySide(b *testing.B, name string, n int64, ours, baseline func(b *testing.B)) {
 	for _, impl := range []struct {
 		name string
 		run  func(*testing.B)
 	}{{"toolnexus", ours}, {"baseline", baseline}} {
-		b.Run(name+"/impl="+impl.name, func(b *testing.B) {
+		b.Run("impl="+impl.name+"/"+name, func(b *testing.B) {
 			if n > 0 {
 				b.SetBytes(n)
 			}
@@ -76,18 +77,19 @@ func sideBySide(b *testing.B, name string, n int64, ours, baseline func(b *testi
 
 // must stops the benchmark on an error.
 func must(b *testing.B, err error) {
+	b.Helper()
 	if err != nil {
 		b.Fatal(err)
 	}
 }
 
-func BenchmarkFileToPart(b *testing.B) {
+func BenchmarkPartFromFile(b *testing.B) {
 	for _, s := range benchSizes {
 		path := filepath.Join(b.TempDir(), "bench.png")
 		must(b, os.WriteFile(path, payload(s.n), 0o600))
 		sideBySide(b, s.name, int64(s.n), func(b *testing.B) {
 			for range b.N {
-				p, err := PartFromFile(path)
+				p, err := toolnexus.PartFromFile(path)
 				must(b, err)
 				partSink = p
 			}
@@ -101,31 +103,62 @@ func BenchmarkFileToPart(b *testing.B) {
 	}
 }
 
-func BenchmarkReaderToPart(b *testing.B) {
+// BenchmarkPartFromReader reads each kind of reader: those that report
+// their size, and one that does not. The baseline reads the same reader
+// with io.ReadAll and encodes the bytes.
+func BenchmarkPartFromReader(b *testing.B) {
 	for _, s := range benchSizes {
 		data := payload(s.n)
-		sideBySide(b, s.name, int64(s.n), func(b *testing.B) {
-			for range b.N {
-				p, err := PartFromReader(onlyReader{bytes.NewReader(data)}, "image/png")
+		text := string(data)
+		path := filepath.Join(b.TempDir(), "bench.bin")
+		must(b, os.WriteFile(path, data, 0o600))
+		readers := []struct {
+			name string
+			open func() io.Reader
+		}{
+			{"bytes.Reader", func() io.Reader { return bytes.NewReader(data) }},
+			{"strings.Reader", func() io.Reader { return strings.NewReader(text) }},
+			{"SectionReader", func() io.Reader { return io.NewSectionReader(bytes.NewReader(data), 0, int64(len(data))) }},
+			{"os.File", func() io.Reader {
+				f, err := os.Open(path)
 				must(b, err)
-				partSink = p
+				return f
+			}},
+			{"unknown size", func() io.Reader { return readOnly{bytes.NewReader(data)} }},
+		}
+		for _, r := range readers {
+			closeIt := func(r io.Reader) {
+				if f, ok := r.(*os.File); ok {
+					f.Close()
+				}
 			}
-		}, func(b *testing.B) {
-			for range b.N {
-				raw, err := io.ReadAll(onlyReader{bytes.NewReader(data)})
-				must(b, err)
-				stringSink = base64.StdEncoding.EncodeToString(raw)
-			}
-		})
+			sideBySide(b, "reader="+r.name+"/"+s.name, int64(s.n), func(b *testing.B) {
+				for range b.N {
+					in := r.open()
+					p, err := toolnexus.PartFromReader(in, "image/png")
+					must(b, err)
+					partSink = p
+					closeIt(in)
+				}
+			}, func(b *testing.B) {
+				for range b.N {
+					in := r.open()
+					raw, err := io.ReadAll(in)
+					must(b, err)
+					stringSink = base64.StdEncoding.EncodeToString(raw)
+					closeIt(in)
+				}
+			})
+		}
 	}
 }
 
-func BenchmarkBytesToPart(b *testing.B) {
+func BenchmarkPartFromBytes(b *testing.B) {
 	for _, s := range benchSizes {
 		data := payload(s.n)
 		sideBySide(b, s.name, int64(s.n), func(b *testing.B) {
 			for range b.N {
-				p, err := PartFromBytes(data, "image/png")
+				p, err := toolnexus.PartFromBytes(data, "image/png")
 				must(b, err)
 				partSink = p
 			}
@@ -139,7 +172,7 @@ func BenchmarkBytesToPart(b *testing.B) {
 
 func BenchmarkSize(b *testing.B) {
 	for _, s := range benchSizes {
-		p, err := PartFromBytes(payload(s.n), "image/png")
+		p, err := toolnexus.PartFromBytes(payload(s.n), "image/png")
 		must(b, err)
 		sideBySide(b, s.name, 0, func(b *testing.B) {
 			for range b.N {
@@ -155,42 +188,9 @@ func BenchmarkSize(b *testing.B) {
 	}
 }
 
-// BenchmarkDescribe has no baseline: what matters is that describing or
-// logging a part costs the same at every size (compare the rows by size).
-func BenchmarkDescribe(b *testing.B) {
-	for _, s := range benchSizes {
-		p, err := PartFromBytes(payload(s.n), "image/png")
-		must(b, err)
-		res := Ok("a screenshot", p).WithMetadata("page", 1)
-		b.Run(s.name+"/op=part.String", func(b *testing.B) {
-			b.ReportAllocs()
-			for range b.N {
-				stringSink = p.String()
-			}
-		})
-		b.Run(s.name+"/op=part.LogValue", func(b *testing.B) {
-			b.ReportAllocs()
-			for range b.N {
-				valueSink = p.LogValue()
-			}
-		})
-		b.Run(s.name+"/op=result.String", func(b *testing.B) {
-			b.ReportAllocs()
-			for range b.N {
-				stringSink = res.String()
-			}
-		})
-		b.Run(s.name+"/op=result.LogValue", func(b *testing.B) {
-			b.ReportAllocs()
-			for range b.N {
-				valueSink = res.LogValue()
-			}
-		})
-	}
-}
-
 // plainResult and plainPart have the tags of ToolResult and ContentPart and
-// no methods: the baseline for encoding/json.
+// no methods: the baseline for encoding/json, which matches their keys
+// without regard to case.
 type plainResult struct {
 	Output   string         `json:"output"`
 	IsError  bool           `json:"isError"`
@@ -207,12 +207,23 @@ type plainPart struct {
 	Name     string `json:"name,omitempty"`
 }
 
+// screenshotJSON is the JSON of a suspended result holding an n-byte image.
+func screenshotJSON(b *testing.B, n int) ([]byte, toolnexus.ToolResult) {
+	p, err := toolnexus.PartFromBytes(payload(n), "image/png")
+	must(b, err)
+	res := toolnexus.Pending(toolnexus.Request{ID: "req-1", Kind: toolnexus.KindApproval, Prompt: "Send this screenshot?"})
+	res.Parts = []toolnexus.ContentPart{p}
+	data, err := json.Marshal(res)
+	must(b, err)
+	return data, res
+}
+
 func BenchmarkEncodeResult(b *testing.B) {
 	for _, s := range benchSizes {
-		p, err := PartFromBytes(payload(s.n), "image/png")
-		must(b, err)
-		res := Ok("a screenshot", p)
-		plain := plainResult{Output: res.Output, Parts: []plainPart{{Type: string(p.Type), MIMEType: p.MIMEType, Data: p.Data}}}
+		_, res := screenshotJSON(b, s.n)
+		p := res.Parts[0]
+		plain := plainResult{Output: res.Output, IsError: true, Metadata: res.Metadata,
+			Parts: []plainPart{{Type: string(p.Type), MIMEType: p.MIMEType, Data: p.Data}}}
 		sideBySide(b, s.name, int64(len(p.Data)), func(b *testing.B) {
 			for range b.N {
 				out, err := json.Marshal(res)
@@ -229,72 +240,224 @@ func BenchmarkEncodeResult(b *testing.B) {
 	}
 }
 
+// BenchmarkDecodeResult measures what exact keys cost: ToolResult's
+// UnmarshalJSON reads "isError" and never "ISERROR"; the baseline is
+// encoding/json decoding a plain struct, which folds case.
 func BenchmarkDecodeResult(b *testing.B) {
 	for _, s := range benchSizes {
-		p, err := PartFromBytes(payload(s.n), "image/png")
-		must(b, err)
-		res := Pending(Request{ID: "req-1", Kind: KindApproval, Prompt: "Send this screenshot?"})
-		res.Parts = []ContentPart{p}
-		data, err := json.Marshal(res)
-		must(b, err)
+		data, _ := screenshotJSON(b, s.n)
 		sideBySide(b, s.name, int64(len(data)), func(b *testing.B) {
 			for range b.N {
-				var r ToolResult
+				var r toolnexus.ToolResult
 				must(b, json.Unmarshal(data, &r))
-				req, ok := PendingOf(r)
-				if !ok {
-					b.Fatal("no suspension")
-				}
-				requestSink = req
+				resultSink = r
 			}
 		}, func(b *testing.B) {
 			for range b.N {
 				var r plainResult
 				must(b, json.Unmarshal(data, &r))
-				plainSink = r
+				anySink = r
 			}
 		})
 	}
 }
 
+// plainMCP is an MCP CallToolResult as a plain struct: the baseline for
+// reading one.
+type plainMCP struct {
+	Content []struct {
+		Type     string `json:"type"`
+		Text     string `json:"text"`
+		Data     string `json:"data"`
+		MIMEType string `json:"mimeType"`
+	} `json:"content"`
+	StructuredContent json.RawMessage `json:"structuredContent"`
+	IsError           bool            `json:"isError"`
+}
+
+// BenchmarkFromMCP reads one image from the JSON of an MCP CallToolResult,
+// exact keys and checked base64, next to a plain json.Unmarshal of the same
+// bytes.
+func BenchmarkFromMCP(b *testing.B) {
+	for _, s := range benchSizes {
+		img, err := toolnexus.PartFromBytes(payload(s.n), "image/png")
+		must(b, err)
+		data, err := json.Marshal(toolnexus.Ok("a screenshot", img).MCPCallToolResult())
+		must(b, err)
+		sideBySide(b, s.name, int64(len(data)), func(b *testing.B) {
+			for range b.N {
+				r, err := toolnexus.FromMCPCallToolResult(data)
+				must(b, err)
+				resultSink = r
+			}
+		}, func(b *testing.B) {
+			for range b.N {
+				var r plainMCP
+				must(b, json.Unmarshal(data, &r))
+				anySink = r
+			}
+		})
+	}
+}
+
+// scaled builds results of n parts of each kind, and the JSON of MCP
+// results of n blocks of each kind.
+var partKinds = []struct {
+	name string
+	part func(i int) toolnexus.ContentPart
+}{
+	{"text", func(i int) toolnexus.ContentPart { return toolnexus.TextPart(fmt.Sprintf("line %d", i)) }},
+	{"image", func(int) toolnexus.ContentPart {
+		return toolnexus.ContentPart{Type: toolnexus.PartImage, MIMEType: "image/png", Data: "iVBORw0KGgo="}
+	}},
+	{"unsupported", func(int) toolnexus.ContentPart {
+		return toolnexus.ContentPart{Type: toolnexus.PartImage, MIMEType: "image/bmp", Data: "Qk0="}
+	}},
+}
+
+// blockKinds are the MCP content blocks of BenchmarkScaling. In the
+// structured kind, the structured content lists one item per block and each
+// text block holds one item's JSON, so that comparing each text with the
+// structured content costs what both hold.
+var blockKinds = []struct {
+	name       string
+	block      func(i int) string
+	structured bool
+}{
+	{"text", func(i int) string { return fmt.Sprintf(`{"type":"text","text":"line %d"}`, i) }, false},
+	{"image", func(int) string { return `{"type":"image","mimeType":"image/png","data":"iVBORw0KGgo="}` }, false},
+	{"unknown", func(int) string { return `{"type":"widget","mimeType":"x/y","data":"AAAA"}` }, false},
+	{"structured", func(i int) string { return fmt.Sprintf(`{"type":"text","text":"{\"n\":%d}"}`, i) }, true},
+}
+
+// BenchmarkScaling runs every conversion on 1, 100, 1 000 and 10 000 parts
+// or blocks of each kind: 10× the parts must cost no more than about 10×
+// the time and bytes. The baseline is json.Marshal of the result, or a
+// plain json.Unmarshal of the MCP JSON: work linear in the input.
+func BenchmarkScaling(b *testing.B) {
+	for _, n := range []int{1, 100, 1000, 10000} {
+		for _, k := range partKinds {
+			parts := make([]toolnexus.ContentPart, n)
+			for i := range parts {
+				parts[i] = k.part(i)
+			}
+			r := toolnexus.Ok("out", parts...)
+			for _, c := range []struct {
+				name string
+				run  func() any
+			}{
+				{"anthropic", func() any { return r.AnthropicToolResult("t") }},
+				{"openai-chat", func() any { return r.OpenAIChatMessages("c", "n") }},
+				{"openai-responses", func() any { return r.OpenAIResponsesOutput("c") }},
+				{"gemini", func() any { return r.GeminiFunctionResponse("n", "c") }},
+				{"mcp", func() any { return r.MCPCallToolResult() }},
+			} {
+				sideBySide(b, fmt.Sprintf("to=%s/kind=%s/parts=%d", c.name, k.name, n), 0, func(b *testing.B) {
+					for range b.N {
+						anySink = c.run()
+					}
+				}, func(b *testing.B) {
+					for range b.N {
+						out, err := json.Marshal(r)
+						must(b, err)
+						bytesSink = out
+					}
+				})
+			}
+		}
+		for _, k := range blockKinds {
+			var sb strings.Builder
+			sb.WriteString(`{"content":[`)
+			for i := range n {
+				if i > 0 {
+					sb.WriteByte(',')
+				}
+				sb.WriteString(k.block(i))
+			}
+			sb.WriteString(`]`)
+			if k.structured {
+				sb.WriteString(`,"structuredContent":{"items":[`)
+				for i := range n {
+					if i > 0 {
+						sb.WriteByte(',')
+					}
+					fmt.Fprintf(&sb, `{"n":%d}`, i)
+				}
+				sb.WriteString(`]}`)
+			}
+			sb.WriteString(`}`)
+			data := []byte(sb.String())
+			sideBySide(b, fmt.Sprintf("to=from-mcp/kind=%s/parts=%d", k.name, n), int64(len(data)), func(b *testing.B) {
+				for range b.N {
+					res, err := toolnexus.FromMCPCallToolResult(data)
+					must(b, err)
+					resultSink = res
+				}
+			}, func(b *testing.B) {
+				for range b.N {
+					var r plainMCP
+					must(b, json.Unmarshal(data, &r))
+					anySink = r
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkDescribe has no baseline: what matters is that describing or
+// logging a part costs the same at every size (compare the rows by size).
+func BenchmarkDescribe(b *testing.B) {
+	for _, s := range benchSizes {
+		p, err := toolnexus.PartFromBytes(payload(s.n), "image/png")
+		must(b, err)
+		res := toolnexus.Ok("a screenshot", p).WithMetadata("page", 1)
+		for _, op := range []struct {
+			name string
+			run  func()
+		}{
+			{"part.String", func() { stringSink = p.String() }},
+			{"part.LogValue", func() { anySink = p.LogValue() }},
+			{"result.String", func() { stringSink = res.String() }},
+			{"result.LogValue", func() { anySink = res.LogValue() }},
+		} {
+			b.Run("op="+op.name+"/"+s.name, func(b *testing.B) {
+				b.ReportAllocs()
+				for range b.N {
+					op.run()
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkSuspension has no baseline: it is what a suspension costs to
+// build and to find, in this process and after JSON.
 func BenchmarkSuspension(b *testing.B) {
-	req := Request{Kind: KindInput, Prompt: "Which environment?"}
-	built := Pending(req)
+	req := toolnexus.Request{Kind: toolnexus.KindInput, Prompt: "Which environment?"}
+	built := toolnexus.Pending(req)
 	data, err := json.Marshal(built)
 	must(b, err)
-	var decoded ToolResult
+	var decoded toolnexus.ToolResult
 	must(b, json.Unmarshal(data, &decoded))
 	b.Run("op=Pending", func(b *testing.B) {
 		b.ReportAllocs()
 		for range b.N {
-			resultSink = Pending(req)
+			resultSink = toolnexus.Pending(req)
 		}
 	})
 	for _, c := range []struct {
 		name string
-		r    ToolResult
+		r    toolnexus.ToolResult
 	}{{"op=PendingOf/in-process", built}, {"op=PendingOf/decoded", decoded}} {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for range b.N {
-				r, ok := PendingOf(c.r)
+				r, ok := toolnexus.PendingOf(c.r)
 				if !ok {
 					b.Fatal("no suspension")
 				}
-				requestSink = r
+				anySink = r
 			}
 		})
 	}
-}
-
-func BenchmarkID(b *testing.B) {
-	sideBySide(b, "op=id", 0, func(b *testing.B) {
-		for range b.N {
-			stringSink = newID()
-		}
-	}, func(b *testing.B) {
-		for range b.N {
-			stringSink = uuid.NewString()
-		}
-	})
 }

@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"mime"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // PartType says what a [ContentPart] carries.
@@ -48,27 +51,46 @@ type ContentPart struct {
 }
 
 // extensions is the fixed extension table: the MIME type of each file
-// extension the package recognises, never the machine's MIME database.
+// extension the package recognises, never the machine's MIME database. It
+// holds no active content (no .svg, .html or program): a file of another
+// type needs its MIME type given explicitly.
 var extensions = map[string]string{
 	".png":  "image/png",
 	".jpg":  "image/jpeg",
 	".jpeg": "image/jpeg",
 	".gif":  "image/gif",
 	".webp": "image/webp",
+	".heic": "image/heic",
 	".pdf":  "application/pdf",
+	".txt":  "text/plain",
+	".md":   "text/markdown",
+	".csv":  "text/csv",
+	".json": "application/json",
 	".mp3":  "audio/mpeg",
 	".wav":  "audio/wav",
+	".ogg":  "audio/ogg",
+	".flac": "audio/flac",
+	".m4a":  "audio/mp4",
 }
 
+// extensionOf maps each MIME type of the extension table back to its
+// shortest extension (".jpg" for image/jpeg), to name an unnamed file.
+var extensionOf = func() map[string]string {
+	m := make(map[string]string, len(extensions))
+	for ext, t := range extensions {
+		if old, ok := m[t]; !ok || len(ext) < len(old) || len(ext) == len(old) && ext < old {
+			m[t] = ext
+		}
+	}
+	return m
+}()
+
 // MIMETypeOf returns the MIME type that the fixed extension table gives the
-// last extension of name, matched case-insensitively: png, jpg, jpeg, gif and
-// webp are images, pdf a file, mp3 and wav audio. It reports
-// [ErrUnknownExtension] for any other name.
+// last extension of name, matched case-insensitively: png, jpg, jpeg, gif,
+// webp and heic are images; pdf, txt, md, csv and json files; mp3, wav, ogg,
+// flac and m4a audio. It reports [ErrUnknownExtension] for any other name.
 func MIMETypeOf(name string) (string, error) {
 	ext := filepath.Ext(name)
-	if m, ok := extensions[ext]; ok {
-		return m, nil
-	}
 	if m, ok := extensions[strings.ToLower(ext)]; ok {
 		return m, nil
 	}
@@ -99,8 +121,8 @@ func hasPrefixFold(s, prefix string) bool {
 // named after the base name of name.
 func newPart(mimeType, data, name string) ContentPart {
 	p := ContentPart{Type: typeOf(mimeType), MIMEType: mimeType, Data: data}
-	if p.Type == PartFile && name != "" {
-		p.Name = filepath.Base(name)
+	if p.Type == PartFile {
+		p.Name = baseName(name)
 	}
 	return p
 }
@@ -114,7 +136,17 @@ func TextPart(text string) ContentPart {
 // MIME type; the part type follows the MIME type (image/*, audio/*, else file).
 // Name a file part with [ContentPart.WithName].
 func PartFromBytes(b []byte, mimeType string) (ContentPart, error) {
-	if err := checkMIMEType(mimeType); err != nil {
+	return PartReader{MIMEType: mimeType}.Bytes(b)
+}
+
+// Bytes returns a part holding b as [PartFromBytes] does, with pr's limit and
+// MIME type, which must be set.
+func (pr PartReader) Bytes(b []byte) (ContentPart, error) {
+	mimeType, err := pr.mimeType()
+	if err != nil {
+		return ContentPart{}, err
+	}
+	if err := pr.check(int64(len(b))); err != nil {
 		return ContentPart{}, err
 	}
 	if len(b) == 0 {
@@ -130,17 +162,18 @@ func PartFromBytes(b []byte, mimeType string) (ContentPart, error) {
 // with the given MIME type. Data must be canonical standard base64: padded,
 // without whitespace or line breaks.
 func PartFromBase64(data, mimeType string) (ContentPart, error) {
-	return PartFromBase64Limit(data, mimeType, -1)
+	return PartReader{MIMEType: mimeType}.Base64(data)
 }
 
-// PartFromBase64Limit is [PartFromBase64] for untrusted input: a payload that
-// decodes to more than limit bytes is refused from its length alone, before it
-// is scanned, with a [*PartTooLargeError]. A negative limit means no limit.
-func PartFromBase64Limit(data, mimeType string, limit int64) (ContentPart, error) {
-	if err := checkMIMEType(mimeType); err != nil {
+// Base64 returns a part holding data as [PartFromBase64] does, with pr's
+// limit and MIME type, which must be set. A payload that decodes to more
+// than MaxBytes is refused from its length alone, before it is scanned.
+func (pr PartReader) Base64(data string) (ContentPart, error) {
+	mimeType, err := pr.mimeType()
+	if err != nil {
 		return ContentPart{}, err
 	}
-	if err := checkLimit(decodedLen(data), limit); err != nil {
+	if err := pr.check(decodedLen(data)); err != nil {
 		return ContentPart{}, err
 	}
 	if data == "" {
@@ -155,42 +188,44 @@ func PartFromBase64Limit(data, mimeType string, limit int64) (ContentPart, error
 // PartFromURL returns a part for url with the given MIME type; the part type
 // follows the MIME type (image/*, audio/*, else file).
 //
-// A data URL, data:<mime>;base64,<data>, becomes a part holding the MIME type
-// and the data, never a URL; mimeType may then be "", and a different
-// non-empty mimeType is an error. Any other URL needs mimeType: it is never
-// guessed from the URL. Such a URL is only checked to be absolute, of any
-// scheme (https, gs, s3, file…), and never fetched; a host that fetches or
-// renders part URLs from untrusted tools applies its own policy, such as
-// https only.
+// A data URL, data:<mime>;base64,<data> (parameters allowed, "base64" in any
+// case, as RFC 2397 has it), becomes a part holding the media type and the
+// data, never a URL; mimeType may then be "", and a different non-empty
+// mimeType is an error. Any other URL needs mimeType: it is never guessed
+// from the URL. Such a URL is only checked to be absolute, of any scheme
+// (https, gs, s3, file…), and never fetched; each provider conversion sends
+// only the schemes its API fetches, and a host that fetches or renders part
+// URLs from untrusted tools applies its own policy, such as https only.
 func PartFromURL(url, mimeType string) (ContentPart, error) {
-	return PartFromURLLimit(url, mimeType, -1)
+	return PartReader{MIMEType: mimeType}.URL(url)
 }
 
-// PartFromURLLimit is [PartFromURL] for untrusted input: a data URL whose
-// payload decodes to more than limit bytes is refused from its length alone,
-// before it is scanned, with a [*PartTooLargeError]. A negative limit means no
-// limit. The limit does not apply to other URLs, which hold no payload.
-func PartFromURLLimit(url, mimeType string, limit int64) (ContentPart, error) {
+// URL returns a part for url as [PartFromURL] does, with pr's MIME type. A
+// data URL whose payload decodes to more than MaxBytes is refused from its
+// length alone, before it is scanned; the limit does not apply to other
+// URLs, which hold no payload.
+func (pr PartReader) URL(url string) (ContentPart, error) {
 	if isDataURL(url) {
 		m, data, err := parseDataURL(url)
 		if err != nil {
 			return ContentPart{}, err
 		}
-		if mimeType != "" && !strings.EqualFold(mimeType, m) {
-			return ContentPart{}, errorf(ErrInvalidMIMEType, "data URL holds %s, not %s", quote(m), quote(mimeType))
+		if pr.MIMEType != "" {
+			want, err := pr.mimeType()
+			if err != nil {
+				return ContentPart{}, err
+			}
+			if !strings.EqualFold(want, m) {
+				return ContentPart{}, errorf(ErrInvalidMIMEType, "data URL holds %s, not %s", quote(m), quote(pr.MIMEType))
+			}
 		}
-		if err := checkLimit(decodedLen(data), limit); err != nil {
-			return ContentPart{}, err
-		}
-		if err := checkBase64(data); err != nil {
-			return ContentPart{}, err
-		}
-		return newPart(m, data, ""), nil
+		return PartReader{MaxBytes: pr.MaxBytes, MIMEType: m}.Base64(data)
 	}
 	if url == "" {
 		return ContentPart{}, errorf(ErrInvalidPart, "empty URL")
 	}
-	if err := checkMIMEType(mimeType); err != nil {
+	mimeType, err := pr.mimeType()
+	if err != nil {
 		return ContentPart{}, err
 	}
 	if err := checkURL(url); err != nil {
@@ -201,12 +236,12 @@ func PartFromURLLimit(url, mimeType string, limit int64) (ContentPart, error) {
 
 // isDataURL reports whether s has the data: scheme, in any case.
 func isDataURL(s string) bool {
-	return len(s) >= 5 && strings.EqualFold(s[:5], "data:")
+	return hasPrefixFold(s, "data:")
 }
 
-// parseDataURL splits data:<mime>;base64,<data> into its MIME type and data.
-// Only this form is accepted: no parameters, no percent-encoded payload, and
-// ";base64" in lower case, as every encoder writes it.
+// parseDataURL splits data:<mime>[;params];base64,<data> into its media
+// type and data. The payload must be base64: a percent-encoded one is
+// refused.
 func parseDataURL(s string) (mimeType, data string, err error) {
 	if !isDataURL(s) {
 		return "", "", errorf(ErrInvalidDataURL, "%s does not start with data:", quote(s))
@@ -215,17 +250,15 @@ func parseDataURL(s string) (mimeType, data string, err error) {
 	if !ok {
 		return "", "", errorf(ErrInvalidDataURL, "%s has no comma", quote(s))
 	}
-	mimeType, ok = strings.CutSuffix(meta, ";base64")
-	if !ok {
+	i := strings.LastIndexByte(meta, ';')
+	if i < 0 || !strings.EqualFold(meta[i+1:], "base64") {
 		return "", "", errorf(ErrInvalidDataURL, "%s is not ;base64", quote(s))
 	}
-	if mimeType == "" {
+	if meta[:i] == "" {
 		return "", "", errorf(ErrInvalidDataURL, "%s has no MIME type", quote(s))
 	}
-	if strings.Contains(mimeType, ";") {
-		return "", "", errorf(ErrInvalidDataURL, "%s has parameters", quote(s))
-	}
-	if err := checkMIMEType(mimeType); err != nil {
+	mimeType, err = parseMIMEType(meta[:i])
+	if err != nil {
 		return "", "", err
 	}
 	if data == "" {
@@ -234,9 +267,12 @@ func parseDataURL(s string) (mimeType, data string, err error) {
 	return mimeType, data, nil
 }
 
-// WithName returns a copy of p with the display name n.
+// WithName returns a copy of p with the display name n, cut to its base name
+// as every name from outside is: the text after its last slash or
+// backslash, without control or format characters, and "" for "." or "..".
+// Providers show a file part's name to the model.
 func (p ContentPart) WithName(n string) ContentPart {
-	p.Name = n
+	p.Name = baseName(n)
 	return p
 }
 
@@ -298,16 +334,30 @@ func (p ContentPart) Validate() error {
 	return checkBase64(p.Data)
 }
 
-// checkMIMEType accepts a bare type/subtype MIME type.
+// checkMIMEType accepts a type/subtype MIME type, with parameters or not.
 func checkMIMEType(m string) error {
+	_, err := parseMIMEType(m)
+	return err
+}
+
+// parseMIMEType checks a type/subtype MIME type, with parameters or not, and
+// returns it without them, as written.
+func parseMIMEType(m string) (string, error) {
 	if m == "" {
-		return ErrMissingMIMEType
+		return "", ErrMissingMIMEType
 	}
-	typ, sub, ok := strings.Cut(m, "/")
+	bare, params, hasParams := strings.Cut(m, ";")
+	bare = strings.TrimSpace(bare)
+	typ, sub, ok := strings.Cut(bare, "/")
 	if !ok || !isToken(typ) || !isToken(sub) {
-		return errorf(ErrInvalidMIMEType, "%s is not type/subtype", quote(m))
+		return "", errorf(ErrInvalidMIMEType, "%s is not type/subtype", quote(m))
 	}
-	return nil
+	if hasParams {
+		if _, _, err := mime.ParseMediaType(bare + ";" + params); err != nil {
+			return "", errorf(ErrInvalidMIMEType, "%s has malformed parameters", quote(m))
+		}
+	}
+	return bare, nil
 }
 
 // isToken reports whether s is a non-empty RFC 2045 token.
@@ -350,14 +400,6 @@ func isSpaceOrControl(r rune) bool {
 	return r <= ' ' || r == 0x7f
 }
 
-// checkLimit refuses a size over limit; a negative limit is no limit.
-func checkLimit(size, limit int64) error {
-	if limit >= 0 && size > limit {
-		return &PartTooLargeError{Limit: limit, Size: size}
-	}
-	return nil
-}
-
 // SHA256 returns the SHA-256 hash of the part's content: the decoded bytes of
 // Data, or the bytes of Text for a text part. Two parts with the same content
 // have the same hash whatever their name, so a store can deduplicate by it.
@@ -392,10 +434,10 @@ func (p ContentPart) String() string {
 }
 
 func (p ContentPart) appendDescription(b []byte) []byte {
-	b = append(b, p.Type...)
+	b = append(b, printable(string(p.Type))...)
 	b = append(b, " ("...)
 	if p.Type != PartText {
-		b = append(b, p.MIMEType...)
+		b = append(b, printable(p.MIMEType)...)
 		b = append(b, ", "...)
 		if p.Data == "" && p.URL != "" {
 			return append(b, "url)"...)
@@ -409,14 +451,14 @@ func (p ContentPart) appendDescription(b []byte) []byte {
 // its size.
 func (p ContentPart) GoString() string {
 	return fmt.Sprintf("toolnexus.ContentPart{Type:%q, Text:%s, MIMEType:%q, Data:\"<%d bytes>\", URL:%s, Name:%q}",
-		p.Type, quote(p.Text), p.MIMEType, decodedLen(p.Data), quote(redactDataURL(p.URL)), p.Name)
+		p.Type, quote(p.Text), p.MIMEType, decodedLen(p.Data), quote(printedURL(p.URL)), p.Name)
 }
 
-// redactDataURL cuts the payload off a data URL that was put, wrongly, in URL.
-func redactDataURL(u string) string {
+// printedURL is u as a part prints it: a data URL, which was put wrongly in
+// URL, without its payload.
+func printedURL(u string) string {
 	if isDataURL(u) {
-		meta, _, _ := strings.Cut(u, ",")
-		return meta + ",…"
+		return redactDataURL(u)
 	}
 	return u
 }
@@ -447,4 +489,31 @@ func (p ContentPart) LogValue() slog.Value {
 		attrs = append(attrs, slog.String("name", p.Name))
 	}
 	return slog.GroupValue(attrs...)
+}
+
+// baseName returns a name that came from outside as a display name: the text
+// after its last slash or backslash, without control or format characters
+// (a NUL, a newline, a right-to-left override), and "" for "." and "..".
+func baseName(name string) string {
+	if i := strings.LastIndexAny(name, `/\`); i >= 0 {
+		name = name[i+1:]
+	}
+	if strings.IndexFunc(name, isHiddenRune) >= 0 {
+		name = strings.Map(func(r rune) rune {
+			if isHiddenRune(r) {
+				return -1
+			}
+			return r
+		}, name)
+	}
+	if name == "." || name == ".." {
+		return ""
+	}
+	return name
+}
+
+// isHiddenRune reports whether r may not appear in a name shown to a person:
+// a control or format character, or a byte that is not UTF-8.
+func isHiddenRune(r rune) bool {
+	return unicode.In(r, unicode.Cc, unicode.Cf) || r == utf8.RuneError
 }

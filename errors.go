@@ -33,8 +33,14 @@ var (
 	// ErrPartTooLarge reports input over the size limit given to the call.
 	// The error is a [*PartTooLargeError].
 	ErrPartTooLarge = errors.New("toolnexus: part too large")
-	// ErrFileChanged reports a file whose size changed while it was read.
-	ErrFileChanged = errors.New("toolnexus: file changed while read")
+	// ErrFileChanged reports a file or reader that gave more or fewer bytes
+	// than it reported when it was opened: it changed while it was read, or
+	// its size was wrong, as a size in an archive's header can be.
+	ErrFileChanged = errors.New("toolnexus: size changed while read")
+	// ErrRead reports a file or reader that could not be opened or read; the
+	// error also wraps the cause, such as an [*fs.PathError] matching
+	// [fs.ErrNotExist].
+	ErrRead = errors.New("toolnexus: cannot read")
 	// ErrInvalidRequest reports a suspension whose Request lacks an id, kind or
 	// prompt, or a "pending" metadata value that is not a Request.
 	ErrInvalidRequest = errors.New("toolnexus: invalid request")
@@ -44,6 +50,20 @@ var (
 	ErrAnswerMismatch = errors.New("toolnexus: answer does not match request")
 	// ErrExpired reports an [Answer] to a Request whose expiry has passed.
 	ErrExpired = errors.New("toolnexus: request expired")
+	// ErrInvalidJSON reports JSON that does not decode into a value of this
+	// package: a key holds a value of the wrong type, or the input is not
+	// JSON.
+	ErrInvalidJSON = errors.New("toolnexus: invalid JSON")
+	// ErrInvalidState reports a request state (see [OpenRequestState]) that
+	// this key did not seal, or that was altered, cut short or made too long
+	// on its way: opening it fails its authentication, whatever was done to
+	// it. The error never shows the state or the key.
+	ErrInvalidState = errors.New("toolnexus: invalid request state")
+	// ErrStateMismatch reports a genuine request state presented with a call
+	// other than the one it was sealed for: another tool, or other arguments.
+	ErrStateMismatch = errors.New("toolnexus: request state does not match the call")
+	// ErrShortKey reports a sealing key shorter than [MinStateKeyLen] bytes.
+	ErrShortKey = errors.New("toolnexus: request state key too short")
 	// ErrInvalidMCP reports input to [FromMCPCallToolResult] that is not the
 	// JSON of an MCP CallToolResult.
 	ErrInvalidMCP = errors.New("toolnexus: invalid MCP result")

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"time"
@@ -164,21 +165,11 @@ func ExamplePartFromFile() {
 	}
 	fmt.Println(part.Type, part.MIMEType, part.Size())
 
-	_, err = toolnexus.PartFromFile("notes.txt")
+	_, err = toolnexus.PartFromFile("page.html")
 	fmt.Println(err)
 	// Output:
 	// image image/png 82
-	// toolnexus: unknown file extension: ".txt" in "notes.txt"; pass its MIME type
-}
-
-func ExamplePartFromFileMIME() {
-	part, err := toolnexus.PartFromFileMIME("testdata/fixture.png.base64", "text/plain")
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	fmt.Println(part, part.Name)
-	// Output: file (text/plain, 113 bytes) fixture.png.base64
+	// toolnexus: unknown file extension: ".html" in "page.html"; pass its MIME type
 }
 
 func ExamplePartFromFS() {
@@ -192,10 +183,40 @@ func ExamplePartFromFS() {
 	// Output: image (image/png, 82 bytes)
 }
 
-func ExamplePartFromFileLimit() {
-	_, err := toolnexus.PartFromFileLimit("testdata/fixture.png", 64)
+// A tool that reads a file the model named reads it with a limit, through an
+// os.Root, so that the name cannot reach outside the directory.
+func ExamplePartReader() {
+	root, err := os.OpenRoot("testdata")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer root.Close()
+	read := toolnexus.PartReader{MaxBytes: 1 << 20}
+
+	part, err := read.FS(root.FS(), "fixture.png")
+	fmt.Println(part, err)
+
+	_, err = read.FS(root.FS(), "../go.mod.png")
+	fmt.Println(err)
+
+	_, err = toolnexus.PartReader{MaxBytes: 64}.FS(root.FS(), "fixture.png")
 	fmt.Println(err, errors.Is(err, toolnexus.ErrPartTooLarge))
-	// Output: toolnexus: part too large: 82 bytes, over the limit of 64 bytes true
+	// Output:
+	// image (image/png, 82 bytes) <nil>
+	// toolnexus: cannot read: open ../go.mod.png: invalid argument
+	// toolnexus: part too large: 82 bytes, over the limit of 64 bytes true
+}
+
+// A file whose extension is not in the table is read with its MIME type.
+func ExamplePartReader_File() {
+	part, err := toolnexus.PartReader{MIMEType: "text/plain; charset=utf-8"}.File("testdata/fixture.png.base64")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(part, part.Name)
+	// Output: file (text/plain, 113 bytes) fixture.png.base64
 }
 
 func ExamplePartFromReader() {
@@ -208,8 +229,11 @@ func ExamplePartFromReader() {
 	// Output: file (application/pdf, 13 bytes)
 }
 
-func ExamplePartFromReaderLimit() {
-	_, err := toolnexus.PartFromReaderLimit(strings.NewReader("0123456789"), "audio/wav", 4)
+// A reader from elsewhere, such as an HTTP body, is read with a limit: the
+// read stops one byte past it.
+func ExamplePartReader_Reader() {
+	body := io.MultiReader(strings.NewReader("0123456789"), strings.NewReader("more"))
+	_, err := toolnexus.PartReader{MaxBytes: 4, MIMEType: "audio/wav"}.Reader(body)
 	fmt.Println(err)
 	// Output: toolnexus: part too large: 5 bytes, over the limit of 4 bytes
 }
@@ -308,6 +332,49 @@ func ExampleAnswer_Check() {
 	// <nil>
 	// toolnexus: request expired: request "req-2" expired at 2026-12-01T00:00:00Z
 	// toolnexus: answer does not match request: answer id "req-9", request id "req-2"
+}
+
+// An answer's data, which went through JSON, is read into a struct; keys
+// are matched exactly.
+func ExampleAnswer_DecodeData() {
+	var ans toolnexus.Answer
+	_ = json.Unmarshal([]byte(`{"id":"req-2","ok":true,"data":{"env":"prod","replicas":3}}`), &ans)
+
+	var choice struct {
+		Env      string `json:"env"`
+		Replicas int    `json:"replicas"`
+	}
+	if err := ans.DecodeData(&choice); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%+v\n", choice)
+	// Output: {Env:prod Replicas:3}
+}
+
+// A suspension asks the person through an MCP client as an elicitation.
+func ExampleRequest_MCPElicitParams() {
+	approve := toolnexus.Request{ID: "pnd-1", Kind: toolnexus.KindApproval, Prompt: "Deploy to prod?"}
+	login := toolnexus.Request{ID: "pnd-2", Kind: toolnexus.KindAuthorization, Prompt: "Sign in", URL: "https://example.com/login"}
+	for _, req := range []toolnexus.Request{approve, login} {
+		params, err := req.MCPElicitParams()
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		out, _ := json.Marshal(params)
+		fmt.Println(string(out))
+	}
+	// Output:
+	// {"mode":"form","message":"Deploy to prod?","requestedSchema":{"type":"object","properties":{}}}
+	// {"mode":"url","message":"Sign in","url":"https://example.com/login","elicitationId":"pnd-2"}
+}
+
+// What the person did in an MCP client becomes the Answer the tool reads.
+func ExampleAnswerFromMCPElicitResult() {
+	ans, _ := toolnexus.AnswerFromMCPElicitResult("pnd-1", toolnexus.MCPElicitResult{Action: "decline"})
+	fmt.Println(ans.OK, ans.Reason)
+	// Output: false declined
 }
 
 func ExampleRequest_WithExpiry() {

@@ -1,4 +1,4 @@
-package toolnexus
+package toolnexus_test
 
 import (
 	"bytes"
@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
+	"math"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -15,20 +17,19 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/toolnexus-go/toolnexus"
 )
 
-// Fuzz targets for every parser of untrusted input. Plain `go test` runs the
-// seeds below and every case under testdata/fuzz; `go test -fuzz` explores.
-
-// fixtureBase64 is testdata/fixture.png as it travels in JSON (WIRE.md).
-const fixtureBase64 = "iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAAGUlEQVR42mP4z8AARwyrkBAVJZClkAEVJQBm3VpRJDtqMQAAAABJRU5ErkJggg=="
+// Fuzz targets for every parser of input from outside. Plain `go test` runs
+// the seeds below and every case under testdata/fuzz; `go test -fuzz`
+// explores.
 
 // wireResults are the ToolResult shapes of WIRE.md, plus hostile variants.
 var wireResults = []string{
 	`{"output":"eu-west-1","isError":false}`,
 	`{"output":"No such config key: nope","isError":true}`,
 	`{"output":"2 results","isError":false,"metadata":{"count":2,"ids":[1,2],"title":"search: usage"}}`,
-	`{"output":"fixture.png (image/png, 82 bytes)","isError":false,"parts":[{"type":"image","mimeType":"image/png","data":"` + fixtureBase64 + `"}]}`,
+	`{"output":"fixture.png (image/png, 82 bytes)","isError":false,"parts":[{"type":"image","mimeType":"image/png","data":"iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAAGUlEQVR42mP4z8AARwyrkBAVJZClkAEVJQBm3VpRJDtqMQAAAABJRU5ErkJggg=="}]}`,
 	`{"output":"Which environment?","isError":true,"metadata":{"pending":{"id":"req-1","kind":"input","prompt":"Which environment?"}}}`,
 	`{"output":"parts","isError":false,"parts":[{"type":"text","text":"hello"},{"type":"file","mimeType":"application/pdf","data":"JVBERi0xLjQgdGlueQ==","name":"report.pdf"},{"type":"audio","mimeType":"audio/wav","data":"UklGRgAAAABXQVZF"},{"type":"image","mimeType":"image/png","url":"https://example.com/cat.png"},{"type":"text"}]}`,
 	`{"output":"Pick an environment\nhttps://example.com/pick","isError":true,"metadata":{"pending":{"id":"req-2","kind":"input","prompt":"Pick an environment","url":"https://example.com/pick","data":{"choices":["dev","prod"]},"expiresAt":"2026-12-01T00:00:00Z"}}}`,
@@ -40,20 +41,24 @@ var wireResults = []string{
 	`{"output":"","isError":false,"parts":[{"type":"IMAGE","mimeType":"image/png","data":"AAAA"}]}`,
 	`{"output":"","isError":false,"parts":[{"type":"image","mimeType":"image/png","data":"AA\r\nAA==","url":"data:image/png;base64,AAAA"}]}`,
 	`{"output":"\u2028\ud800","isError":false,"metadata":{"n":-0,"big":1e308,"s":"\u0000<>&"}}`,
+	`{"output":"a","Output":"b","ISERROR":true,"is\u0045rror":false,"iſError":true,"parts":[{"TYPE":"image","type":"text","name":"../x"}]}`,
+	`{"output":"a","output":null,"metadata":{"a":1},"metadata":{"b":2}}`,
 }
 
 // dataURLs are data URLs and look-alikes to seed the URL parsers.
 var dataURLs = []string{
-	"data:image/png;base64," + fixtureBase64,
+	"data:image/png;base64,iVBORw0KGgo=",
 	"data:application/pdf;base64,JVBERi0xLjQgdGlueQ==",
 	"data:audio/wav;base64,UklGRgAAAABXQVZF",
 	"DATA:image/png;base64,AAAA",
+	"data:image/png;BASE64,AAAA",
+	"data:text/plain;charset=utf-8;base64,aGk=",
+	"data: image/png ;name=a.png;base64,AAAA",
 	"data:image/png,AAAA",
 	"data:image/png;base64AAAA",
-	"data:image/png;name=a.png;base64,AAAA",
 	"data:;base64,AAAA",
 	"data:image/png;base64,",
-	"data:image/png;BASE64,AAAA",
+	"data:image/png;x;base64,AAAA",
 	"data:png;base64,AAAA",
 	"data:image/png;base64,AA%3D",
 	"data:image/png;base64,AAAA\n",
@@ -65,33 +70,21 @@ var dataURLs = []string{
 	"cat.png",
 }
 
-// base64Inputs seed the base64 checks.
-var base64Inputs = []string{
-	"", "AAAA", "AA==", "AAA=", "AB==", "AAB=", "A===", "====", "=", "AA==AAAA",
-	"AAAA\r\nAAAA", "AAAA\nAAA", "AA AA==", "AA-_", "AA*A", "AA\x00A", "AAA\xff",
-	fixtureBase64, "JVBERi0xLjQgdGlueQ==", "UklGRgAAAABXQVZF", "AAAAAA",
+// bareType is a MIME type without its parameters, as a part keeps it.
+func bareType(m string) string {
+	t, _, _ := strings.Cut(m, ";")
+	return strings.TrimSpace(t)
 }
 
-// sentinels are the errors a parser of untrusted input may return.
-var sentinels = []error{
-	ErrUnknownPartType, ErrUnknownExtension, ErrMissingMIMEType, ErrInvalidMIMEType,
-	ErrInvalidPart, ErrInvalidBase64, ErrInvalidDataURL, ErrPartTooLarge,
-	ErrInvalidRequest, ErrInvalidExpiry,
-}
-
-// requireSentinel fails unless err matches one of the sentinels and its
-// message is prefixed and short.
-func requireSentinel(t *testing.T, err error) {
-	t.Helper()
-	msg := err.Error()
-	require.True(t, strings.HasPrefix(msg, "toolnexus: "), "unprefixed error %q", msg)
-	require.LessOrEqual(t, len(msg), 2*maxMessage, "long error message %q", msg)
-	for _, s := range sentinels {
-		if errors.Is(err, s) {
-			return
-		}
+// partTypeOf is the part type a MIME type gives.
+func partTypeOf(m string) toolnexus.PartType {
+	switch m = strings.ToLower(m); {
+	case strings.HasPrefix(m, "image/"):
+		return toolnexus.PartImage
+	case strings.HasPrefix(m, "audio/"):
+		return toolnexus.PartAudio
 	}
-	t.Fatalf("error %q matches no sentinel", msg)
+	return toolnexus.PartFile
 }
 
 func FuzzParseDataURL(f *testing.F) {
@@ -99,42 +92,63 @@ func FuzzParseDataURL(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		mimeType, data, err := parseDataURL(s)
+		mimeType, data, err := toolnexus.ParseDataURL(s)
 		if err != nil {
-			require.True(t, errors.Is(err, ErrInvalidDataURL) || errors.Is(err, ErrInvalidMIMEType), "%v", err)
-			requireSentinel(t, err)
+			assertErr(t, err, sentinelOf(err), "")
+			require.True(t, errors.Is(err, toolnexus.ErrInvalidDataURL) || errors.Is(err, toolnexus.ErrInvalidMIMEType) ||
+				errors.Is(err, toolnexus.ErrMissingMIMEType), "%v", err)
 			require.Empty(t, mimeType)
 			require.Empty(t, data)
 			return
 		}
-		// Accepted: exactly data:<type/subtype>;base64,<non-empty data>,
-		// the scheme in any case, nothing dropped or added.
+		// Accepted: data:<type/subtype>[;params];base64,<data>, the scheme
+		// and "base64" in any case; the media type keeps no parameter, the
+		// data is all that follows the first comma.
 		require.True(t, strings.EqualFold(s[:5], "data:"))
-		require.Equal(t, s[5:], mimeType+";base64,"+data)
-		require.NoError(t, checkMIMEType(mimeType))
+		meta, rest, ok := strings.Cut(s[5:], ",")
+		require.True(t, ok)
+		require.Equal(t, rest, data)
+		require.NotEmpty(t, data)
+		require.True(t, strings.HasSuffix(strings.ToLower(meta), ";base64"), "%q", meta)
+		require.Equal(t, bareType(meta), mimeType)
 		require.NotContains(t, mimeType, ";")
 		require.NotContains(t, mimeType, ",")
-		require.NotEmpty(t, data)
+		require.NoError(t, toolnexus.ContentPart{Type: toolnexus.PartFile, MIMEType: mimeType, URL: "https://example.com"}.Validate())
 	})
 }
 
 func FuzzCheckBase64(f *testing.F) {
-	for _, s := range base64Inputs {
+	for _, s := range []string{
+		"", "AAAA", "AA==", "AAA=", "AB==", "AAB=", "A===", "====", "=", "AA==AAAA",
+		"AAAA\r\nAAAA", "AAAA\nAAA", "AA AA==", "AA-_", "AA*A", "AA\x00A", "AAA\xff",
+		"JVBERi0xLjQgdGlueQ==", "UklGRgAAAABXQVZF", "AAAAAA",
+	} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		err := checkBase64(s)
+		err := toolnexus.CheckBase64(s)
 		decoded, refErr := base64.StdEncoding.Strict().DecodeString(s)
 		// The reference: Go's strict decoder, which also skips \r and \n.
 		want := refErr == nil && !strings.ContainsAny(s, "\r\n")
-		require.Equal(t, want, err == nil, "checkBase64(%q) = %v, strict decoder: %v", s, err, refErr)
+		require.Equal(t, want, err == nil, "CheckBase64(%q) = %v, strict decoder: %v", s, err, refErr)
 		if err != nil {
-			require.ErrorIs(t, err, ErrInvalidBase64)
-			requireSentinel(t, err)
+			assertErr(t, err, toolnexus.ErrInvalidBase64, "")
 			return
 		}
-		require.Equal(t, int64(len(decoded)), decodedLen(s))
+		require.Equal(t, int64(len(decoded)), toolnexus.ContentPart{Type: toolnexus.PartImage, Data: s}.Size())
 		require.Equal(t, s, base64.StdEncoding.EncodeToString(decoded), "accepted base64 is canonical")
+	})
+}
+
+func FuzzEncode(f *testing.F) {
+	for _, s := range []string{"", "a", "ab", "abc", "abcdefg", "\xff\xfe\xfd\x00\x01\x02\x03\x04\x05"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		dst := make([]byte, base64.StdEncoding.EncodedLen(len(src)))
+		require.Equal(t, len(dst), toolnexus.Encode(dst, src))
+		require.Equal(t, base64.StdEncoding.EncodeToString(src), string(dst))
+		require.NoError(t, toolnexus.CheckBase64(string(dst)), "CheckBase64 refuses the encoding of %x", src)
 	})
 }
 
@@ -145,35 +159,63 @@ func FuzzPartFromURL(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, url, mimeType string) {
-		p, err := PartFromURL(url, mimeType)
+		p, err := toolnexus.PartFromURL(url, mimeType)
 		if err != nil {
-			requireSentinel(t, err)
-			require.Equal(t, ContentPart{}, p)
+			assertErr(t, err, sentinelOf(err), "")
+			require.Equal(t, toolnexus.ContentPart{}, p)
 			return
 		}
 		// Whatever the constructor accepts, Validate accepts.
 		require.NoError(t, p.Validate())
-		require.Equal(t, typeOf(p.MIMEType), p.Type)
+		require.Equal(t, partTypeOf(p.MIMEType), p.Type)
 		require.Empty(t, p.Text)
 		require.Empty(t, p.Name)
-		if isDataURL(url) {
-			require.Empty(t, p.URL, "a data URL is stored as data")
-			require.NotEmpty(t, p.Data)
-			require.True(t, strings.HasSuffix(url, ";base64,"+p.Data))
-			if mimeType != "" {
-				require.True(t, strings.EqualFold(mimeType, p.MIMEType), "%q holds %q", url, p.MIMEType)
-			}
-			// The limit variant agrees: at the size accepted, one below refused.
-			q, err := PartFromURLLimit(url, mimeType, p.Size())
-			require.NoError(t, err)
-			require.Equal(t, p, q)
-			_, err = PartFromURLLimit(url, mimeType, p.Size()-1)
-			var tooLarge *PartTooLargeError
-			require.ErrorAs(t, err, &tooLarge)
-			require.Equal(t, PartTooLargeError{Limit: p.Size() - 1, Size: p.Size()}, *tooLarge)
+		if !strings.HasPrefix(strings.ToLower(url), "data:") {
+			require.Equal(t, toolnexus.ContentPart{Type: partTypeOf(bareType(mimeType)), MIMEType: bareType(mimeType), URL: url}, p)
 			return
 		}
-		require.Equal(t, ContentPart{Type: typeOf(mimeType), MIMEType: mimeType, URL: url}, p)
+		require.Empty(t, p.URL, "a data URL is stored as data")
+		_, data, _ := strings.Cut(url, ",")
+		require.Equal(t, data, p.Data)
+		if mimeType != "" {
+			require.True(t, strings.EqualFold(bareType(mimeType), p.MIMEType), "%q holds %q", url, p.MIMEType)
+		}
+		// With a limit: accepted at the size, refused one below.
+		q, err := toolnexus.PartReader{MaxBytes: p.Size(), MIMEType: mimeType}.URL(url)
+		require.NoError(t, err)
+		require.Equal(t, p, q)
+		if p.Size() > 1 {
+			_, err = toolnexus.PartReader{MaxBytes: p.Size() - 1, MIMEType: mimeType}.URL(url)
+			var tooLarge *toolnexus.PartTooLargeError
+			require.ErrorAs(t, err, &tooLarge)
+			require.Equal(t, toolnexus.PartTooLargeError{Limit: p.Size() - 1, Size: p.Size()}, *tooLarge)
+		}
+	})
+}
+
+// FuzzPartFromBytes checks the constructors that encode against
+// encoding/base64, through bytes and through readers of every kind.
+func FuzzPartFromBytes(f *testing.F) {
+	f.Add([]byte("\x89PNG\r\n\x1a\n"), "image/png")
+	f.Add([]byte("%PDF-1.4 tiny"), "application/pdf")
+	f.Add(bytes.Repeat([]byte{0xff, 0x00, 0x7f}, 700), "audio/wav; rate=8000")
+	f.Add([]byte{}, "image/png")
+	f.Add([]byte("x"), "png")
+	f.Fuzz(func(t *testing.T, b []byte, mimeType string) {
+		p, err := toolnexus.PartFromBytes(b, mimeType)
+		if err != nil {
+			assertErr(t, err, sentinelOf(err), "")
+			return
+		}
+		require.Equal(t, toolnexus.ContentPart{Type: partTypeOf(bareType(mimeType)), MIMEType: bareType(mimeType), Data: base64.StdEncoding.EncodeToString(b)}, p)
+		require.NoError(t, p.Validate())
+		require.Equal(t, int64(len(b)), p.Size())
+		pr := toolnexus.PartReader{MaxBytes: int64(len(b)), MIMEType: mimeType}
+		for _, r := range []io.Reader{bytes.NewReader(b), iotest.HalfReader(bytes.NewReader(b)), iotest.OneByteReader(bytes.NewReader(b))} {
+			q, err := pr.Reader(r)
+			require.NoError(t, err)
+			require.Equal(t, p, q)
+		}
 	})
 }
 
@@ -182,23 +224,24 @@ func FuzzDecodeToolResult(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
-		var r ToolResult
-		if json.Unmarshal(src, &r) != nil {
+		var r toolnexus.ToolResult
+		if err := json.Unmarshal(src, &r); err != nil {
+			if json.Valid(src) {
+				assertErr(t, err, toolnexus.ErrInvalidJSON, "")
+			}
 			return
 		}
 		err := r.Validate()
-		req, pending := PendingOf(r)
-		_, hasKey := r.Metadata[MetadataPending]
+		req, pending := toolnexus.PendingOf(r)
+		_, hasKey := r.Metadata[toolnexus.MetadataPending]
 		require.False(t, pending && !hasKey)
 		require.Equal(t, pending, r.IsPending())
 		if err != nil {
-			requireSentinel(t, err)
+			assertErr(t, err, sentinelOf(err), "")
 		} else {
 			for _, p := range r.Parts {
 				require.NoError(t, p.Validate())
-				if p.Type != PartText && p.Data != "" {
-					_, err := p.SHA256()
-					require.NoError(t, err)
+				if p.Type != toolnexus.PartText && p.Data != "" {
 					decoded, err := base64.StdEncoding.DecodeString(p.Data)
 					require.NoError(t, err)
 					require.Equal(t, int64(len(decoded)), p.Size())
@@ -209,6 +252,9 @@ func FuzzDecodeToolResult(f *testing.F) {
 				require.NoError(t, req.Validate())
 			}
 		}
+		for _, p := range r.Parts {
+			require.Equal(t, p.Name, p.WithName(p.Name).Name, "a decoded name is a base name")
+		}
 
 		// Every output works on any decoded result and carries no data.
 		red := r.Redacted()
@@ -218,22 +264,21 @@ func FuzzDecodeToolResult(f *testing.F) {
 		redJSON, err := json.Marshal(red)
 		require.NoError(t, err)
 		require.True(t, json.Valid(redJSON))
-		_ = r.String()
 		_ = fmt.Sprintf("%v %#v %q", r, r, r)
-		slog.New(slog.NewJSONHandler(&bytes.Buffer{}, nil)).Info("r", "r", r)
+		slog.New(slog.NewJSONHandler(io.Discard, nil)).Info("r", "r", r)
 
-		// A decoded result re-encodes stably.
+		// A decoded result encodes again, stable from there on.
 		requireStableJSON(t, r)
 	})
 }
 
-// requireStableJSON checks that r survives marshal→unmarshal→marshal
+// requireStableJSON checks that r survives marshal, unmarshal and marshal
 // byte for byte, and returns the value read back.
-func requireStableJSON(t *testing.T, r ToolResult) ToolResult {
+func requireStableJSON(t *testing.T, r toolnexus.ToolResult) toolnexus.ToolResult {
 	t.Helper()
 	first, err := json.Marshal(r)
 	require.NoError(t, err)
-	var back ToolResult
+	var back toolnexus.ToolResult
 	require.NoError(t, json.Unmarshal(first, &back))
 	second, err := json.Marshal(back)
 	require.NoError(t, err)
@@ -244,44 +289,44 @@ func requireStableJSON(t *testing.T, r ToolResult) ToolResult {
 func FuzzRoundTrip(f *testing.F) {
 	f.Add("fixture.png (image/png, 82 bytes)", false, []byte("\x89PNG\r\n\x1a\n"), "image/png", "", "", "")
 	f.Add("report", false, []byte("%PDF-1.4 tiny"), "application/pdf", "report.pdf", "title", "search: usage")
-	f.Add("Which environment?", true, []byte{}, "", "", MetadataPending, "req-1")
-	f.Add("Deploy?", true, []byte{1, 2, 3}, "", "", MetadataPending, "req-2")
+	f.Add("Which environment?", true, []byte{}, "", "", toolnexus.MetadataPending, "req-1")
+	f.Add("Deploy?", true, []byte{1, 2, 3}, "", "", toolnexus.MetadataPending, "req-2")
 	f.Add("\u2028<&>\xff", true, []byte{0, 1, 2}, "audio/wav", "a\x00b", "k\xfe", "v\ud7ff")
 	f.Fuzz(func(t *testing.T, output string, isError bool, payload []byte, mimeType, name, key, value string) {
-		r := ToolResult{Output: output, IsError: isError}
-		if p, err := PartFromBytes(payload, mimeType); err == nil {
+		r := toolnexus.ToolResult{Output: output, IsError: isError}
+		if p, err := toolnexus.PartFromBytes(payload, mimeType); err == nil {
 			r.Parts = append(r.Parts, p.WithName(name))
 		}
-		if u, err := PartFromURL("https://example.com/"+name, mimeType); err == nil {
+		if u, err := toolnexus.PartFromURL("https://example.com/"+name, mimeType); err == nil {
 			r.Parts = append(r.Parts, u)
 		}
-		r.Parts = append(r.Parts, TextPart(value))
+		r.Parts = append(r.Parts, toolnexus.TextPart(value))
 		if key != "" {
 			r = r.WithMetadata(key, value).WithMetadata(key+".n", len(payload))
 		}
-		if key == MetadataPending {
-			req := Request{ID: value, Kind: KindInput, Prompt: output, URL: "https://example.com/" + name}
+		if key == toolnexus.MetadataPending {
+			req := toolnexus.Request{ID: value, Kind: toolnexus.KindInput, Prompt: output, URL: "https://example.com/" + name}
 			if len(payload) > 0 {
 				// A Request marshals its keys in struct order, the Request read
 				// back into a map in sorted order: data and expiresAt move, the
 				// JSON stays equal, and it is byte-stable from there on.
 				req.Data = map[string]any{"n": len(payload)}
 				req = req.WithExpiry(time.Unix(int64(len(payload)), 0))
-				first, err := json.Marshal(r.WithMetadata(MetadataPending, req))
+				first, err := json.Marshal(r.WithMetadata(toolnexus.MetadataPending, req))
 				require.NoError(t, err)
-				var back ToolResult
+				var back toolnexus.ToolResult
 				require.NoError(t, json.Unmarshal(first, &back))
 				second := requireStableJSON(t, back)
 				again, err := json.Marshal(second)
 				require.NoError(t, err)
 				require.JSONEq(t, string(first), string(again))
-				got, ok := PendingOf(second)
+				got, ok := toolnexus.PendingOf(second)
 				require.True(t, ok)
 				assert.Equal(t, req.ExpiresAt, got.ExpiresAt)
 				assert.Equal(t, float64(len(payload)), got.Data["n"])
 				return
 			}
-			r = r.WithMetadata(MetadataPending, req)
+			r = r.WithMetadata(toolnexus.MetadataPending, req)
 		}
 		if !allValidUTF8(output, name, key, value) {
 			// JSON carries valid UTF-8 only: encoding/json writes an invalid
@@ -289,7 +334,7 @@ func FuzzRoundTrip(f *testing.F) {
 			// so stability starts from the first value read back.
 			first, err := json.Marshal(r)
 			require.NoError(t, err)
-			var back ToolResult
+			var back toolnexus.ToolResult
 			require.NoError(t, json.Unmarshal(first, &back))
 			requireStableJSON(t, back)
 			return
@@ -298,43 +343,14 @@ func FuzzRoundTrip(f *testing.F) {
 		assert.Equal(t, r.Output, back.Output)
 		assert.Equal(t, r.IsError, back.IsError)
 		assert.Equal(t, r.Parts, back.Parts)
-		if key != "" && key != MetadataPending {
+		if key != "" && key != toolnexus.MetadataPending {
 			assert.Equal(t, value, back.Metadata[key])
 			assert.Equal(t, float64(len(payload)), back.Metadata[key+".n"])
 		}
-		if key == MetadataPending {
-			req, ok := PendingOf(back)
+		if key == toolnexus.MetadataPending {
+			req, ok := toolnexus.PendingOf(back)
 			require.True(t, ok)
-			assert.Equal(t, r.Metadata[MetadataPending], req)
-		}
-	})
-}
-
-// FuzzPartFromBytes checks the package's own base64 encoder against
-// encoding/base64, through bytes and through readers of every chunking.
-func FuzzPartFromBytes(f *testing.F) {
-	f.Add([]byte("\x89PNG\r\n\x1a\n"), "image/png")
-	f.Add([]byte("%PDF-1.4 tiny"), "application/pdf")
-	f.Add(bytes.Repeat([]byte{0xff, 0x00, 0x7f}, 700), "audio/wav")
-	f.Add([]byte{}, "image/png")
-	f.Add([]byte("x"), "png")
-	f.Fuzz(func(t *testing.T, b []byte, mimeType string) {
-		p, err := PartFromBytes(b, mimeType)
-		if err != nil {
-			requireSentinel(t, err)
-			if len(b) == 0 && checkMIMEType(mimeType) == nil {
-				require.ErrorIs(t, err, ErrInvalidPart)
-			}
-			return
-		}
-		want := base64.StdEncoding.EncodeToString(b)
-		require.Equal(t, want, p.Data)
-		require.NoError(t, p.Validate())
-		require.Equal(t, int64(len(b)), p.Size())
-		for _, r := range []*bytes.Reader{bytes.NewReader(b)} {
-			q, err := PartFromReaderLimit(iotest.HalfReader(r), mimeType, int64(len(b)))
-			require.NoError(t, err)
-			require.Equal(t, p, q)
+			assert.Equal(t, r.Metadata[toolnexus.MetadataPending], req)
 		}
 	})
 }
@@ -344,6 +360,228 @@ func FuzzPartFromBytes(f *testing.F) {
 func allValidUTF8(ss ...string) bool {
 	for _, s := range ss {
 		if !utf8.ValidString(s) {
+			return false
+		}
+	}
+	return true
+}
+
+func FuzzFromMCPCallToolResult(f *testing.F) {
+	for _, s := range []string{
+		`{"content":[{"type":"text","text":"a"},{"type":"image","data":"iVBORw0KGgo=","mimeType":"image/png"}],"isError":true}`,
+		`{"content":[{"type":"resource","resource":{"uri":"toolnexus:part/0/a%2","blob":"AA=="}}],"structuredContent":[1]}`,
+		`{"content":[{"type":"resource_link","uri":"data:image/png;base64,AAAA"},{"type":"x"}]}`,
+		`{"content":[{"type":"resource","resource":{"blob":"="}}]}`,
+		`{"content":[{"type":"resource","resource":{"uri":"x:a%00b%0Ac.pdf","mimeType":"text/plain; charset=utf-8","blob":"aGVsbG8="}}]}`,
+		`{"content":[{"type":"text","text":"x","TYPE":"image","DATA":"AAAA"}],"isError":true,"ISERROR":false,"is\u0045rror":true}`,
+		`{"content":[{"type":"resource_link","uri":"https://example.com/r","name":"../../etc/passwd","mimeType":"application/pdf"}]}`,
+		`{"resultType":"input_required","inputRequests":{"pnd-1":{"method":"elicitation/create","params":{"mode":"url","message":"Sign in","url":"https://example.com/login"}}},"requestState":"s"}`,
+		`{"resultType":"input_required","inputRequests":{"q":{"method":"elicitation/create","params":{"mode":"form","message":"Which?","requestedSchema":{"type":"object","properties":{"answer":{"type":"string"}}}}}}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := toolnexus.FromMCPCallToolResult(data)
+		if err != nil {
+			assertErr(t, err, toolnexus.ErrInvalidMCP, "")
+			return
+		}
+		if _, ok := r.Metadata[toolnexus.MetadataPending]; ok {
+			// An input_required result: a suspension, which Validate
+			// refuses when the peer sent no message to make its prompt.
+			require.True(t, r.IsPending())
+			require.Nil(t, r.Parts)
+			return
+		}
+		require.NoError(t, r.Validate())
+		for _, p := range r.Parts {
+			require.Equal(t, p.Name, p.WithName(p.Name).Name, "a name from a peer is a base name")
+		}
+		// Whatever came in can go out again, and be read back with the
+		// same media.
+		_ = r.AnthropicToolResult("t")
+		_ = r.OpenAIChatMessages("c", "n")
+		_ = r.OpenAIResponsesOutput("c")
+		_ = r.GeminiFunctionResponse("n", "c")
+		out, err := json.Marshal(r.MCPCallToolResult())
+		require.NoError(t, err)
+		back, err := toolnexus.FromMCPCallToolResult(out)
+		require.NoError(t, err)
+		require.NoError(t, back.Validate())
+		require.Equal(t, media(r.Parts), media(back.Parts))
+	})
+}
+
+// media returns the parts that are not text, without their names.
+func media(parts []toolnexus.ContentPart) []toolnexus.ContentPart {
+	var m []toolnexus.ContentPart
+	for _, p := range parts {
+		if p.Type != toolnexus.PartText {
+			p.Name = ""
+			m = append(m, p)
+		}
+	}
+	return m
+}
+
+// FuzzPartReaderFS reads a file of a fake fs.FS driven by the input: its
+// content, the size its Stat claims, the limit, and whether it can seek as
+// an *os.File can. The read never panics; it gives a part holding exactly
+// the content or an error matching a sentinel, and it allocates in
+// proportion to what there is and may be read, never to the claim.
+func FuzzPartReaderFS(f *testing.F) {
+	f.Add([]byte(pdfBytes), int64(13), int64(0), false)
+	f.Add([]byte(pdfBytes), int64(13), int64(12), true)
+	f.Add([]byte(pdfBytes), int64(1<<49), int64(0), false)
+	f.Add([]byte(pdfBytes), int64(-5), int64(0), false)
+	f.Add([]byte(pdfBytes), int64(1<<40), int64(1<<20), false)
+	f.Add([]byte(pdfBytes), int64(1<<40), int64(0), true)
+	f.Add([]byte(pdfBytes), int64(2), int64(0), false)
+	f.Add([]byte(pdfBytes), int64(math.MaxInt64), int64(math.MaxInt64), false)
+	f.Add([]byte{}, int64(82), int64(0), false)
+	f.Add(bytes.Repeat([]byte{7}, 3*readChunk), int64(readChunk+1), int64(2*readChunk), false)
+	f.Fuzz(func(t *testing.T, content []byte, claim, limit int64, seek bool) {
+		fsys := &fakeFS{data: content, claim: claim, seek: seek}
+		var p toolnexus.ContentPart
+		var err error
+		alloc := allocated(func() {
+			require.NotPanics(t, func() { p, err = toolnexus.PartReader{MaxBytes: limit}.FS(fsys, "doc.pdf") })
+		})
+		bound := 3*uint64(len(content)) + 256*kib
+		require.LessOrEqual(t, alloc, bound, "allocated %d bytes for %d bytes of content claiming %d, limit %d", alloc, len(content), claim, limit)
+		require.True(t, fsys.file.closed)
+		if limit > 0 && limit < math.MaxInt64 {
+			require.LessOrEqual(t, fsys.file.read, limit+1, "bytes read")
+		}
+		if err != nil {
+			assertErr(t, err, sentinelOf(err), "")
+			require.Zero(t, p)
+			return
+		}
+		require.Equal(t, toolnexus.ContentPart{Type: toolnexus.PartFile, MIMEType: "application/pdf", Data: base64.StdEncoding.EncodeToString(content), Name: "doc.pdf"}, p)
+		if limit > 0 {
+			require.LessOrEqual(t, int64(len(content)), limit)
+		}
+	})
+}
+
+// FuzzJSONReader checks the exact-key reader, which every decoder of the
+// package reads through: it never panics on any input, and on valid JSON
+// it skips and reads strings as encoding/json does.
+func FuzzJSONReader(f *testing.F) {
+	for _, s := range wireResults {
+		f.Add([]byte(s))
+	}
+	for _, s := range []string{`"a\"b\\"`, `"\ud800"`, "\"\xff\"", ` null `, `-1.5e3`, `[1,[2,{"a":"]"}]]`, `"x`, `{"a":`, `"\`, `tru`, `[`, `}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var value []byte
+		var end int
+		var skipErr error
+		require.NotPanics(t, func() { value, end, skipErr = toolnexus.JSONSkip(data) })
+		var s string
+		var strErr error
+		require.NotPanics(t, func() { s, strErr = toolnexus.JSONString(data) })
+		if !json.Valid(data) {
+			return
+		}
+		require.NoError(t, skipErr)
+		require.Equal(t, len(bytes.TrimRight(data, " \t\r\n")), end, "skip reads the whole value, and no white space after it")
+		require.Equal(t, string(bytes.TrimSpace(data)), string(value))
+		switch value := bytes.TrimSpace(data); {
+		case value[0] == '"':
+			var want string
+			require.NoError(t, json.Unmarshal(data, &want))
+			require.NoError(t, strErr)
+			require.Equal(t, want, s)
+		case string(value) == "null":
+			require.NoError(t, strErr)
+			require.Empty(t, s)
+		default:
+			require.Error(t, strErr)
+		}
+	})
+}
+
+// FuzzExactKeys checks that exact keys change nothing for JSON whose keys
+// are all exact and unique: json.Unmarshal into a ToolResult gives what
+// encoding/json gives for a plain struct, parts and metadata included (a
+// part's name cut to its base name). plainResult, the benchmarks' baseline,
+// is that plain struct.
+func FuzzExactKeys(f *testing.F) {
+	for _, s := range wireResults {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if !json.Valid(data) || !keysExactAndUnique(data) {
+			return
+		}
+		var got toolnexus.ToolResult
+		gotErr := json.Unmarshal(data, &got)
+		var mirror plainResult
+		mirrorErr := json.Unmarshal(data, &mirror)
+		require.Equal(t, mirrorErr == nil, gotErr == nil, "ToolResult: %v, plain struct: %v", gotErr, mirrorErr)
+		if gotErr != nil {
+			assertErr(t, gotErr, toolnexus.ErrInvalidJSON, "")
+			return
+		}
+		want := toolnexus.ToolResult{Output: mirror.Output, IsError: mirror.IsError, Metadata: mirror.Metadata}
+		if mirror.Parts != nil {
+			want.Parts = make([]toolnexus.ContentPart, len(mirror.Parts))
+			for i, p := range mirror.Parts {
+				want.Parts[i] = toolnexus.ContentPart{Type: toolnexus.PartType(p.Type), Text: p.Text, MIMEType: p.MIMEType, Data: p.Data, URL: p.URL}.WithName(p.Name)
+			}
+		}
+		require.Equal(t, want, got)
+	})
+}
+
+// keysExactAndUnique reports whether the keys of a result and of its parts
+// are each either a field's exact name or no field's name in any case
+// (encoding/json matches "Output", and "ſ" and "K" fold to "s" and "k"),
+// and appear once. It reads valid JSON only.
+func keysExactAndUnique(data []byte) bool {
+	return objectKeys(data, []string{"output", "isError", "parts", "metadata"}, func(key string, v json.RawMessage) bool {
+		var parts []json.RawMessage
+		if key != "parts" || json.Unmarshal(v, &parts) != nil {
+			return true
+		}
+		for _, p := range parts {
+			if !objectKeys(p, []string{"type", "text", "mimeType", "data", "url", "name"}, nil) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// objectKeys reports whether the keys of the JSON object data are exact and
+// unique for fields, and each value passes check; any other JSON value
+// passes.
+func objectKeys(data []byte, fields []string, check func(key string, v json.RawMessage) bool) bool {
+	d := json.NewDecoder(bytes.NewReader(data))
+	if tok, err := d.Token(); err != nil || tok != json.Delim('{') {
+		return err == nil
+	}
+	seen := map[string]bool{}
+	for d.More() {
+		tok, err := d.Token()
+		if err != nil {
+			return false
+		}
+		key := tok.(string)
+		for _, f := range fields {
+			if key != f && strings.EqualFold(key, f) {
+				return false
+			}
+		}
+		if seen[key] {
+			return false
+		}
+		seen[key] = true
+		var v json.RawMessage
+		if d.Decode(&v) != nil || check != nil && !check(key, v) {
 			return false
 		}
 	}

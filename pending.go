@@ -1,7 +1,8 @@
 package toolnexus
 
 import (
-	"encoding/hex"
+	"cmp"
+	"encoding/json"
 	"fmt"
 
 	"github.com/google/uuid"
@@ -13,11 +14,19 @@ const DefaultAuthPrompt = "Authorization required to continue"
 // Pending returns a suspension: a failed result whose output is the
 // request's prompt, followed by a line with its URL when it has one, and
 // whose metadata holds the request under [MetadataPending]. A request without
-// an ID gets a fresh one, "pnd-" followed by a random UUID.
+// an ID gets a fresh one, "pnd-" followed by a random UUID, and one without a
+// Kind gets [KindInput]: a suspension has both, so that [PendingOf] finds it
+// in this process and after the result went through JSON alike.
 func Pending(req Request) ToolResult {
 	if req.ID == "" {
 		req.ID = newID()
 	}
+	req.Kind = cmp.Or(req.Kind, KindInput)
+	return suspend(req)
+}
+
+// suspend returns the suspension of req as it is.
+func suspend(req Request) ToolResult {
 	output := req.Prompt
 	if req.URL != "" {
 		output += "\n" + req.URL
@@ -33,20 +42,18 @@ func Pending(req Request) ToolResult {
 // [Pending] request of kind [KindAuthorization]. An empty prompt means
 // [DefaultAuthPrompt].
 func AuthRequired(url, prompt string) ToolResult {
-	if prompt == "" {
-		prompt = DefaultAuthPrompt
-	}
-	return Pending(Request{Kind: KindAuthorization, Prompt: prompt, URL: url})
+	return Pending(Request{Kind: KindAuthorization, Prompt: cmp.Or(prompt, DefaultAuthPrompt), URL: url})
 }
 
 // PendingOf returns the [Request] of a suspension and true, or false when r
-// is not one. It finds the request whether r was built in this process or
-// decoded from JSON, where the value under [MetadataPending] is a
-// map[string]any: a JSON object with a non-empty string "kind" is a
+// is not one. The value under [MetadataPending] is read as it reads after
+// the result goes through JSON, so that PendingOf answers the same before and
+// after: a Request, or any value whose JSON is an object with a non-empty
+// string "kind" (such as the map[string]any that decoding gives), is a
 // suspension, and its string fields id, kind, prompt, url and expiresAt and
 // its object data are read into the Request (other keys are ignored). Any
-// other value under the key, such as a string, true, or an object without
-// kind, is not a suspension. A suspension without an id or prompt is still
+// other value, such as a string, true, a Request without a Kind or an object
+// without kind, is not one. A suspension without an id or prompt is still
 // returned; [ToolResult.Validate] refuses it.
 func PendingOf(r ToolResult) (Request, bool) {
 	return requestOf(r.Metadata[MetadataPending])
@@ -55,29 +62,95 @@ func PendingOf(r ToolResult) (Request, bool) {
 // requestOf reads a Request from a value under MetadataPending.
 func requestOf(v any) (Request, bool) {
 	switch v := v.(type) {
+	case nil:
+		return Request{}, false
 	case Request:
+		if v.Kind == "" {
+			return Request{}, false
+		}
 		return v, true
 	case *Request:
-		if v != nil {
-			return *v, true
+		if v == nil || v.Kind == "" {
+			return Request{}, false
 		}
+		return *v, true
 	case map[string]any:
-		if kind, _ := v["kind"].(string); kind != "" {
-			return requestFromMap(v), true
+		if isJSONValue(v) {
+			return requestFromMap(v)
 		}
 	}
-	return Request{}, false
+	// Any other value is read as it will be after JSON.
+	b, err := json.Marshal(v)
+	if err != nil {
+		return Request{}, false
+	}
+	var m map[string]any
+	if (&jsonReader{data: b}).peek() != '{' || json.Unmarshal(b, &m) != nil {
+		return Request{}, false
+	}
+	return requestFromMap(m)
 }
 
-func requestFromMap(m map[string]any) Request {
+// isJSONValue reports whether the fields a Request reads from m hold the
+// types JSON decodes to, so that m reads the same before and after JSON.
+func isJSONValue(m map[string]any) bool {
+	for _, k := range [...]string{"id", "kind", "prompt", "url", "expiresAt"} {
+		switch m[k].(type) {
+		case nil, string, float64, bool, []any, map[string]any:
+		default:
+			return false
+		}
+	}
+	switch d := m["data"].(type) {
+	case nil, string, float64, bool, []any:
+	case map[string]any:
+		for _, v := range d {
+			if !isJSONAny(v) {
+				return false
+			}
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// isJSONAny reports whether v is made only of the types encoding/json
+// decodes into an any.
+func isJSONAny(v any) bool {
+	switch v := v.(type) {
+	case nil, string, float64, bool:
+		return true
+	case []any:
+		for _, e := range v {
+			if !isJSONAny(e) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		for _, e := range v {
+			if !isJSONAny(e) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+func requestFromMap(m map[string]any) (Request, bool) {
 	var req Request
-	req.ID, _ = m["id"].(string)
 	req.Kind, _ = m["kind"].(string)
+	if req.Kind == "" {
+		return Request{}, false
+	}
+	req.ID, _ = m["id"].(string)
 	req.Prompt, _ = m["prompt"].(string)
 	req.URL, _ = m["url"].(string)
 	req.Data, _ = m["data"].(map[string]any)
 	req.ExpiresAt, _ = m["expiresAt"].(string)
-	return req
+	return req, true
 }
 
 // validatePending checks the value under MetadataPending: a Request, or a
@@ -106,8 +179,15 @@ func validatePending(v any) error {
 
 // describeValue names the type of a value without printing it.
 func describeValue(v any) string {
-	if m, ok := v.(map[string]any); ok {
-		if _, ok := m["kind"]; !ok {
+	switch v := v.(type) {
+	case Request:
+		return "a request without kind"
+	case *Request:
+		if v != nil {
+			return "a request without kind"
+		}
+	case map[string]any:
+		if _, ok := v["kind"]; !ok {
 			return "an object without kind"
 		}
 		return "an object whose kind is not a non-empty string"
@@ -117,17 +197,5 @@ func describeValue(v any) string {
 
 // newID returns "pnd-" followed by a random (version 4) UUID.
 func newID() string {
-	u := uuid.New()
-	var b [4 + 36]byte
-	copy(b[:], "pnd-")
-	hex.Encode(b[4:12], u[0:4])
-	b[12] = '-'
-	hex.Encode(b[13:17], u[4:6])
-	b[17] = '-'
-	hex.Encode(b[18:22], u[6:8])
-	b[22] = '-'
-	hex.Encode(b[23:27], u[8:10])
-	b[27] = '-'
-	hex.Encode(b[28:40], u[10:16])
-	return string(b[:])
+	return "pnd-" + uuid.NewString()
 }

@@ -17,49 +17,44 @@ func TestPending(t *testing.T) {
 	tests := []struct {
 		name       string
 		req        toolnexus.Request
+		want       toolnexus.Request // the request under "pending"; ID "*" for a fresh id
 		wantOutput string
 	}{
-		{"prompt only", toolnexus.Request{ID: "req-1", Kind: toolnexus.KindInput, Prompt: "Which environment?"}, "Which environment?"},
+		{"prompt only", toolnexus.Request{ID: "req-1", Kind: toolnexus.KindInput, Prompt: "Which environment?"},
+			toolnexus.Request{ID: "req-1", Kind: toolnexus.KindInput, Prompt: "Which environment?"}, "Which environment?"},
 		{"prompt and url", toolnexus.Request{ID: "req-2", Kind: toolnexus.KindInput, Prompt: "Pick an environment", URL: "https://example.com/pick"},
+			toolnexus.Request{ID: "req-2", Kind: toolnexus.KindInput, Prompt: "Pick an environment", URL: "https://example.com/pick"},
 			"Pick an environment\nhttps://example.com/pick"},
-		{"approval", toolnexus.Request{ID: "req-3", Kind: toolnexus.KindApproval, Prompt: "Deploy to prod?",
-			Data: map[string]any{"service": "api"}, ExpiresAt: "2026-12-01T00:00:00Z"}, "Deploy to prod?"},
-		{"empty prompt", toolnexus.Request{ID: "req-4", Kind: toolnexus.KindQuestion}, ""},
+		{"every field", toolnexus.Request{ID: "req-3", Kind: toolnexus.KindApproval, Prompt: "Deploy to prod?", Data: map[string]any{"service": "api"}, ExpiresAt: "2026-12-01T00:00:00Z"},
+			toolnexus.Request{ID: "req-3", Kind: toolnexus.KindApproval, Prompt: "Deploy to prod?", Data: map[string]any{"service": "api"}, ExpiresAt: "2026-12-01T00:00:00Z"},
+			"Deploy to prod?"},
+		{"empty prompt", toolnexus.Request{ID: "req-4", Kind: toolnexus.KindQuestion}, toolnexus.Request{ID: "req-4", Kind: toolnexus.KindQuestion}, ""},
+		{"no kind is an input", toolnexus.Request{ID: "req-5", Prompt: "Approve?"}, toolnexus.Request{ID: "req-5", Kind: toolnexus.KindInput, Prompt: "Approve?"}, "Approve?"},
+		{"no id gets a fresh one", toolnexus.Request{Kind: toolnexus.KindApproval, Prompt: "Deploy?"},
+			toolnexus.Request{ID: "*", Kind: toolnexus.KindApproval, Prompt: "Deploy?"}, "Deploy?"},
+		{"zero request", toolnexus.Request{}, toolnexus.Request{ID: "*", Kind: toolnexus.KindInput}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			r := toolnexus.Pending(tt.req)
-			assert.Equal(t, toolnexus.ToolResult{
-				Output:   tt.wantOutput,
-				IsError:  true,
-				Metadata: map[string]any{"pending": tt.req},
-			}, r)
-			got, ok := toolnexus.PendingOf(r)
-			require.True(t, ok)
-			assert.Equal(t, tt.req, got)
+			got, ok := r.Metadata[toolnexus.MetadataPending].(toolnexus.Request)
+			require.True(t, ok, "the metadata holds a Request")
+			if tt.want.ID == "*" {
+				assertPendingID(t, got.ID)
+				tt.want.ID = got.ID
+			}
+			assert.Equal(t, toolnexus.ToolResult{Output: tt.wantOutput, IsError: true, Metadata: map[string]any{"pending": tt.want}}, r)
+			found, ok := toolnexus.PendingOf(r)
+			assert.True(t, ok)
+			assert.Equal(t, tt.want, found)
 		})
 	}
 }
 
-func TestPendingFillsID(t *testing.T) {
-	t.Parallel()
-	req := toolnexus.Request{Kind: toolnexus.KindInput, Prompt: "Which environment?"}
-	r := toolnexus.Pending(req)
-	got, ok := toolnexus.PendingOf(r)
-	require.True(t, ok)
-	assertPendingID(t, got.ID)
-	assert.Equal(t, toolnexus.Request{ID: got.ID, Kind: toolnexus.KindInput, Prompt: "Which environment?"}, got)
-	assert.Empty(t, req.ID, "the caller's request is not changed")
-	assert.NoError(t, r.Validate())
-
-	again, _ := toolnexus.PendingOf(toolnexus.Pending(req))
-	assert.NotEqual(t, got.ID, again.ID, "each suspension gets its own id")
-}
-
 // assertPendingID checks that id is "pnd-" followed by a canonical random
 // (version 4) UUID.
-func assertPendingID(t *testing.T, id string) {
+func assertPendingID(t testing.TB, id string) {
 	t.Helper()
 	rest, ok := strings.CutPrefix(id, "pnd-")
 	require.True(t, ok, "id %q lacks the pnd- prefix", id)
@@ -68,34 +63,37 @@ func assertPendingID(t *testing.T, id string) {
 	assert.Equal(t, uuid.Version(4), u.Version(), "id %q", id)
 	assert.Equal(t, uuid.RFC4122, u.Variant(), "id %q", id)
 	assert.Equal(t, u.String(), rest, "id %q is not in canonical lower-case form", id)
-	assert.Len(t, id, len("pnd-")+36)
 }
 
-func TestPendingIDsAreUniqueConcurrently(t *testing.T) {
+// TestPendingIDs is a cheap guard that ids are random: a repeated or
+// guessable id would let an answer to one request resolve another. The
+// randomness itself is crypto/rand's.
+func TestPendingIDs(t *testing.T) {
 	t.Parallel()
-	const goroutines, perGoroutine = 4, 250
-	ids := make([][]string, goroutines)
+	const goroutines, each = 4, 16
+	ids := make(chan string, goroutines*each)
 	var wg sync.WaitGroup
-	for g := range goroutines {
+	for range goroutines {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for range perGoroutine {
-				req, _ := toolnexus.PendingOf(toolnexus.Pending(toolnexus.Request{Kind: toolnexus.KindInput, Prompt: "p"}))
-				ids[g] = append(ids[g], req.ID)
+			for range each {
+				ids <- toolnexus.Pending(toolnexus.Request{Prompt: "p"}).Metadata[toolnexus.MetadataPending].(toolnexus.Request).ID
 			}
 		}()
 	}
 	wg.Wait()
-	seen := make(map[string]bool, goroutines*perGoroutine)
-	for _, list := range ids {
-		for _, id := range list {
-			assert.False(t, seen[id], "duplicate id %q", id)
-			seen[id] = true
-			assertPendingID(t, id)
-		}
+	close(ids)
+	prefixes := map[string]bool{}
+	for id := range ids {
+		assertPendingID(t, id)
+		// A counter shares its leading digits from one id to the next; 64
+		// random ids share their first 32 bits with odds under 1 in 10^6.
+		prefix := id[:len("pnd-")+8]
+		assert.False(t, prefixes[prefix], "two ids start %s", prefix)
+		prefixes[prefix] = true
 	}
-	assert.Len(t, seen, goroutines*perGoroutine)
+	assert.Len(t, prefixes, goroutines*each)
 }
 
 func TestAuthRequired(t *testing.T) {
@@ -109,27 +107,26 @@ func TestAuthRequired(t *testing.T) {
 	}{
 		{"default prompt", "https://example.com/login", "", "Authorization required to continue",
 			"Authorization required to continue\nhttps://example.com/login"},
-		{"own prompt", "https://example.com/login", "Sign in to GitHub", "Sign in to GitHub",
-			"Sign in to GitHub\nhttps://example.com/login"},
+		{"own prompt", "https://example.com/login", "Sign in to GitHub", "Sign in to GitHub", "Sign in to GitHub\nhttps://example.com/login"},
 		{"no url", "", "", "Authorization required to continue", "Authorization required to continue"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			r := toolnexus.AuthRequired(tt.url, tt.prompt)
-			assert.True(t, r.IsError)
-			assert.Equal(t, tt.wantOutput, r.Output)
-			assert.Nil(t, r.Parts)
-			require.Len(t, r.Metadata, 1)
 			req, ok := toolnexus.PendingOf(r)
 			require.True(t, ok)
 			assertPendingID(t, req.ID)
-			assert.Equal(t, toolnexus.Request{ID: req.ID, Kind: "authorization", Prompt: tt.wantPrompt, URL: tt.url}, req)
+			want := toolnexus.Request{ID: req.ID, Kind: "authorization", Prompt: tt.wantPrompt, URL: tt.url}
+			assert.Equal(t, toolnexus.ToolResult{Output: tt.wantOutput, IsError: true, Metadata: map[string]any{"pending": want}}, r)
 			assert.NoError(t, r.Validate())
 		})
 	}
 }
 
+// TestPendingOf covers the values a caller may put under "pending" in
+// this process; TestPendingOfSameAfterJSON and TestPendingOfDecoded cover
+// JSON.
 func TestPendingOf(t *testing.T) {
 	t.Parallel()
 	req := toolnexus.Request{ID: "req-1", Kind: toolnexus.KindInput, Prompt: "Which environment?"}
@@ -143,6 +140,7 @@ func TestPendingOf(t *testing.T) {
 		{"built by Pending", toolnexus.Pending(req), req, true},
 		{"set with WithMetadata", withPending(req), req, true},
 		{"pointer to a Request", withPending(&req), req, true},
+		{"among other metadata", toolnexus.Pending(req).WithMetadata("count", 2), req, true},
 		{"JSON object", withPending(map[string]any{"id": "req-1", "kind": "input", "prompt": "Which environment?"}), req, true},
 		{"JSON object with every field", withPending(map[string]any{
 			"id": "req-2", "kind": "input", "prompt": "Pick", "url": "https://example.com/pick",
@@ -152,12 +150,15 @@ func TestPendingOf(t *testing.T) {
 		{"JSON object with kind only", withPending(map[string]any{"kind": "approval"}), toolnexus.Request{Kind: "approval"}, true},
 		{"JSON object with fields of the wrong type", withPending(map[string]any{"id": 7.0, "kind": "input", "prompt": true, "data": "x"}),
 			toolnexus.Request{Kind: "input"}, true},
+		{"map of strings", withPending(map[string]string{"id": "req-1", "kind": "input", "prompt": "Which environment?"}), req, true},
 		{"Request without id or prompt", withPending(toolnexus.Request{Kind: "input"}), toolnexus.Request{Kind: "input"}, true},
-		{"among other metadata", toolnexus.Pending(req).WithMetadata("count", 2), req, true},
 
 		{"ok without metadata", toolnexus.Ok("done"), toolnexus.Request{}, false},
 		{"zero result", toolnexus.ToolResult{}, toolnexus.Request{}, false},
 		{"other metadata", toolnexus.Ok("x").WithMetadata("count", 2), toolnexus.Request{}, false},
+		{"Request under another key", toolnexus.Ok("x").WithMetadata("request", req), toolnexus.Request{}, false},
+		{"Request without kind", withPending(toolnexus.Request{ID: "req-1", Prompt: "p"}), toolnexus.Request{}, false},
+		{"zero Request", withPending(toolnexus.Request{}), toolnexus.Request{}, false},
 		{"string", withPending("req-1"), toolnexus.Request{}, false},
 		{"true", withPending(true), toolnexus.Request{}, false},
 		{"nil", withPending(nil), toolnexus.Request{}, false},
@@ -165,9 +166,8 @@ func TestPendingOf(t *testing.T) {
 		{"object without kind", withPending(map[string]any{"id": "req-1", "prompt": "p"}), toolnexus.Request{}, false},
 		{"object with empty kind", withPending(map[string]any{"id": "req-1", "kind": "", "prompt": "p"}), toolnexus.Request{}, false},
 		{"object with numeric kind", withPending(map[string]any{"id": "req-1", "kind": 1.0, "prompt": "p"}), toolnexus.Request{}, false},
-		{"empty object", withPending(map[string]any{}), toolnexus.Request{}, false},
 		{"array", withPending([]any{"input"}), toolnexus.Request{}, false},
-		{"Request under another key", toolnexus.Ok("x").WithMetadata("request", req), toolnexus.Request{}, false},
+		{"func", withPending(func() {}), toolnexus.Request{}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -180,89 +180,196 @@ func TestPendingOf(t *testing.T) {
 	}
 }
 
-// TestPendingOfAfterJSON checks that a suspension survives being stored as
-// JSON and read back by another process.
-func TestPendingOfAfterJSON(t *testing.T) {
+// callerRequest is a type of the caller's that has the JSON of a Request.
+type callerRequest struct {
+	ID     string `json:"id"`
+	Kind   string `json:"kind"`
+	Prompt string `json:"prompt"`
+}
+
+// TestPendingOfSameAfterJSON checks the promise that a suspension survives
+// storage: for every value a caller may put under "pending", PendingOf
+// answers the same before and after json.Marshal and json.Unmarshal.
+func TestPendingOfSameAfterJSON(t *testing.T) {
 	t.Parallel()
+	req := toolnexus.Request{ID: "req-1", Kind: toolnexus.KindInput, Prompt: "p"}
 	tests := []struct {
-		name string
-		req  toolnexus.Request
-		want toolnexus.Request // after decoding: JSON numbers and arrays become float64 and []any
+		name   string
+		v      any
+		wantOK bool
 	}{
-		{"minimal", toolnexus.Request{ID: "req-1", Kind: toolnexus.KindInput, Prompt: "Which environment?"},
-			toolnexus.Request{ID: "req-1", Kind: toolnexus.KindInput, Prompt: "Which environment?"}},
-		{"every field", toolnexus.Request{ID: "req-2", Kind: toolnexus.KindInput, Prompt: "Pick an environment", URL: "https://example.com/pick",
-			Data: map[string]any{"choices": []string{"dev", "prod"}, "max": 1}, ExpiresAt: "2026-12-01T00:00:00Z"},
-			toolnexus.Request{ID: "req-2", Kind: toolnexus.KindInput, Prompt: "Pick an environment", URL: "https://example.com/pick",
-				Data: map[string]any{"choices": []any{"dev", "prod"}, "max": 1.0}, ExpiresAt: "2026-12-01T00:00:00Z"}},
-		{"authorization", toolnexus.Request{ID: "req-3", Kind: toolnexus.KindAuthorization, Prompt: toolnexus.DefaultAuthPrompt, URL: "https://example.com/login"},
-			toolnexus.Request{ID: "req-3", Kind: toolnexus.KindAuthorization, Prompt: toolnexus.DefaultAuthPrompt, URL: "https://example.com/login"}},
+		{"Request", req, true},
+		{"Request with data", toolnexus.Request{ID: "req-1", Kind: toolnexus.KindInput, Prompt: "p", Data: map[string]any{"n": 1, "ids": []string{"a"}}}, true},
+		{"Request without kind", toolnexus.Request{ID: "req-1", Prompt: "Approve?"}, false},
+		{"pointer to a Request", &req, true},
+		{"nil pointer to a Request", (*toolnexus.Request)(nil), false},
+		{"map with kind", map[string]any{"id": "req-1", "kind": "input", "prompt": "p", "data": map[string]any{"n": 1}}, true},
+		{"map with kind and odd types", map[string]any{"kind": "input", "id": 7, "data": []int{1}}, true},
+		{"map of strings with kind", map[string]string{"id": "req-1", "kind": "input", "prompt": "p"}, true},
+		{"map of strings without kind", map[string]string{"id": "req-1"}, false},
+		{"struct with a kind field", callerRequest{ID: "req-1", Kind: "approval", Prompt: "p"}, true},
+		{"struct with an empty kind", callerRequest{ID: "req-1"}, false},
+		{"string", "req-1", false},
+		{"true", true, false},
+		{"nil", nil, false},
+		{"object without kind", map[string]any{"id": "req-1", "prompt": "p"}, false},
+		{"object with a numeric kind", map[string]any{"kind": 1}, false},
+		{"array", []any{map[string]any{"kind": "input"}}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			original := toolnexus.Pending(tt.req).WithMetadata("count", 2)
-			b, err := json.Marshal(original)
+			before := toolnexus.Error("x").WithMetadata(toolnexus.MetadataPending, tt.v)
+			b, err := json.Marshal(before)
 			require.NoError(t, err)
+			var after toolnexus.ToolResult
+			require.NoError(t, json.Unmarshal(b, &after))
 
-			var decoded toolnexus.ToolResult
-			require.NoError(t, json.Unmarshal(b, &decoded))
-			require.IsType(t, map[string]any{}, decoded.Metadata["pending"], "a decoded suspension is a JSON object")
-
-			got, ok := toolnexus.PendingOf(decoded)
-			require.True(t, ok)
-			assert.Equal(t, tt.want, got)
-			assert.True(t, decoded.IsError)
-			assert.Equal(t, original.Output, decoded.Output)
-			assert.NoError(t, decoded.Validate())
-			assert.Equal(t, original.String(), decoded.String())
-
-			// Stored again, it is the same JSON. (The keys of the decoded
-			// request are then written in map order, not id, kind, prompt…)
-			again, err := json.Marshal(decoded)
+			reqBefore, okBefore := toolnexus.PendingOf(before)
+			reqAfter, okAfter := toolnexus.PendingOf(after)
+			assert.Equal(t, tt.wantOK, okBefore, "before JSON")
+			assert.Equal(t, tt.wantOK, okAfter, "after JSON")
+			jsonBefore, err := json.Marshal(reqBefore)
 			require.NoError(t, err)
-			assert.JSONEq(t, string(b), string(again))
+			jsonAfter, err := json.Marshal(reqAfter)
+			require.NoError(t, err)
+			assert.JSONEq(t, string(jsonBefore), string(jsonAfter), "the request found")
+			assert.Equal(t, before.String(), after.String())
 		})
 	}
 }
 
-func TestPendingOfAfterJSONWithFilledID(t *testing.T) {
+// TestPendingOfDecoded reads "pending" values as they arrive in JSON from
+// another process.
+func TestPendingOfDecoded(t *testing.T) {
 	t.Parallel()
-	r := toolnexus.AuthRequired("https://example.com/login", "")
-	want, ok := toolnexus.PendingOf(r)
-	require.True(t, ok)
-
-	b, err := json.Marshal(r)
-	require.NoError(t, err)
-	var decoded toolnexus.ToolResult
-	require.NoError(t, json.Unmarshal(b, &decoded))
-
-	got, ok := toolnexus.PendingOf(decoded)
-	require.True(t, ok)
-	assert.Equal(t, want, got)
-	assertPendingID(t, got.ID)
-	assert.NoError(t, decoded.Validate())
-}
-
-func TestPendingNotASuspensionAfterJSON(t *testing.T) {
-	t.Parallel()
-	for _, in := range []string{
-		`{"output":"x","isError":true,"metadata":{"pending":"req-1"}}`,
-		`{"output":"x","isError":true,"metadata":{"pending":true}}`,
-		`{"output":"x","isError":true,"metadata":{"pending":null}}`,
-		`{"output":"x","isError":true,"metadata":{"pending":{"id":"req-1","prompt":"p"}}}`,
-		`{"output":"x","isError":true,"metadata":{"pending":{"id":"req-1","kind":"","prompt":"p"}}}`,
-		`{"output":"x","isError":true,"metadata":{"pending":{"id":"req-1","kind":3,"prompt":"p"}}}`,
-		`{"output":"x","isError":true,"metadata":{"pending":["input"]}}`,
-		`{"output":"x","isError":true,"metadata":{"Pending":{"id":"req-1","kind":"input","prompt":"p"}}}`,
-	} {
-		t.Run(in, func(t *testing.T) {
+	tests := []struct {
+		name    string
+		pending string
+		found   bool
+		req     toolnexus.Request
+	}{
+		{"every field", `{"id":"req-2","kind":"input","prompt":"Pick","url":"https://example.com/pick","data":{"choices":["dev","prod"]},"expiresAt":"2026-12-01T00:00:00Z"}`,
+			true, toolnexus.Request{ID: "req-2", Kind: "input", Prompt: "Pick", URL: "https://example.com/pick",
+				Data: map[string]any{"choices": []any{"dev", "prod"}}, ExpiresAt: "2026-12-01T00:00:00Z"}},
+		{"extra keys are ignored", `{"id":"r","kind":"input","prompt":"p","__proto__":{"admin":true},"secret":"x"}`, true,
+			toolnexus.Request{ID: "r", Kind: "input", Prompt: "p"}},
+		{"without id", `{"kind":"input","prompt":"p"}`, true, toolnexus.Request{Kind: "input", Prompt: "p"}},
+		{"id of the wrong type", `{"id":7,"kind":"input","prompt":"p"}`, true, toolnexus.Request{Kind: "input", Prompt: "p"}},
+		{"kind in another case is no kind", `{"id":"r","KIND":"input","prompt":"p"}`, false, toolnexus.Request{}},
+		{"string", `"req-1"`, false, toolnexus.Request{}},
+		{"number", `42`, false, toolnexus.Request{}},
+		{"null", `null`, false, toolnexus.Request{}},
+		{"array", `[{"id":"r","kind":"input","prompt":"p"}]`, false, toolnexus.Request{}},
+		{"object without kind", `{"id":"r","prompt":"p"}`, false, toolnexus.Request{}},
+		{"kind not a string", `{"id":"r","kind":["input"],"prompt":"p"}`, false, toolnexus.Request{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			var r toolnexus.ToolResult
-			require.NoError(t, json.Unmarshal([]byte(in), &r))
-			got, ok := toolnexus.PendingOf(r)
-			assert.False(t, ok)
-			assert.Zero(t, got)
+			require.NoError(t, json.Unmarshal([]byte(`{"output":"","isError":true,"metadata":{"pending":`+tt.pending+`}}`), &r))
+			req, ok := toolnexus.PendingOf(r)
+			assert.Equal(t, tt.found, ok)
+			assert.Equal(t, tt.req, req)
+		})
+	}
+	var r toolnexus.ToolResult
+	require.NoError(t, json.Unmarshal([]byte(`{"output":"x","isError":true,"metadata":{"Pending":{"id":"r","kind":"input","prompt":"p"}}}`), &r))
+	assert.False(t, r.IsPending(), "the metadata key is exact")
+}
+
+// TestPendingAfterJSON checks that a suspension built in this process is
+// found, valid and described the same after it is stored as JSON.
+func TestPendingAfterJSON(t *testing.T) {
+	t.Parallel()
+	for _, original := range []toolnexus.ToolResult{
+		toolnexus.Pending(toolnexus.Request{ID: "req-1", Kind: toolnexus.KindInput, Prompt: "Which environment?"}).WithMetadata("count", 2),
+		toolnexus.Pending(toolnexus.Request{Prompt: "Approve?", URL: "https://example.com/approve",
+			Data: map[string]any{"choices": []string{"dev", "prod"}, "max": 1}, ExpiresAt: "2026-12-01T00:00:00Z"}),
+		toolnexus.AuthRequired("https://example.com/login", ""),
+	} {
+		b, err := json.Marshal(original)
+		require.NoError(t, err)
+		var decoded toolnexus.ToolResult
+		require.NoError(t, json.Unmarshal(b, &decoded))
+		require.IsType(t, map[string]any{}, decoded.Metadata["pending"], "a decoded suspension is a JSON object")
+
+		want, ok := toolnexus.PendingOf(original)
+		require.True(t, ok)
+		got, ok := toolnexus.PendingOf(decoded)
+		require.True(t, ok)
+		wantJSON, err := json.Marshal(want)
+		require.NoError(t, err)
+		gotJSON, err := json.Marshal(got)
+		require.NoError(t, err)
+		assert.Equal(t, string(wantJSON), string(gotJSON))
+		assert.NoError(t, decoded.Validate())
+		assert.Equal(t, original.String(), decoded.String())
+
+		again, err := json.Marshal(decoded)
+		require.NoError(t, err)
+		assert.JSONEq(t, string(b), string(again), "stored again, it is the same JSON")
+	}
+}
+
+// TestValidatePending covers what ToolResult.Validate checks of the value
+// under "pending".
+func TestValidatePending(t *testing.T) {
+	t.Parallel()
+	valid := toolnexus.Request{ID: "req-1", Kind: toolnexus.KindInput, Prompt: "Which environment?"}
+	withPending := func(v any) toolnexus.ToolResult { return toolnexus.Error("x").WithMetadata("pending", v) }
+	decoded := func(pending string) toolnexus.ToolResult {
+		var r toolnexus.ToolResult
+		require.NoError(t, json.Unmarshal([]byte(`{"output":"","isError":true,"metadata":{"pending":`+pending+`}}`), &r))
+		return r
+	}
+	tests := []struct {
+		name    string
+		r       toolnexus.ToolResult
+		wantErr error
+		wantMsg string
+	}{
+		{"Request", withPending(valid), nil, ""},
+		{"pointer to a Request", withPending(&valid), nil, ""},
+		{"JSON object", decoded(`{"id":"req-1","kind":"input","prompt":"p","data":null}`), nil, ""},
+		{"auth suspension", toolnexus.AuthRequired("https://example.com/login", ""), nil, ""},
+
+		{"string", withPending("soon"), toolnexus.ErrInvalidRequest, `toolnexus: invalid request: metadata "pending" holds string, not a request`},
+		{"true", withPending(true), toolnexus.ErrInvalidRequest, `toolnexus: invalid request: metadata "pending" holds bool, not a request`},
+		{"nil", withPending(nil), toolnexus.ErrInvalidRequest, `toolnexus: invalid request: metadata "pending" holds <nil>, not a request`},
+		{"decoded number", decoded(`1`), toolnexus.ErrInvalidRequest, `toolnexus: invalid request: metadata "pending" holds float64, not a request`},
+		{"decoded array", decoded(`[{"id":"r","kind":"input","prompt":"p"}]`), toolnexus.ErrInvalidRequest,
+			`toolnexus: invalid request: metadata "pending" holds []interface {}, not a request`},
+		{"nil pointer", withPending((*toolnexus.Request)(nil)), toolnexus.ErrInvalidRequest,
+			`toolnexus: invalid request: metadata "pending" holds *toolnexus.Request, not a request`},
+		{"Request without kind", withPending(toolnexus.Request{ID: "req-1", Prompt: "p"}), toolnexus.ErrInvalidRequest,
+			`toolnexus: invalid request: metadata "pending" holds a request without kind, not a request`},
+		{"object without kind", decoded(`{"id":"r","prompt":"p"}`), toolnexus.ErrInvalidRequest,
+			`toolnexus: invalid request: metadata "pending" holds an object without kind, not a request`},
+		{"object with an empty kind", decoded(`{"id":"r","kind":"","prompt":"p"}`), toolnexus.ErrInvalidRequest,
+			`toolnexus: invalid request: metadata "pending" holds an object whose kind is not a non-empty string, not a request`},
+		{"object with a numeric kind", decoded(`{"id":"r","kind":7,"prompt":"p"}`), toolnexus.ErrInvalidRequest,
+			`toolnexus: invalid request: metadata "pending" holds an object whose kind is not a non-empty string, not a request`},
+		{"object with a numeric id", decoded(`{"id":1,"kind":"input","prompt":"p"}`), toolnexus.ErrInvalidRequest,
+			"toolnexus: invalid request: pending id is float64, not a string"},
+		{"object with string data", decoded(`{"id":"r","kind":"input","prompt":"p","data":"x"}`), toolnexus.ErrInvalidRequest,
+			"toolnexus: invalid request: pending data is string, not an object"},
+		{"map of strings without id", withPending(map[string]string{"kind": "input", "prompt": "p"}), toolnexus.ErrInvalidRequest,
+			`toolnexus: invalid request: "input" request has no id`},
+		{"without id", withPending(toolnexus.Request{Kind: toolnexus.KindInput, Prompt: "p"}), toolnexus.ErrInvalidRequest,
+			`toolnexus: invalid request: "input" request has no id`},
+		{"without prompt", toolnexus.Pending(toolnexus.Request{ID: "req-1", Kind: toolnexus.KindApproval}), toolnexus.ErrInvalidRequest,
+			`toolnexus: invalid request: request "req-1" has no prompt`},
+		{"relative url", decoded(`{"id":"r","kind":"authorization","prompt":"p","url":"/login"}`), toolnexus.ErrInvalidRequest,
+			`toolnexus: invalid request: request "r": url "/login" is not an absolute URL`},
+		{"bad expiry", decoded(`{"id":"r","kind":"input","prompt":"p","expiresAt":"next week"}`), toolnexus.ErrInvalidExpiry,
+			`toolnexus: invalid expiresAt: "next week" is not RFC 3339`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			assertErr(t, tt.r.Validate(), tt.wantErr, tt.wantMsg)
 		})
 	}
 }

@@ -9,10 +9,62 @@ import (
 	"math"
 	"os"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"syscall"
 )
+
+// PartReader reads parts with a size limit and a MIME type that apply to
+// every source it has a method for: a file, a file in an [fs.FS], a reader,
+// bytes, base64 and a URL. The zero PartReader reads as [PartFromFile],
+// [PartFromFS] and the other PartFrom functions do, without a limit.
+//
+// A part read from anything the caller does not control, such as a file a
+// model chose or a payload from another process, should be read with a
+// limit; a file the model may name is best read through a confined fs.FS,
+// such as the one of an [os.Root]:
+//
+//	part, err := toolnexus.PartReader{MaxBytes: 10 << 20}.FS(root.FS(), name)
+//
+// A size a source reports, such as a file's [fs.FileInfo.Size], is a claim:
+// a source over the limit by its claim is refused before it is read, but a
+// claim makes a read allocate all it says only when the source proves it by
+// reading its last byte (a file, a [bytes.Reader], an [io.SectionReader]).
+// Otherwise, as for an fs.FS that reads a zip archive, whose sizes come from
+// the archive, what is allocated grows with what was read.
+type PartReader struct {
+	// MaxBytes is the most bytes a part may hold, decoded; for
+	// [PartReader.MCPCallToolResult], the most bytes of JSON. Zero or less
+	// means no limit. A read over it fails with a [*PartTooLargeError]
+	// having read no more than MaxBytes+1 bytes.
+	MaxBytes int64
+	// MIMEType is the MIME type of what is read, parameters allowed
+	// ("text/plain; charset=utf-8"); the part keeps the media type without
+	// them, and its type follows it (image/*, audio/*, else file). It is
+	// required to read a reader, bytes or base64; a file without one gets
+	// the type the extension table gives its name (see [MIMETypeOf]).
+	MIMEType string
+}
+
+// check refuses a size over the limit.
+func (pr PartReader) check(size int64) error {
+	if pr.MaxBytes > 0 && size > pr.MaxBytes {
+		return &PartTooLargeError{Limit: pr.MaxBytes, Size: size}
+	}
+	return nil
+}
+
+// mimeType returns the media type of pr.MIMEType, which must be set.
+func (pr PartReader) mimeType() (string, error) {
+	return parseMIMEType(pr.MIMEType)
+}
+
+// mimeTypeOf returns the media type of pr.MIMEType, or the one the extension
+// table gives name when pr has none.
+func (pr PartReader) mimeTypeOf(name string) (string, error) {
+	if pr.MIMEType != "" {
+		return parseMIMEType(pr.MIMEType)
+	}
+	return MIMETypeOf(name)
+}
 
 // PartFromFile reads the file at path into a part whose type and MIME type
 // come from the fixed extension table (see [MIMETypeOf]). A file part is named
@@ -20,184 +72,218 @@ import (
 // holds the encoded bytes, not the path.
 //
 // A file the caller does not control, such as one a model chose, should be
-// read with [PartFromFileLimit].
+// read with a limit and a confined file system: see [PartReader].
 func PartFromFile(path string) (ContentPart, error) {
-	return partFromFile(path, "", -1)
+	return PartReader{}.File(path)
 }
 
-// PartFromFileMIME is [PartFromFile] with an explicit MIME type, for a file
-// whose extension is not in the table; the part type follows the MIME type
-// (image/*, audio/*, else file).
-func PartFromFileMIME(path, mimeType string) (ContentPart, error) {
-	if err := checkMIMEType(mimeType); err != nil {
-		return ContentPart{}, err
-	}
-	return partFromFile(path, mimeType, -1)
-}
-
-// PartFromFileLimit is [PartFromFile] for a file of untrusted size: a file
-// over limit bytes is refused from its size before it is read, with a
-// [*PartTooLargeError], and a file that grows while it is read fails with
-// [ErrFileChanged] after at most limit+1 bytes. A negative limit means no limit.
-func PartFromFileLimit(path string, limit int64) (ContentPart, error) {
-	return partFromFile(path, "", limit)
+// File reads the file at path as [PartFromFile] does, with pr's limit and
+// MIME type. A file that grows or shrinks while it is read fails with
+// [ErrFileChanged].
+func (pr PartReader) File(path string) (ContentPart, error) {
+	return pr.open(func(name string) (fs.File, error) { return os.Open(name) }, path)
 }
 
 // PartFromFS reads the file name from fsys, such as an [embed.FS], like
 // [PartFromFile].
 func PartFromFS(fsys fs.FS, name string) (ContentPart, error) {
-	mimeType, err := MIMETypeOf(name)
+	return PartReader{}.FS(fsys, name)
+}
+
+// FS reads the file name from fsys as [PartFromFS] does, with pr's limit and
+// MIME type.
+func (pr PartReader) FS(fsys fs.FS, name string) (ContentPart, error) {
+	if fsys == nil {
+		return ContentPart{}, errorf(ErrInvalidPart, "nil fs.FS")
+	}
+	return pr.open(fsys.Open, name)
+}
+
+// open reads the file name, opened with open, into a part.
+func (pr PartReader) open(open func(name string) (fs.File, error), name string) (ContentPart, error) {
+	mimeType, err := pr.mimeTypeOf(name)
 	if err != nil {
 		return ContentPart{}, err
 	}
-	f, err := fsys.Open(name)
+	f, err := open(name)
 	if err != nil {
-		return ContentPart{}, fmt.Errorf("toolnexus: %w", err)
+		return ContentPart{}, readError(err)
 	}
 	defer f.Close()
-	data, err := readFile(f, name, -1)
+	data, err := pr.readFile(f, name)
 	if err != nil {
 		return ContentPart{}, err
 	}
 	return newPart(mimeType, data, name), nil
 }
 
-// PartFromReader reads r to its end into a part with the given MIME type; the
-// part type follows the MIME type (image/*, audio/*, else file). It does not
-// close r. Name a file part with [ContentPart.WithName].
-//
-// A reader the caller does not control should be read with
-// [PartFromReaderLimit].
-func PartFromReader(r io.Reader, mimeType string) (ContentPart, error) {
-	return PartFromReaderLimit(r, mimeType, -1)
+// readFile encodes the file f, opened as name. An empty file is an error: a
+// part cannot be empty.
+func (pr PartReader) readFile(f fs.File, name string) (string, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return "", readError(err)
+	}
+	if fi.IsDir() {
+		return "", readError(&fs.PathError{Op: "read", Path: name, Err: syscall.EISDIR})
+	}
+	data, err := pr.read(f)
+	var changed *sizeChanged
+	switch {
+	case errors.As(err, &changed):
+		return "", errorf(ErrFileChanged, "%s %v", quote(name), changed)
+	case err != nil && !errors.Is(err, ErrPartTooLarge):
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			return "", readError(err)
+		}
+		return "", readError(fmt.Errorf("read %s: %w", quote(name), err))
+	case err == nil && data == "":
+		return "", errorf(ErrInvalidPart, "%s is empty", quote(name))
+	}
+	return data, err
 }
 
-// PartFromReaderLimit is [PartFromReader] for untrusted input: it reads at most
-// limit+1 bytes and fails with a [*PartTooLargeError] as soon as r gives more
-// than limit, having held no more than those bytes (in buffers at most a
-// quarter larger). A negative limit means no limit.
-func PartFromReaderLimit(r io.Reader, mimeType string, limit int64) (ContentPart, error) {
-	if err := checkMIMEType(mimeType); err != nil {
+// PartFromReader reads r to its end into a part with the given MIME type;
+// the part type follows the MIME type (image/*, audio/*, else file). It does
+// not close r. Name a file part with [ContentPart.WithName].
+//
+// A reader the caller does not control should be read with a limit: see
+// [PartReader].
+func PartFromReader(r io.Reader, mimeType string) (ContentPart, error) {
+	return PartReader{MIMEType: mimeType}.Reader(r)
+}
+
+// Reader reads r as [PartFromReader] does, with pr's limit and MIME type,
+// which must be set. A reader that knows its size (Len, or Seek with ReadAt,
+// as a [bytes.Reader], a [strings.Reader], an [*os.File] or an
+// [io.SectionReader] have) is read into one buffer of the exact size, and
+// must give exactly what it reported or fail with [ErrFileChanged]. Any
+// other reader is kept in blocks that grow with what was read, at most a
+// 32nd larger than it, and encoded once at its end. With a limit, no more
+// than MaxBytes+1 bytes of r are read or held.
+func (pr PartReader) Reader(r io.Reader) (ContentPart, error) {
+	mimeType, err := pr.mimeType()
+	if err != nil {
 		return ContentPart{}, err
 	}
-	data, err := readAll(r, limit)
-	if err != nil {
-		if errors.Is(err, ErrPartTooLarge) {
-			return ContentPart{}, err
-		}
-		return ContentPart{}, fmt.Errorf("toolnexus: read %s: %w", mimeType, err)
+	if r == nil {
+		return ContentPart{}, errorf(ErrInvalidPart, "nil reader")
 	}
-	if data == "" {
+	data, err := pr.read(r)
+	var changed *sizeChanged
+	switch {
+	case errors.As(err, &changed):
+		return ContentPart{}, errorf(ErrFileChanged, "the reader %v", changed)
+	case err != nil && !errors.Is(err, ErrPartTooLarge):
+		return ContentPart{}, readError(fmt.Errorf("read %s: %w", quote(mimeType), err))
+	case err != nil:
+		return ContentPart{}, err
+	case data == "":
 		return ContentPart{}, errorf(ErrInvalidPart, "empty %s payload", quote(mimeType))
 	}
 	return newPart(mimeType, data, ""), nil
 }
 
-func partFromFile(path, mimeType string, limit int64) (ContentPart, error) {
-	if mimeType == "" {
-		m, err := MIMETypeOf(path)
-		if err != nil {
-			return ContentPart{}, err
-		}
-		mimeType = m
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return ContentPart{}, fmt.Errorf("toolnexus: %w", err)
-	}
-	defer f.Close()
-	data, err := readFile(f, path, limit)
-	if err != nil {
-		return ContentPart{}, err
-	}
-	return newPart(mimeType, data, path), nil
+// readError reports a failed open, stat or read, with its cause.
+func readError(err error) error {
+	return fmt.Errorf("%w: %w", ErrRead, err)
 }
 
 // readChunk is how much input is read at a time: a multiple of 3, so that each
 // chunk but the last encodes without padding.
 const readChunk = 3 << 14 // 48 KiB
 
+// blockUnit is what the blocks of readBlocks grow by: a size the allocator
+// hands out as it is, without rounding it up.
+const blockUnit = 8 << 10
+
 // maxEncodable is the largest input whose encoding fits in an int.
 const maxEncodable = (math.MaxInt - 3) / 4 * 3
 
-// Read buffers come from spareChunk, one buffer kept across garbage
-// collections, then from chunkPool, which every collection empties (and
-// refilling it allocates).
-var (
-	spareChunk atomic.Pointer[[]byte]
-	chunkPool  = sync.Pool{New: func() any {
-		b := make([]byte, readChunk)
-		return &b
-	}}
-)
-
-func getChunk() *[]byte {
-	if b := spareChunk.Swap(nil); b != nil {
-		return b
-	}
-	return chunkPool.Get().(*[]byte)
-}
-
-func putChunk(b *[]byte) {
-	if !spareChunk.CompareAndSwap(nil, b) {
-		chunkPool.Put(b)
-	}
-}
-
-// readFile encodes the file f, opened as name. A regular file of known size is
-// encoded straight into one buffer of the exact encoded size; anything else is
-// read like a stream. An empty file is an error: a part cannot be empty.
-func readFile(f fs.File, name string, limit int64) (string, error) {
-	fi, err := f.Stat()
+// read encodes r to its end. A size r proves is read into one string of the
+// exact encoded size; anything else in blocks.
+func (pr PartReader) read(r io.Reader) (string, error) {
+	size, proven, err := sizeOf(r)
 	if err != nil {
-		return "", fmt.Errorf("toolnexus: %w", err)
-	}
-	if fi.IsDir() {
-		return "", fmt.Errorf("toolnexus: %w", &fs.PathError{Op: "read", Path: name, Err: syscall.EISDIR})
-	}
-	size := fi.Size()
-	if !fi.Mode().IsRegular() || size == 0 {
-		// Pipes, devices and files such as those in /proc report no
-		// useful size.
-		data, err := readAll(f, limit)
-		if err == nil && data == "" {
-			return "", errorf(ErrInvalidPart, "%s is empty", quote(name))
-		}
-		return data, pathError(err, name)
-	}
-	if err := checkLimit(size, limit); err != nil {
 		return "", err
 	}
-	if size > maxEncodable {
-		return "", &PartTooLargeError{Limit: maxEncodable, Size: size}
+	if size > 0 {
+		if err := pr.check(size); err != nil {
+			return "", err
+		}
+		if size > maxEncodable { // a claim no source can make true
+			proven = false
+		}
 	}
-	data, err := readSize(f, size)
-	if errors.Is(err, ErrFileChanged) {
-		return "", errorf(ErrFileChanged, "%s was %d bytes when opened", quote(name), size)
+	if proven {
+		return readSize(r, size)
 	}
-	return data, pathError(err, name)
+	data, n, err := pr.readBlocks(r, size)
+	if err == nil && size > 0 && n != size {
+		return "", &sizeChanged{reported: size, gave: n}
+	}
+	return data, err
 }
 
-// pathError adds the toolnexus prefix to a read error, which names the path
-// itself when it comes from an *os.File; other errors get the name.
-func pathError(err error, name string) error {
-	if err == nil || errors.Is(err, ErrPartTooLarge) {
-		return err
-	}
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return fmt.Errorf("toolnexus: %w", err)
-	}
-	return fmt.Errorf("toolnexus: read %s: %w", name, err)
+// sizeChanged reports a source that gave more or fewer bytes than it
+// reported; gave is -1 for more.
+type sizeChanged struct {
+	reported, gave int64
 }
 
-// readSize encodes exactly size bytes of r into a string allocated once at its
-// exact encoded length. It reports ErrFileChanged if r ends early or has more.
+func (e *sizeChanged) Error() string {
+	if e.gave > e.reported {
+		return fmt.Sprintf("reported %d bytes and gave more", e.reported)
+	}
+	return fmt.Sprintf("reported %d bytes and gave %d", e.reported, e.gave)
+}
+
+// sizeOf returns how many bytes r says it has left, or -1 when it does not
+// say, and whether it proved it by reading the last of them. A reader that
+// can seek and read at an offset is asked where its end is and read there;
+// otherwise a Len method, or the Stat of a regular file, is a claim only.
+func sizeOf(r io.Reader) (size int64, proven bool, err error) {
+	size = -1
+	if st, ok := r.(interface{ Stat() (fs.FileInfo, error) }); ok {
+		fi, err := st.Stat()
+		if err != nil {
+			return -1, false, err
+		}
+		if !fi.Mode().IsRegular() {
+			// Pipes, devices and the like report no useful size.
+			return -1, false, nil
+		}
+		size = fi.Size()
+	} else if l, ok := r.(interface{ Len() int }); ok {
+		size = int64(l.Len())
+	}
+	s, canSeek := r.(io.Seeker)
+	ra, canReadAt := r.(io.ReaderAt)
+	if !canSeek || !canReadAt {
+		return size, false, nil
+	}
+	pos, err := s.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return size, false, nil // not seekable after all, such as a pipe
+	}
+	end, err := s.Seek(0, io.SeekEnd)
+	if _, err2 := s.Seek(pos, io.SeekStart); err2 != nil {
+		return -1, false, err2
+	}
+	if err != nil || end <= pos {
+		return size, false, nil
+	}
+	var last [1]byte
+	n, _ := ra.ReadAt(last[:], end-1)
+	return end - pos, n == 1, nil
+}
+
+// readSize encodes exactly size bytes of r into a string allocated once at
+// its exact encoded length. It reports ErrFileChanged if r ends early or has
+// more.
 func readSize(r io.Reader, size int64) (string, error) {
-	bufp := getChunk()
-	defer putChunk(bufp)
-	buf := *bufp
-
+	buf := make([]byte, min(int64(readChunk), size))
 	var sb strings.Builder
 	sb.Grow(base64.StdEncoding.EncodedLen(int(size)))
 	for left := size; left > 0; {
@@ -205,89 +291,97 @@ func readSize(r io.Reader, size int64) (string, error) {
 		n, err := readFull(r, buf[:want])
 		switch {
 		case n < want && err == io.EOF:
-			return "", ErrFileChanged
+			return "", &sizeChanged{reported: size, gave: size - left + int64(n)}
 		case err != nil && err != io.EOF:
 			return "", err
 		}
 		encodeTo(&sb, buf[:n])
 		left -= int64(n)
 	}
-	switch n, err := readFull(r, buf[:1]); {
+	var more [1]byte
+	switch n, err := readFull(r, more[:]); {
 	case n > 0:
-		return "", ErrFileChanged
+		return "", &sizeChanged{reported: size, gave: size + 1}
 	case err != io.EOF:
 		return "", err
 	}
 	return sb.String(), nil
 }
 
-// readAll encodes r to its end, failing once it has read more than limit bytes
-// (a negative limit is none). Input that fits in one read buffer is encoded
-// from there into one allocation of the exact size. Longer input is kept as
-// it arrives in blocks, each about a quarter of what came before (so that at
-// most a quarter is allocated and left unused), and encoded once at the end
-// into a string of the exact size.
-func readAll(r io.Reader, limit int64) (string, error) {
-	bufp := getChunk()
-	buf := *bufp
-	n, err := readFull(r, buf[:clampRead(len(buf), 0, limit)])
-	if err := checkLimit(int64(n), limit); err != nil {
-		putChunk(bufp)
-		return "", err
+// readBlocks encodes r to its end, and returns how many bytes it read. The
+// input is kept in blocks: the first holds what r claims, up to readChunk
+// bytes, and each next one a 32nd of what came before (in steps of
+// blockUnit), so that little is allocated and left unused. They are encoded
+// once, into a string of the exact size. With a limit, no more than
+// MaxBytes+1 bytes are read, and never more than one past a claim.
+func (pr PartReader) readBlocks(r io.Reader, claim int64) (string, int64, error) {
+	room := int64(math.MaxInt64) // bytes that may still be read
+	if pr.MaxBytes > 0 && pr.MaxBytes < math.MaxInt64 {
+		room = pr.MaxBytes + 1
 	}
-	if err == io.EOF {
-		var sb strings.Builder
-		sb.Grow(base64.StdEncoding.EncodedLen(n))
-		encodeTo(&sb, buf[:n])
-		putChunk(bufp)
-		return sb.String(), nil
+	if claim > 0 && claim < math.MaxInt64 {
+		room = min(room, claim+1) // one byte past a claim shows it false
 	}
-	if err != nil {
-		putChunk(bufp)
-		return "", err
+	first := int64(readChunk)
+	if claim > 0 && claim < first {
+		first = claim + 1 // the claim, and the byte that would show it false
 	}
-
-	// Every block but the last is filled to its capacity, a multiple of 3,
-	// so that the blocks encode one after the other without padding.
-	blocks := [][]byte{append(make([]byte, 0, minBlock), buf[:n]...)}
-	putChunk(bufp)
-	read := int64(n)
-	for {
-		cur := blocks[len(blocks)-1]
-		if len(cur) == cap(cur) {
-			size := min(max(int(read/4), minBlock), maxBlock) / 3 * 3
-			cur = make([]byte, 0, size)
-			blocks = append(blocks, cur)
-		}
-		m, err := r.Read(cur[len(cur):clampRead(cap(cur), len(cur), limit-read)])
-		blocks[len(blocks)-1] = cur[:len(cur)+m]
-		read += int64(m)
-		if err := checkLimit(read, limit); err != nil {
-			return "", err
-		}
-		if err == io.EOF {
+	var blocks [][]byte
+	var read int64
+	probe := make([]byte, 1) // the byte past a full block, which starts the next
+	for carried := 0; ; carried = 1 {
+		size := min(max(first, (read/32+blockUnit-1)/blockUnit*blockUnit), room+int64(carried))
+		block := make([]byte, size)
+		copy(block, probe[:carried])
+		n, err := readFull(r, block[carried:])
+		blocks = append(blocks, block[:carried+n])
+		read += int64(n)
+		room -= int64(n)
+		if err == io.EOF || room == 0 {
 			break
 		}
 		if err != nil {
-			return "", err
+			return "", read, err
 		}
+		// The block is full: one more byte says whether another is needed,
+		// so that none is allocated for nothing at the end of r.
+		n, err = readFull(r, probe)
+		read += int64(n)
+		room -= int64(n)
+		if n == 0 {
+			if err == io.EOF {
+				break
+			}
+			return "", read, err
+		}
+		first = blockUnit
+	}
+	if err := pr.check(read); err != nil {
+		return "", read, err
+	}
+	if read > maxEncodable {
+		return "", read, &PartTooLargeError{Limit: maxEncodable, Size: read}
 	}
 	var sb strings.Builder
 	sb.Grow(base64.StdEncoding.EncodedLen(int(read)))
+	var carry [3]byte // the bytes of one block that end a group of 3 in the next
+	n := 0
 	for _, b := range blocks {
-		encodeTo(&sb, b)
+		if n > 0 {
+			k := copy(carry[n:], b)
+			n += k
+			b = b[k:]
+			if n < 3 {
+				continue
+			}
+			encodeTo(&sb, carry[:])
+		}
+		whole := len(b) / 3 * 3
+		encodeTo(&sb, b[:whole])
+		n = copy(carry[:], b[whole:])
 	}
-	return sb.String(), nil
-}
-
-// clampRead returns the end of the next read into a buffer of capacity cap
-// holding used bytes, so that no more than left+1 bytes are read when there
-// is a limit: the one byte past it is how the limit is seen to be crossed.
-func clampRead(capacity, used int, left int64) int {
-	if left >= 0 && left < int64(capacity-used)-1 { // left+1 overflows at math.MaxInt64
-		return used + int(left+1)
-	}
-	return capacity
+	encodeTo(&sb, carry[:n])
+	return sb.String(), read, nil
 }
 
 // readFull reads r into buf until buf is full or r fails. Unlike
@@ -302,10 +396,3 @@ func readFull(r io.Reader, buf []byte) (n int, err error) {
 	}
 	return n, err
 }
-
-// The blocks of readAll hold from minBlock to maxBlock bytes of input; both
-// are multiples of 3.
-const (
-	minBlock = 3 << 16 // 192 KiB
-	maxBlock = 3 << 20 // 3 MiB
-)

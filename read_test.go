@@ -1,16 +1,20 @@
 package toolnexus_test
 
 import (
+	"archive/zip"
 	"bytes"
 	"embed"
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"io/fs"
 	"math"
 	"os"
+	"path"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -24,11 +28,27 @@ import (
 )
 
 //go:embed testdata/fixture.png
-var readTestdataFS embed.FS
+var testdataFS embed.FS
 
-// readChunkSize is the size of the package's read buffer, 48 KiB: the limit
-// tests cross it.
-const readChunkSize = 3 << 14
+// readChunk is how much the package reads at a time, 48 KiB: tests cross it.
+const readChunk = 3 << 14
+
+const (
+	kib = 1 << 10
+	mib = 1 << 20
+)
+
+// allocated returns the bytes the process allocates while f runs. A test
+// that calls it is not parallel: parallel tests only start once the
+// sequential ones are done.
+func allocated(f func()) uint64 {
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
 
 // countingReader counts the bytes it hands out and records Close.
 type countingReader struct {
@@ -48,228 +68,194 @@ func (c *countingReader) Close() error {
 	return nil
 }
 
-// endless is a reader of as many 'x' as asked for.
-type endless struct{}
+// endless is a reader of as many 'x' as asked for, that counts them.
+type endless struct{ n int64 }
 
-func (endless) Read(p []byte) (int, error) {
+func (e *endless) Read(p []byte) (int, error) {
 	for i := range p {
 		p[i] = 'x'
 	}
+	e.n += int64(len(p))
 	return len(p), nil
 }
 
+// unsized hides every method of a reader but Read: its size is unknown.
+type unsized struct{ r io.Reader }
+
+func (u unsized) Read(p []byte) (int, error) { return u.r.Read(p) }
+
 // writeTemp writes data to name in a fresh temporary directory and returns
 // its path.
-func writeTemp(t *testing.T, name string, data []byte) string {
+func writeTemp(t testing.TB, name string, data []byte) string {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), name)
-	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
-	require.NoError(t, os.WriteFile(path, data, 0o644))
-	return path
+	p := filepath.Join(t.TempDir(), name)
+	require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+	require.NoError(t, os.WriteFile(p, data, 0o644))
+	return p
 }
 
-func TestPartFromFileFixture(t *testing.T) {
-	t.Parallel()
-	p, err := toolnexus.PartFromFile("testdata/fixture.png")
-	require.NoError(t, err)
-	assert.Equal(t, toolnexus.ContentPart{Type: toolnexus.PartImage, MIMEType: "image/png", Data: fixturePNGBase64(t)}, p)
-	assert.Equal(t, int64(82), p.Size())
-	assert.Equal(t, "image (image/png, 82 bytes)", p.String())
-	assert.Equal(t, "fixture.png (image/png, 82 bytes)", fmt.Sprintf("%s (%s, %d bytes)", filepath.Base("testdata/fixture.png"), p.MIMEType, p.Size()))
-	assert.NoError(t, p.Validate())
+// fakeFS serves data under any valid name, as a file whose Stat claims
+// claim bytes: a file that changed between Stat and the read, or an archive
+// whose header lies. With seek, the file can also Seek and ReadAt, as an
+// *os.File can. It keeps the last file it opened.
+type fakeFS struct {
+	data  []byte
+	claim int64
+	seek  bool
+	mode  fs.FileMode
+	file  *fakeFile
 }
+
+func (f *fakeFS) Open(name string) (fs.File, error) {
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
+	}
+	f.file = &fakeFile{r: bytes.NewReader(f.data), name: path.Base(name), claim: f.claim, mode: f.mode}
+	if f.seek {
+		return seekableFile{f.file}, nil
+	}
+	return f.file, nil
+}
+
+// fakeFile is a file of fakeFS: it counts the bytes it hands out and
+// records Close.
+type fakeFile struct {
+	r      *bytes.Reader
+	name   string
+	claim  int64
+	mode   fs.FileMode
+	read   int64
+	closed bool
+}
+
+func (f *fakeFile) Read(p []byte) (int, error) {
+	n, err := f.r.Read(p)
+	f.read += int64(n)
+	return n, err
+}
+
+func (f *fakeFile) Close() error               { f.closed = true; return nil }
+func (f *fakeFile) Stat() (fs.FileInfo, error) { return fakeInfo{f}, nil }
+
+type seekableFile struct{ *fakeFile }
+
+func (f seekableFile) Seek(off int64, whence int) (int64, error) { return f.r.Seek(off, whence) }
+func (f seekableFile) ReadAt(p []byte, off int64) (int, error)   { return f.r.ReadAt(p, off) }
+
+type fakeInfo struct{ f *fakeFile }
+
+func (i fakeInfo) Name() string       { return i.f.name }
+func (i fakeInfo) Size() int64        { return i.f.claim }
+func (i fakeInfo) Mode() fs.FileMode  { return i.f.mode }
+func (i fakeInfo) ModTime() time.Time { return time.Time{} }
+func (i fakeInfo) IsDir() bool        { return i.f.mode.IsDir() }
+func (i fakeInfo) Sys() any           { return nil }
+
+// failingFS refuses to open locked.png and serves bad.png, which opens but
+// cannot be read.
+type failingFS struct{}
+
+func (failingFS) Open(name string) (fs.File, error) {
+	switch name {
+	case "locked.png":
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrPermission}
+	case "bad.png":
+		return failingFile{}, nil
+	}
+	return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+}
+
+type failingFile struct{}
+
+func (failingFile) Stat() (fs.FileInfo, error) {
+	return fakeInfo{&fakeFile{name: "bad.png", claim: 100}}, nil
+}
+func (failingFile) Read([]byte) (int, error) { return 0, syscall.EIO }
+func (failingFile) Close() error             { return nil }
 
 func TestPartFromFile(t *testing.T) {
 	t.Parallel()
-	content := []byte(pdfBytes)
-	b64 := pdfB64
 	tests := []struct {
 		name string // file name, possibly in subdirectories
 		want toolnexus.ContentPart
 	}{
-		{"a.png", toolnexus.ContentPart{Type: toolnexus.PartImage, MIMEType: "image/png", Data: b64}},
-		{"a.jpg", toolnexus.ContentPart{Type: toolnexus.PartImage, MIMEType: "image/jpeg", Data: b64}},
-		{"a.jpeg", toolnexus.ContentPart{Type: toolnexus.PartImage, MIMEType: "image/jpeg", Data: b64}},
-		{"a.gif", toolnexus.ContentPart{Type: toolnexus.PartImage, MIMEType: "image/gif", Data: b64}},
-		{"a.webp", toolnexus.ContentPart{Type: toolnexus.PartImage, MIMEType: "image/webp", Data: b64}},
-		{"report.pdf", toolnexus.ContentPart{Type: toolnexus.PartFile, MIMEType: "application/pdf", Data: b64, Name: "report.pdf"}},
-		{"a.mp3", toolnexus.ContentPart{Type: toolnexus.PartAudio, MIMEType: "audio/mpeg", Data: b64}},
-		{"a.wav", toolnexus.ContentPart{Type: toolnexus.PartAudio, MIMEType: "audio/wav", Data: b64}},
-		{"SHOT.PNG", toolnexus.ContentPart{Type: toolnexus.PartImage, MIMEType: "image/png", Data: b64}},
-		{"Report.Final.PDF", toolnexus.ContentPart{Type: toolnexus.PartFile, MIMEType: "application/pdf", Data: b64, Name: "Report.Final.PDF"}},
-		{"sub/dir/nested.pdf", toolnexus.ContentPart{Type: toolnexus.PartFile, MIMEType: "application/pdf", Data: b64, Name: "nested.pdf"}},
-		{"notes.txt.jpg", toolnexus.ContentPart{Type: toolnexus.PartImage, MIMEType: "image/jpeg", Data: b64}},
+		{"a.png", toolnexus.ContentPart{Type: toolnexus.PartImage, MIMEType: "image/png", Data: pdfB64}},
+		{"a.jpeg", toolnexus.ContentPart{Type: toolnexus.PartImage, MIMEType: "image/jpeg", Data: pdfB64}},
+		{"a.heic", toolnexus.ContentPart{Type: toolnexus.PartImage, MIMEType: "image/heic", Data: pdfB64}},
+		{"report.pdf", toolnexus.ContentPart{Type: toolnexus.PartFile, MIMEType: "application/pdf", Data: pdfB64, Name: "report.pdf"}},
+		{"notes.txt", toolnexus.ContentPart{Type: toolnexus.PartFile, MIMEType: "text/plain", Data: pdfB64, Name: "notes.txt"}},
+		{"README.md", toolnexus.ContentPart{Type: toolnexus.PartFile, MIMEType: "text/markdown", Data: pdfB64, Name: "README.md"}},
+		{"data.json", toolnexus.ContentPart{Type: toolnexus.PartFile, MIMEType: "application/json", Data: pdfB64, Name: "data.json"}},
+		{"a.mp3", toolnexus.ContentPart{Type: toolnexus.PartAudio, MIMEType: "audio/mpeg", Data: pdfB64}},
+		{"a.m4a", toolnexus.ContentPart{Type: toolnexus.PartAudio, MIMEType: "audio/mp4", Data: pdfB64}},
+		{"SHOT.PNG", toolnexus.ContentPart{Type: toolnexus.PartImage, MIMEType: "image/png", Data: pdfB64}},
+		{"Report.Final.PDF", toolnexus.ContentPart{Type: toolnexus.PartFile, MIMEType: "application/pdf", Data: pdfB64, Name: "Report.Final.PDF"}},
+		{"sub/dir/nested.pdf", toolnexus.ContentPart{Type: toolnexus.PartFile, MIMEType: "application/pdf", Data: pdfB64, Name: "nested.pdf"}},
+		{"notes.txt.jpg", toolnexus.ContentPart{Type: toolnexus.PartImage, MIMEType: "image/jpeg", Data: pdfB64}},
+		// A name from outside is a base name: no control or format
+		// character reaches the part.
+		{"a\nb\u202e.pdf", toolnexus.ContentPart{Type: toolnexus.PartFile, MIMEType: "application/pdf", Data: pdfB64, Name: "ab.pdf"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			path := writeTemp(t, tt.name, content)
-			p, err := toolnexus.PartFromFile(path)
+			p, err := toolnexus.PartFromFile(writeTemp(t, tt.name, []byte(pdfBytes)))
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, p)
-			assert.NotContains(t, p.Name, string(filepath.Separator), "a part never holds a path")
 			assert.NoError(t, p.Validate())
 		})
 	}
-}
-
-func TestPartFromFileLarge(t *testing.T) {
-	t.Parallel()
-	for _, n := range []int{readChunkSize - 1, readChunkSize, readChunkSize + 1, 3*readChunkSize + 2} {
-		t.Run(fmt.Sprint(n), func(t *testing.T) {
-			t.Parallel()
+	t.Run("relative path", func(t *testing.T) {
+		t.Parallel()
+		p, err := toolnexus.PartFromFile("testdata/../testdata/fixture.png")
+		require.NoError(t, err)
+		assert.Equal(t, fixturePNGPart(t), p)
+	})
+	t.Run("sizes around the read chunk", func(t *testing.T) {
+		t.Parallel()
+		for _, n := range []int{readChunk - 1, readChunk, readChunk + 1, 3*readChunk + 2} {
 			b := bytes.Repeat([]byte("0123456789abcdefg"), n/17+1)[:n]
 			p, err := toolnexus.PartFromFile(writeTemp(t, "big.pdf", b))
 			require.NoError(t, err)
-			assert.Equal(t, toolnexus.ContentPart{Type: toolnexus.PartFile, MIMEType: "application/pdf",
-				Data: base64Std(b), Name: "big.pdf"}, p)
-		})
-	}
+			assert.Equal(t, toolnexus.ContentPart{Type: toolnexus.PartFile, MIMEType: "application/pdf", Data: base64Std(b), Name: "big.pdf"}, p)
+		}
+	})
 }
 
+// TestPartFromFileErrors checks that every failure is an error value that
+// matches a sentinel, and, for I/O, its cause.
 func TestPartFromFileErrors(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	require.NoError(t, os.Mkdir(filepath.Join(dir, "folder.png"), 0o755))
+	folder := filepath.Join(dir, "folder.png")
+	require.NoError(t, os.Mkdir(folder, 0o755))
 	missing := filepath.Join(dir, "missing.png")
+	regular := writeTemp(t, "a.png", []byte("x"))
+	empty := writeTemp(t, "empty.png", nil)
 	tests := []struct {
-		name     string
-		path     string
-		wantErr  error
-		wantPath bool // the error wraps an *fs.PathError
-		wantMsg  string
+		name    string
+		path    string
+		wantErr []error
+		wantMsg string
 	}{
-		{"unknown extension", writeTemp(t, "notes.txt", []byte("x")), toolnexus.ErrUnknownExtension, false, ""},
-		{"unknown extension of a missing file", filepath.Join(dir, "missing.txt"), toolnexus.ErrUnknownExtension, false, ""},
-		{"no extension", writeTemp(t, "README", []byte("x")), toolnexus.ErrUnknownExtension, false, ""},
-		{"missing file", missing, fs.ErrNotExist, true, "toolnexus: open " + missing + ": no such file or directory"},
-		{"directory", filepath.Join(dir, "folder.png"), syscall.EISDIR, true, "toolnexus: read " + filepath.Join(dir, "folder.png") + ": is a directory"},
-		{"file under a file", filepath.Join(writeTemp(t, "a.png", []byte("x")), "b.png"), syscall.ENOTDIR, true, ""},
+		{"unknown extension, checked before opening", filepath.Join(dir, "missing.svg"), []error{toolnexus.ErrUnknownExtension},
+			`toolnexus: unknown file extension: ".svg" in ` + quoted(filepath.Join(dir, "missing.svg")) + `; pass its MIME type`},
+		{"no extension", filepath.Join(dir, "README"), []error{toolnexus.ErrUnknownExtension}, ""},
+		{"missing file", missing, []error{toolnexus.ErrRead, fs.ErrNotExist},
+			"toolnexus: cannot read: open " + missing + ": no such file or directory"},
+		{"directory", folder, []error{toolnexus.ErrRead, syscall.EISDIR}, "toolnexus: cannot read: read " + folder + ": is a directory"},
+		{"path through a file", filepath.Join(regular, "b.png"), []error{toolnexus.ErrRead, syscall.ENOTDIR},
+			"toolnexus: cannot read: open " + filepath.Join(regular, "b.png") + ": not a directory"},
+		{"empty file", empty, []error{toolnexus.ErrInvalidPart}, `toolnexus: invalid part: ` + quoted(empty) + ` is empty`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			p, err := toolnexus.PartFromFile(tt.path)
-			require.Error(t, err)
-			assertErr(t, err, tt.wantErr, tt.wantMsg)
-			var pathErr *fs.PathError
-			assert.Equal(t, tt.wantPath, errors.As(err, &pathErr))
-			assert.Zero(t, p)
-		})
-	}
-}
-
-func TestPartFromFileUnknownExtensionMessage(t *testing.T) {
-	t.Parallel()
-	_, err := toolnexus.PartFromFile("data/notes.txt")
-	assert.EqualError(t, err, `toolnexus: unknown file extension: ".txt" in "data/notes.txt"; pass its MIME type`)
-}
-
-func TestPartFromFileMIME(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		name     string
-		mimeType string
-		want     toolnexus.ContentPart
-	}{
-		{"data.bin", "application/octet-stream",
-			toolnexus.ContentPart{Type: toolnexus.PartFile, MIMEType: "application/octet-stream", Data: pdfB64, Name: "data.bin"}},
-		{"shot.heic", "image/heic", toolnexus.ContentPart{Type: toolnexus.PartImage, MIMEType: "image/heic", Data: pdfB64}},
-		{"clip.ogg", "audio/ogg", toolnexus.ContentPart{Type: toolnexus.PartAudio, MIMEType: "audio/ogg", Data: pdfB64}},
-		{"README", "text/plain", toolnexus.ContentPart{Type: toolnexus.PartFile, MIMEType: "text/plain", Data: pdfB64, Name: "README"}},
-		{"table.csv", "text/csv", toolnexus.ContentPart{Type: toolnexus.PartFile, MIMEType: "text/csv", Data: pdfB64, Name: "table.csv"}},
-		{"given type wins over the table", "application/x-custom",
-			toolnexus.ContentPart{Type: toolnexus.PartFile, MIMEType: "application/x-custom", Data: pdfB64, Name: "given type wins over the table"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			p, err := toolnexus.PartFromFileMIME(writeTemp(t, tt.name, []byte(pdfBytes)), tt.mimeType)
-			require.NoError(t, err)
-			assert.Equal(t, tt.want, p)
-			assert.NoError(t, p.Validate())
-		})
-	}
-	t.Run("fixture.png as octet stream", func(t *testing.T) {
-		t.Parallel()
-		p, err := toolnexus.PartFromFileMIME("testdata/fixture.png", "application/octet-stream")
-		require.NoError(t, err)
-		assert.Equal(t, toolnexus.ContentPart{Type: toolnexus.PartFile, MIMEType: "application/octet-stream", Data: fixturePNGBase64(t), Name: "fixture.png"}, p)
-	})
-}
-
-func TestPartFromFileMIMEErrors(t *testing.T) {
-	t.Parallel()
-	existing := writeTemp(t, "data.bin", []byte("x"))
-	tests := []struct {
-		name     string
-		path     string
-		mimeType string
-		wantErr  error
-	}{
-		{"missing MIME type", existing, "", toolnexus.ErrMissingMIMEType},
-		{"bad MIME type", existing, "binary", toolnexus.ErrInvalidMIMEType},
-		{"MIME type checked before the file is opened", filepath.Join(t.TempDir(), "missing.bin"), "", toolnexus.ErrMissingMIMEType},
-		{"missing file", filepath.Join(t.TempDir(), "missing.bin"), "application/octet-stream", fs.ErrNotExist},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			p, err := toolnexus.PartFromFileMIME(tt.path, tt.mimeType)
-			requireErrorPrefix(t, err)
-			assert.ErrorIs(t, err, tt.wantErr)
-			assert.Zero(t, p)
-		})
-	}
-}
-
-func TestPartFromFileLimit(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		name    string
-		limit   int64
-		wantErr *toolnexus.PartTooLargeError
-	}{
-		{"no limit", -1, nil},
-		{"at the limit", 82, nil},
-		{"under the limit", 1 << 20, nil},
-		{"max limit", math.MaxInt64, nil},
-		// A regular file is refused from its size, before it is read.
-		{"one byte over", 81, &toolnexus.PartTooLargeError{Limit: 81, Size: 82}},
-		{"zero", 0, &toolnexus.PartTooLargeError{Limit: 0, Size: 82}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			p, err := toolnexus.PartFromFileLimit("testdata/fixture.png", tt.limit)
-			if tt.wantErr == nil {
-				require.NoError(t, err)
-				assert.Equal(t, fixturePNGPart(t), p)
-				return
+			assertErr(t, err, tt.wantErr[0], tt.wantMsg)
+			for _, cause := range tt.wantErr[1:] {
+				assert.ErrorIs(t, err, cause)
 			}
-			requireErrorPrefix(t, err)
-			assert.ErrorIs(t, err, toolnexus.ErrPartTooLarge)
-			var tooLarge *toolnexus.PartTooLargeError
-			require.ErrorAs(t, err, &tooLarge)
-			assert.Equal(t, tt.wantErr, tooLarge)
-			assert.Zero(t, p)
-		})
-	}
-}
-
-// TestPartFromFileLimitStream reads a file that reports no size, a device
-// behind a name with a known extension: the limit stops the read.
-func TestPartFromFileLimitStream(t *testing.T) {
-	t.Parallel()
-	link := filepath.Join(t.TempDir(), "zero.png")
-	require.NoError(t, os.Symlink("/dev/zero", link))
-	for _, limit := range []int64{0, 10, readChunkSize, 3 * readChunkSize} {
-		t.Run(fmt.Sprint(limit), func(t *testing.T) {
-			t.Parallel()
-			p, err := toolnexus.PartFromFileLimit(link, limit)
-			var tooLarge *toolnexus.PartTooLargeError
-			require.ErrorAs(t, err, &tooLarge)
-			assert.Equal(t, &toolnexus.PartTooLargeError{Limit: limit, Size: limit + 1}, tooLarge)
 			assert.Zero(t, p)
 		})
 	}
@@ -278,14 +264,16 @@ func TestPartFromFileLimitStream(t *testing.T) {
 func TestPartFromFS(t *testing.T) {
 	t.Parallel()
 	png := fixturePNGBytes(t)
+	big := bytes.Repeat([]byte{0xab}, 2*readChunk+1)
 	fsys := fstest.MapFS{
 		"fixture.png":             {Data: png},
 		"docs/report.pdf":         {Data: []byte(pdfBytes)},
 		"media/CLIP.WAV":          {Data: []byte(wavBytes)},
-		"big/photo.jpg":           {Data: bytes.Repeat([]byte{0xab}, 2*readChunkSize+1)},
+		"big/photo.jpg":           {Data: big},
 		"dev/stream.png":          {Data: png, Mode: fs.ModeDevice}, // no useful size: read as a stream
 		"pipe/stream.pdf":         {Data: []byte(pdfBytes), Mode: fs.ModeNamedPipe},
 		"old/modified/photo.webp": {Data: []byte{1, 2, 3}, ModTime: time.Unix(0, 0)},
+		"odd/re\u202eport\n.pdf":  {Data: []byte(pdfBytes)},
 	}
 	tests := []struct {
 		fsys fs.FS
@@ -295,11 +283,12 @@ func TestPartFromFS(t *testing.T) {
 		{fsys, "fixture.png", fixturePNGPart(t)},
 		{fsys, "docs/report.pdf", toolnexus.ContentPart{Type: toolnexus.PartFile, MIMEType: "application/pdf", Data: pdfB64, Name: "report.pdf"}},
 		{fsys, "media/CLIP.WAV", toolnexus.ContentPart{Type: toolnexus.PartAudio, MIMEType: "audio/wav", Data: wavB64}},
-		{fsys, "big/photo.jpg", toolnexus.ContentPart{Type: toolnexus.PartImage, MIMEType: "image/jpeg", Data: base64Std(bytes.Repeat([]byte{0xab}, 2*readChunkSize+1))}},
+		{fsys, "big/photo.jpg", toolnexus.ContentPart{Type: toolnexus.PartImage, MIMEType: "image/jpeg", Data: base64Std(big)}},
 		{fsys, "dev/stream.png", fixturePNGPart(t)},
 		{fsys, "pipe/stream.pdf", toolnexus.ContentPart{Type: toolnexus.PartFile, MIMEType: "application/pdf", Data: pdfB64, Name: "stream.pdf"}},
 		{fsys, "old/modified/photo.webp", toolnexus.ContentPart{Type: toolnexus.PartImage, MIMEType: "image/webp", Data: "AQID"}},
-		{readTestdataFS, "testdata/fixture.png", fixturePNGPart(t)},
+		{fsys, "odd/re\u202eport\n.pdf", toolnexus.ContentPart{Type: toolnexus.PartFile, MIMEType: "application/pdf", Data: pdfB64, Name: "report.pdf"}},
+		{testdataFS, "testdata/fixture.png", fixturePNGPart(t)},
 		{os.DirFS("testdata"), "fixture.png", fixturePNGPart(t)},
 	}
 	for _, tt := range tests {
@@ -316,96 +305,41 @@ func TestPartFromFS(t *testing.T) {
 func TestPartFromFSErrors(t *testing.T) {
 	t.Parallel()
 	fsys := fstest.MapFS{
-		"notes.txt":         {Data: []byte("x")},
+		"notes.svg":         {Data: []byte("x")},
 		"folder.png/inside": {Data: []byte("x")},
+		"empty.png":         {},
 	}
 	tests := []struct {
-		name     string
-		file     string
-		wantErr  error
-		wantPath bool
-		wantMsg  string
+		name    string
+		fsys    fs.FS
+		file    string
+		wantErr []error
+		wantMsg string
 	}{
-		{"unknown extension", "notes.txt", toolnexus.ErrUnknownExtension, false,
-			`toolnexus: unknown file extension: ".txt" in "notes.txt"; pass its MIME type`},
-		{"missing", "missing.png", fs.ErrNotExist, true, "toolnexus: open missing.png: file does not exist"},
-		{"directory", "folder.png", syscall.EISDIR, true, "toolnexus: read folder.png: is a directory"},
-		{"invalid path", "../fixture.png", fs.ErrNotExist, true, ""},
-		{"rooted path", "/fixture.png", fs.ErrNotExist, true, ""},
+		{"nil fs.FS", nil, "a.png", []error{toolnexus.ErrInvalidPart}, "toolnexus: invalid part: nil fs.FS"},
+		{"unknown extension", fsys, "notes.svg", []error{toolnexus.ErrUnknownExtension},
+			`toolnexus: unknown file extension: ".svg" in "notes.svg"; pass its MIME type`},
+		{"missing", fsys, "missing.png", []error{toolnexus.ErrRead, fs.ErrNotExist}, "toolnexus: cannot read: open missing.png: file does not exist"},
+		{"directory", fsys, "folder.png", []error{toolnexus.ErrRead, syscall.EISDIR}, "toolnexus: cannot read: read folder.png: is a directory"},
+		{"path out of the root", os.DirFS("testdata"), "../fixture.png", []error{toolnexus.ErrRead, fs.ErrInvalid},
+			"toolnexus: cannot read: open ../fixture.png: invalid argument"},
+		{"rooted path", fsys, "/fixture.png", []error{toolnexus.ErrRead, fs.ErrNotExist}, "toolnexus: cannot read: open /fixture.png: file does not exist"},
+		{"refused at open", failingFS{}, "locked.png", []error{toolnexus.ErrRead, fs.ErrPermission},
+			"toolnexus: cannot read: open locked.png: permission denied"},
+		{"failing read", failingFS{}, "bad.png", []error{toolnexus.ErrRead, syscall.EIO},
+			`toolnexus: cannot read: read "bad.png": input/output error`},
+		{"empty file", fsys, "empty.png", []error{toolnexus.ErrInvalidPart}, `toolnexus: invalid part: "empty.png" is empty`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			p, err := toolnexus.PartFromFS(fsys, tt.file)
-			require.Error(t, err)
-			assertErr(t, err, tt.wantErr, tt.wantMsg)
-			var pathErr *fs.PathError
-			assert.Equal(t, tt.wantPath, errors.As(err, &pathErr))
-			assert.Zero(t, p)
-		})
-	}
-}
-
-// lyingFS serves files whose Stat reports size bytes, whatever their
-// content: a file that changed size between Stat and the read. It records
-// the bytes read and whether each file was closed.
-type lyingFS struct {
-	data []byte
-	size int64
-	file *lyingFile
-}
-
-func (l *lyingFS) Open(name string) (fs.File, error) {
-	l.file = &lyingFile{countingReader: countingReader{r: bytes.NewReader(l.data)}, name: name, size: l.size}
-	return l.file, nil
-}
-
-type lyingFile struct {
-	countingReader
-	name string
-	size int64
-}
-
-func (f *lyingFile) Stat() (fs.FileInfo, error) { return f, nil }
-func (f *lyingFile) Name() string               { return f.name }
-func (f *lyingFile) Size() int64                { return f.size }
-func (f *lyingFile) Mode() fs.FileMode          { return 0o444 }
-func (f *lyingFile) ModTime() time.Time         { return time.Time{} }
-func (f *lyingFile) IsDir() bool                { return false }
-func (f *lyingFile) Sys() any                   { return nil }
-
-func TestPartFromFSFileChangedWhileRead(t *testing.T) {
-	t.Parallel()
-	big := bytes.Repeat([]byte{7}, 2*readChunkSize)
-	tests := []struct {
-		name       string
-		data       []byte
-		size       int64
-		wantErr    string // "" for success
-		wantAtMost int64  // bytes read at most
-	}{
-		{"same size", []byte(pdfBytes), 13, "", 13},
-		{"grew", []byte(pdfBytes), 10, `toolnexus: file changed while read: "doc.pdf" was 10 bytes when opened`, 11},
-		{"shrank", []byte(pdfBytes), 20, `toolnexus: file changed while read: "doc.pdf" was 20 bytes when opened`, 13},
-		{"grew a lot", big, 5, `toolnexus: file changed while read: "doc.pdf" was 5 bytes when opened`, 6},
-		{"grew past a chunk", big, readChunkSize + 1, fmt.Sprintf(`toolnexus: file changed while read: "doc.pdf" was %d bytes when opened`, readChunkSize+1), readChunkSize + 2},
-		{"shrank to nothing", nil, 82, `toolnexus: file changed while read: "doc.pdf" was 82 bytes when opened`, 0},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			fsys := &lyingFS{data: tt.data, size: tt.size}
-			p, err := toolnexus.PartFromFS(fsys, "doc.pdf")
-			require.NotNil(t, fsys.file)
-			assert.True(t, fsys.file.closed, "the file PartFromFS opened is closed")
-			assert.LessOrEqual(t, fsys.file.n, tt.wantAtMost, "bytes read")
-			if tt.wantErr == "" {
-				require.NoError(t, err)
-				assert.Equal(t, toolnexus.ContentPart{Type: toolnexus.PartFile, MIMEType: "application/pdf", Data: base64Std(tt.data), Name: "doc.pdf"}, p)
-				return
+			var p toolnexus.ContentPart
+			var err error
+			require.NotPanics(t, func() { p, err = toolnexus.PartFromFS(tt.fsys, tt.file) })
+			assertErr(t, err, tt.wantErr[0], tt.wantMsg)
+			for _, cause := range tt.wantErr[1:] {
+				assert.ErrorIs(t, err, cause)
 			}
-			assert.ErrorIs(t, err, toolnexus.ErrFileChanged)
-			assert.EqualError(t, err, tt.wantErr)
 			assert.Zero(t, p)
 		})
 	}
@@ -414,7 +348,7 @@ func TestPartFromFSFileChangedWhileRead(t *testing.T) {
 func TestPartFromReader(t *testing.T) {
 	t.Parallel()
 	png := fixturePNGBytes(t)
-	big := bytes.Repeat([]byte("abcdefghijklmnopqrstuvwxyz"), 20_000) // 520,000 bytes: several read chunks and output blocks
+	big := bytes.Repeat([]byte("abcdefghijklmnopqrstuvwxyz"), 20_000) // several read chunks and blocks
 	tests := []struct {
 		name     string
 		wrap     func(io.Reader) io.Reader
@@ -424,13 +358,13 @@ func TestPartFromReader(t *testing.T) {
 	}{
 		{"fixture", nil, png, "image/png", fixturePNGPart(t)},
 		{"pdf is an unnamed file", nil, []byte(pdfBytes), "application/pdf", toolnexus.ContentPart{Type: toolnexus.PartFile, MIMEType: "application/pdf", Data: pdfB64}},
-		{"wav", nil, []byte(wavBytes), "audio/wav", toolnexus.ContentPart{Type: toolnexus.PartAudio, MIMEType: "audio/wav", Data: wavB64}},
+		{"MIME type with parameters", nil, []byte("hi"), "text/plain; charset=utf-8", toolnexus.ContentPart{Type: toolnexus.PartFile, MIMEType: "text/plain", Data: "aGk="}},
 		{"one byte at a time", iotest.OneByteReader, png, "image/png", fixturePNGPart(t)},
 		{"half reads", iotest.HalfReader, png, "image/png", fixturePNGPart(t)},
 		{"data with EOF", iotest.DataErrReader, png, "image/png", fixturePNGPart(t)},
-		{"one chunk less a byte", nil, big[:readChunkSize-1], "image/png", toolnexus.ContentPart{Type: toolnexus.PartImage, MIMEType: "image/png", Data: base64Std(big[:readChunkSize-1])}},
-		{"one chunk", nil, big[:readChunkSize], "image/png", toolnexus.ContentPart{Type: toolnexus.PartImage, MIMEType: "image/png", Data: base64Std(big[:readChunkSize])}},
-		{"one chunk and a byte", nil, big[:readChunkSize+1], "image/png", toolnexus.ContentPart{Type: toolnexus.PartImage, MIMEType: "image/png", Data: base64Std(big[:readChunkSize+1])}},
+		{"one chunk less a byte", nil, big[:readChunk-1], "audio/mpeg", toolnexus.ContentPart{Type: toolnexus.PartAudio, MIMEType: "audio/mpeg", Data: base64Std(big[:readChunk-1])}},
+		{"one chunk", nil, big[:readChunk], "audio/mpeg", toolnexus.ContentPart{Type: toolnexus.PartAudio, MIMEType: "audio/mpeg", Data: base64Std(big[:readChunk])}},
+		{"one chunk and a byte", nil, big[:readChunk+1], "audio/mpeg", toolnexus.ContentPart{Type: toolnexus.PartAudio, MIMEType: "audio/mpeg", Data: base64Std(big[:readChunk+1])}},
 		{"many chunks", nil, big, "audio/mpeg", toolnexus.ContentPart{Type: toolnexus.PartAudio, MIMEType: "audio/mpeg", Data: base64Std(big)}},
 		{"many chunks, half reads", iotest.HalfReader, big, "audio/mpeg", toolnexus.ContentPart{Type: toolnexus.PartAudio, MIMEType: "audio/mpeg", Data: base64Std(big)}},
 	}
@@ -447,11 +381,33 @@ func TestPartFromReader(t *testing.T) {
 			assert.Equal(t, tt.want, p)
 			assert.Equal(t, int64(len(tt.data)), r.n, "the reader is drained")
 			assert.False(t, r.closed, "the reader is never closed")
-			n, err := r.Read(make([]byte, 1))
-			assert.Zero(t, n)
-			assert.Equal(t, io.EOF, err)
 		})
 	}
+	t.Run("sized readers", func(t *testing.T) {
+		t.Parallel()
+		f, err := os.Open("testdata/fixture.png")
+		require.NoError(t, err)
+		defer f.Close()
+		for _, r := range []io.Reader{
+			bytes.NewReader(png),
+			strings.NewReader(string(png)),
+			io.NewSectionReader(bytes.NewReader(append([]byte("skip"), png...)), 4, 82),
+			f,
+		} {
+			p, err := toolnexus.PartFromReader(r, "image/png")
+			require.NoError(t, err, "%T", r)
+			assert.Equal(t, fixturePNGPart(t), p, "%T", r)
+		}
+	})
+	t.Run("a sized reader is read from where it is", func(t *testing.T) {
+		t.Parallel()
+		r := bytes.NewReader([]byte("skip" + pdfBytes))
+		_, err := r.Seek(4, io.SeekStart)
+		require.NoError(t, err)
+		p, err := toolnexus.PartFromReader(r, "application/pdf")
+		require.NoError(t, err)
+		assert.Equal(t, pdfB64, p.Data)
+	})
 }
 
 func TestPartFromReaderErrors(t *testing.T) {
@@ -461,145 +417,396 @@ func TestPartFromReaderErrors(t *testing.T) {
 		name     string
 		r        io.Reader
 		mimeType string
-		wantErr  error
+		wantErr  []error
 		wantMsg  string
 		wantRead int64
 	}{
-		{"missing MIME type is checked before reading", strings.NewReader("abc"), "", toolnexus.ErrMissingMIMEType, "toolnexus: missing MIME type", 0},
-		{"bad MIME type is checked before reading", strings.NewReader("abc"), "image", toolnexus.ErrInvalidMIMEType, "", 0},
-		{"read error", iotest.ErrReader(boom), "image/png", boom, "toolnexus: read image/png: boom", 0},
-		{"read error after data", io.MultiReader(strings.NewReader("abc"), iotest.ErrReader(boom)), "image/png", boom, "toolnexus: read image/png: boom", 3},
-		{"timeout on the second read", iotest.TimeoutReader(strings.NewReader(strings.Repeat("x", 2*readChunkSize))), "image/png", iotest.ErrTimeout, "", int64(readChunkSize)},
+		{"missing MIME type, checked before reading", strings.NewReader("abc"), "", []error{toolnexus.ErrMissingMIMEType}, "toolnexus: missing MIME type", 0},
+		{"bad MIME type, checked before reading", strings.NewReader("abc"), "image", []error{toolnexus.ErrInvalidMIMEType}, "", 0},
+		{"empty", strings.NewReader(""), "audio/wav", []error{toolnexus.ErrInvalidPart}, `toolnexus: invalid part: empty "audio/wav" payload`, 0},
+		{"empty, unsized", unsized{strings.NewReader("")}, "audio/wav", []error{toolnexus.ErrInvalidPart}, `toolnexus: invalid part: empty "audio/wav" payload`, 0},
+		{"read error", iotest.ErrReader(boom), "image/png", []error{toolnexus.ErrRead, boom}, `toolnexus: cannot read: read "image/png": boom`, 0},
+		{"read error after data", io.MultiReader(strings.NewReader("abc"), iotest.ErrReader(boom)), "image/png",
+			[]error{toolnexus.ErrRead, boom}, `toolnexus: cannot read: read "image/png": boom`, 3},
+		{"timeout on the second read", iotest.TimeoutReader(unsized{strings.NewReader(strings.Repeat("x", 2*readChunk))}), "image/png",
+			[]error{toolnexus.ErrRead, iotest.ErrTimeout}, `toolnexus: cannot read: read "image/png": timeout`, readChunk},
 		// A truncated HTTP body or gzip stream fails with io.ErrUnexpectedEOF:
 		// never a silently truncated part.
-		{"unexpected EOF from the source", iotest.ErrReader(io.ErrUnexpectedEOF), "image/png", io.ErrUnexpectedEOF, "toolnexus: read image/png: unexpected EOF", 0},
-		{"unexpected EOF after data", io.MultiReader(strings.NewReader("abc"), iotest.ErrReader(io.ErrUnexpectedEOF)), "image/png", io.ErrUnexpectedEOF, "", 3},
+		{"unexpected EOF", iotest.ErrReader(io.ErrUnexpectedEOF), "image/png", []error{toolnexus.ErrRead, io.ErrUnexpectedEOF},
+			`toolnexus: cannot read: read "image/png": unexpected EOF`, 0},
+		{"unexpected EOF after data", io.MultiReader(strings.NewReader("abc"), iotest.ErrReader(io.ErrUnexpectedEOF)), "image/png",
+			[]error{toolnexus.ErrRead, io.ErrUnexpectedEOF}, "", 3},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			r := &countingReader{r: tt.r}
 			p, err := toolnexus.PartFromReader(r, tt.mimeType)
-			requireErrorPrefix(t, err)
-			assert.ErrorIs(t, err, tt.wantErr)
-			if tt.wantMsg != "" {
-				assert.EqualError(t, err, tt.wantMsg)
+			assertErr(t, err, tt.wantErr[0], tt.wantMsg)
+			for _, cause := range tt.wantErr[1:] {
+				assert.ErrorIs(t, err, cause)
 			}
 			assert.Equal(t, tt.wantRead, r.n)
 			assert.False(t, r.closed)
 			assert.Zero(t, p)
 		})
 	}
+	t.Run("nil reader", func(t *testing.T) {
+		t.Parallel()
+		var p toolnexus.ContentPart
+		var err error
+		require.NotPanics(t, func() { p, err = toolnexus.PartFromReader(nil, "image/png") })
+		assertErr(t, err, toolnexus.ErrInvalidPart, "toolnexus: invalid part: nil reader")
+		assert.Zero(t, p)
+	})
 }
 
-// TestPartFromReaderLimit checks that a read over the limit stops one byte
-// past it, whatever the reader has left.
-func TestPartFromReaderLimit(t *testing.T) {
+// TestPartReaderReaderLimit checks the limit on readers: a reader holding
+// exactly MaxBytes is read whole, one holding a byte more is refused, from
+// its size when it has one, one byte past the limit otherwise.
+func TestPartReaderReaderLimit(t *testing.T) {
 	t.Parallel()
-	limits := []int64{0, 1, 2, 3, 100, readChunkSize - 1, readChunkSize, readChunkSize + 1, 5*readChunkSize + 7}
-	for _, limit := range limits {
-		t.Run(fmt.Sprintf("endless/%d", limit), func(t *testing.T) {
-			t.Parallel()
-			r := &countingReader{r: endless{}}
-			p, err := toolnexus.PartFromReaderLimit(r, "image/png", limit)
-			requireErrorPrefix(t, err)
-			var tooLarge *toolnexus.PartTooLargeError
-			require.ErrorAs(t, err, &tooLarge)
-			assert.ErrorIs(t, err, toolnexus.ErrPartTooLarge)
-			assert.Equal(t, &toolnexus.PartTooLargeError{Limit: limit, Size: limit + 1}, tooLarge)
-			assert.Equal(t, limit+1, r.n, "bytes read")
-			assert.False(t, r.closed)
-			assert.Zero(t, p)
-		})
-		t.Run(fmt.Sprintf("one byte at a time/%d", limit), func(t *testing.T) {
-			t.Parallel()
-			r := &countingReader{r: iotest.OneByteReader(endless{})}
-			_, err := toolnexus.PartFromReaderLimit(r, "image/png", limit)
-			assert.ErrorIs(t, err, toolnexus.ErrPartTooLarge)
-			assert.Equal(t, limit+1, r.n, "bytes read")
-		})
-		t.Run(fmt.Sprintf("exactly the limit/%d", limit), func(t *testing.T) {
-			t.Parallel()
-			if limit == 0 {
-				return // empty input is refused: see TestEmptyPayload
-			}
-			data := bytes.Repeat([]byte{'x'}, int(limit))
-			r := &countingReader{r: bytes.NewReader(data)}
-			p, err := toolnexus.PartFromReaderLimit(r, "image/png", limit)
-			require.NoError(t, err)
-			assert.Equal(t, base64Std(data), p.Data)
-			assert.Equal(t, limit, p.Size())
-			assert.Equal(t, limit, r.n)
-		})
-		t.Run(fmt.Sprintf("one over the limit/%d", limit), func(t *testing.T) {
-			t.Parallel()
-			r := &countingReader{r: bytes.NewReader(bytes.Repeat([]byte{'x'}, int(limit)+1))}
-			_, err := toolnexus.PartFromReaderLimit(r, "image/png", limit)
-			var tooLarge *toolnexus.PartTooLargeError
-			require.ErrorAs(t, err, &tooLarge)
-			assert.Equal(t, &toolnexus.PartTooLargeError{Limit: limit, Size: limit + 1}, tooLarge)
-		})
+	for _, limit := range []int64{1, 2, 3, 100, readChunk - 1, readChunk, readChunk + 1, 5*readChunk + 7} {
+		data := bytes.Repeat([]byte{'x'}, int(limit)+1)
+		pr := toolnexus.PartReader{MaxBytes: limit, MIMEType: "image/png"}
+		tooLarge := fmt.Sprintf("toolnexus: part too large: %d bytes, over the limit of %d bytes", limit+1, limit)
+		for name, wrap := range map[string]func(io.Reader) io.Reader{
+			"sized":   func(r io.Reader) io.Reader { return r },
+			"unsized": func(r io.Reader) io.Reader { return unsized{r} },
+		} {
+			p, err := pr.Reader(wrap(bytes.NewReader(data[:limit])))
+			require.NoError(t, err, "%s, limit %d", name, limit)
+			assert.Equal(t, base64Std(data[:limit]), p.Data, "%s, limit %d", name, limit)
+
+			_, err = pr.Reader(wrap(bytes.NewReader(data)))
+			assertErr(t, err, toolnexus.ErrPartTooLarge, tooLarge)
+		}
+	}
+	for _, limit := range []int64{0, -1, math.MaxInt64, math.MaxInt64 - 1, math.MaxInt32} {
+		for _, r := range []io.Reader{bytes.NewReader(fixturePNGBytes(t)), unsized{bytes.NewReader(fixturePNGBytes(t))}} {
+			p, err := toolnexus.PartReader{MaxBytes: limit, MIMEType: "image/png"}.Reader(r)
+			require.NoError(t, err, "limit %d", limit)
+			assert.Equal(t, fixturePNGPart(t), p, "limit %d", limit)
+		}
 	}
 }
 
-func TestPartFromReaderLimitHuge(t *testing.T) {
+// TestPartReaderZeroValue checks the doc: the zero PartReader reads as the
+// PartFrom functions do, for success and failure alike.
+func TestPartReaderZeroValue(t *testing.T) {
 	t.Parallel()
-	for _, limit := range []int64{-1, math.MaxInt64, math.MaxInt64 - 1, math.MaxInt32} {
-		t.Run(fmt.Sprint(limit), func(t *testing.T) {
-			t.Parallel()
-			var p toolnexus.ContentPart
-			var err error
-			require.NotPanics(t, func() {
-				p, err = toolnexus.PartFromReaderLimit(bytes.NewReader(fixturePNGBytes(t)), "image/png", limit)
-			})
-			require.NoError(t, err)
-			assert.Equal(t, fixturePNGPart(t), p)
-		})
+	file := writeTemp(t, "doc.pdf", []byte(pdfBytes))
+	fsys := fstest.MapFS{"doc.pdf": {Data: []byte(pdfBytes)}}
+	type result struct {
+		p   toolnexus.ContentPart
+		err error
+	}
+	r := func(p toolnexus.ContentPart, err error) result { return result{p, err} }
+	for _, name := range []string{file, file + ".svg", "missing.png"} {
+		assert.Equal(t, r(toolnexus.PartFromFile(name)), r(toolnexus.PartReader{}.File(name)), name)
+	}
+	for _, name := range []string{"doc.pdf", "missing.png"} {
+		assert.Equal(t, r(toolnexus.PartFromFS(fsys, name)), r(toolnexus.PartReader{}.FS(fsys, name)), name)
+	}
+	for _, m := range []string{"application/pdf", "", "image"} {
+		assert.Equal(t, r(toolnexus.PartFromReader(strings.NewReader(pdfBytes), m)), r(toolnexus.PartReader{MIMEType: m}.Reader(strings.NewReader(pdfBytes))), m)
+		assert.Equal(t, r(toolnexus.PartFromBytes([]byte(pdfBytes), m)), r(toolnexus.PartReader{MIMEType: m}.Bytes([]byte(pdfBytes))), m)
+		assert.Equal(t, r(toolnexus.PartFromBase64(pdfB64, m)), r(toolnexus.PartReader{MIMEType: m}.Base64(pdfB64)), m)
+		assert.Equal(t, r(toolnexus.PartFromURL("https://example.com/r.pdf", m)), r(toolnexus.PartReader{MIMEType: m}.URL("https://example.com/r.pdf")), m)
+	}
+	for _, in := range []string{`{"content":[{"type":"text","text":"x"}]}`, `[]`} {
+		want, wantErr := toolnexus.FromMCPCallToolResult([]byte(in))
+		got, err := toolnexus.PartReader{}.MCPCallToolResult([]byte(in))
+		assert.Equal(t, want, got, in)
+		assert.Equal(t, wantErr, err, in)
 	}
 }
 
-// TestEmptyPayload checks that no constructor returns a part with nothing
-// in it, which Validate would refuse and JSON could not carry.
-func TestEmptyPayload(t *testing.T) {
+// TestPartReaderFiles runs every combination of a file or an fs.FS, a limit
+// or none, and a MIME type or the extension table.
+func TestPartReaderFiles(t *testing.T) {
 	t.Parallel()
-	empty := writeTemp(t, "empty.png", nil)
-	emptyPDF := writeTemp(t, "empty.bin", nil)
-	tests := []struct {
-		name    string
-		build   func() (toolnexus.ContentPart, error)
-		wantMsg string
+	dir := t.TempDir()
+	fsys := fstest.MapFS{}
+	for _, name := range []string{"doc.pdf", "doc.bin"} {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(pdfBytes), 0o644))
+		fsys["docs/"+name] = &fstest.MapFile{Data: []byte(pdfBytes)}
+	}
+	sources := map[string]struct {
+		read func(pr toolnexus.PartReader, name string) (toolnexus.ContentPart, error)
+		path func(name string) string
 	}{
-		{"bytes nil", func() (toolnexus.ContentPart, error) { return toolnexus.PartFromBytes(nil, "image/png") },
-			`toolnexus: invalid part: empty "image/png" payload`},
-		{"bytes empty", func() (toolnexus.ContentPart, error) { return toolnexus.PartFromBytes([]byte{}, "application/pdf") },
-			`toolnexus: invalid part: empty "application/pdf" payload`},
-		{"reader", func() (toolnexus.ContentPart, error) {
-			return toolnexus.PartFromReader(strings.NewReader(""), "audio/wav")
+		"File": {func(pr toolnexus.PartReader, name string) (toolnexus.ContentPart, error) {
+			return pr.File(filepath.Join(dir, name))
 		},
-			`toolnexus: invalid part: empty "audio/wav" payload`},
-		{"reader with limit 0", func() (toolnexus.ContentPart, error) {
-			return toolnexus.PartFromReaderLimit(strings.NewReader(""), "audio/wav", 0)
-		}, `toolnexus: invalid part: empty "audio/wav" payload`},
-		{"base64", func() (toolnexus.ContentPart, error) { return toolnexus.PartFromBase64("", "image/png") }, ""},
-		{"file", func() (toolnexus.ContentPart, error) { return toolnexus.PartFromFile(empty) }, ""},
-		{"file with MIME type", func() (toolnexus.ContentPart, error) { return toolnexus.PartFromFileMIME(emptyPDF, "application/pdf") }, ""},
-		{"file with limit", func() (toolnexus.ContentPart, error) { return toolnexus.PartFromFileLimit(empty, 10) }, ""},
-		{"fs", func() (toolnexus.ContentPart, error) {
-			return toolnexus.PartFromFS(fstest.MapFS{"empty.png": {}}, "empty.png")
-		}, `toolnexus: invalid part: "empty.png" is empty`},
+			func(name string) string { return filepath.Join(dir, name) }},
+		"FS": {func(pr toolnexus.PartReader, name string) (toolnexus.ContentPart, error) {
+			return pr.FS(fsys, "docs/"+name)
+		},
+			func(name string) string { return "docs/" + name }},
+	}
+	for source, s := range sources {
+		for _, name := range []string{"doc.pdf", "doc.bin"} {
+			for _, limit := range []int64{0, 13, 12} {
+				for _, mimeType := range []string{"", "image/png", "text/plain; charset=utf-8"} {
+					pr := toolnexus.PartReader{MaxBytes: limit, MIMEType: mimeType}
+					t.Run(fmt.Sprintf("%s/%s/%d/%s", source, name, limit, mimeType), func(t *testing.T) {
+						t.Parallel()
+						p, err := s.read(pr, name)
+						switch {
+						case mimeType == "" && name == "doc.bin":
+							assertErr(t, err, toolnexus.ErrUnknownExtension,
+								`toolnexus: unknown file extension: ".bin" in `+quoted(s.path(name))+`; pass its MIME type`)
+						case limit == 12:
+							assertErr(t, err, toolnexus.ErrPartTooLarge, "toolnexus: part too large: 13 bytes, over the limit of 12 bytes")
+						case mimeType == "image/png":
+							require.NoError(t, err)
+							assert.Equal(t, toolnexus.ContentPart{Type: toolnexus.PartImage, MIMEType: "image/png", Data: pdfB64}, p)
+						case mimeType == "":
+							require.NoError(t, err)
+							assert.Equal(t, toolnexus.ContentPart{Type: toolnexus.PartFile, MIMEType: "application/pdf", Data: pdfB64, Name: "doc.pdf"}, p)
+						default:
+							require.NoError(t, err)
+							assert.Equal(t, toolnexus.ContentPart{Type: toolnexus.PartFile, MIMEType: "text/plain", Data: pdfB64, Name: name}, p)
+						}
+					})
+				}
+			}
+		}
+	}
+}
+
+// TestPartReaderSizeClaims checks that a size a file reports is a claim: a
+// claim over the limit is refused before a byte is read, a false claim is
+// found out one byte past it at most, and a negative claim is no claim. A
+// file that can seek is asked where its end is, and its Stat is not
+// believed.
+func TestPartReaderSizeClaims(t *testing.T) {
+	t.Parallel()
+	big := bytes.Repeat([]byte{7}, 2*readChunk)
+	changed := func(claim, gave string) string {
+		return `toolnexus: size changed while read: "doc.pdf" reported ` + claim + ` bytes and gave ` + gave
+	}
+	tests := []struct {
+		name     string
+		fsys     *fakeFS
+		limit    int64
+		wantMsg  string // "" for success
+		wantRead int64  // bytes read at most
+	}{
+		{"true claim", &fakeFS{data: []byte(pdfBytes), claim: 13}, 0, "", 13},
+		{"claim under the content", &fakeFS{data: []byte(pdfBytes), claim: 10}, 0, changed("10", "more"), 11},
+		{"claim over the content", &fakeFS{data: []byte(pdfBytes), claim: 20}, 0, changed("20", "13"), 13},
+		{"claim far under the content", &fakeFS{data: big, claim: 5}, 0, changed("5", "more"), 6},
+		{"claim under the content past a chunk", &fakeFS{data: big, claim: readChunk + 1}, 0, changed(fmt.Sprint(readChunk+1), "more"), readChunk + 2},
+		{"claim of a file with nothing", &fakeFS{claim: 82}, 0, changed("82", "0"), 0},
+		{"huge claim", &fakeFS{data: []byte(pdfBytes), claim: 1 << 62}, 0, changed("4611686018427387904", "13"), 13},
+		{"claim past what base64 can hold", &fakeFS{data: []byte(pdfBytes), claim: math.MaxInt64}, 0, changed("9223372036854775807", "13"), 13},
+		{"negative claim is unknown", &fakeFS{data: []byte(pdfBytes), claim: -5}, 0, "", 13},
+		{"claim over the limit, refused unread", &fakeFS{data: []byte(pdfBytes), claim: 1 << 30}, 1 << 20,
+			"toolnexus: part too large: 1073741824 bytes, over the limit of 1048576 bytes", 0},
+		{"false claim under the limit, content over it", &fakeFS{data: big, claim: 5}, 100, changed("5", "more"), 6},
+		{"negative claim, content over the limit", &fakeFS{data: big, claim: -1}, 100, "toolnexus: part too large: 101 bytes, over the limit of 100 bytes", 101},
+		{"seekable, claim under the content", &fakeFS{data: []byte(pdfBytes), claim: 10, seek: true}, 0, "", 13},
+		{"seekable, claim over the content", &fakeFS{data: []byte(pdfBytes), claim: 1 << 40, seek: true}, 0, "", 13},
+		{"seekable, claim over the limit", &fakeFS{data: []byte(pdfBytes), claim: 1 << 40, seek: true}, 13, "", 13},
+		{"seekable, content over the limit", &fakeFS{data: []byte(pdfBytes), claim: 1, seek: true}, 12,
+			"toolnexus: part too large: 13 bytes, over the limit of 12 bytes", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			p, err := tt.build()
-			requireErrorPrefix(t, err)
-			assert.ErrorIs(t, err, toolnexus.ErrInvalidPart)
-			assert.True(t, strings.HasSuffix(err.Error(), " is empty") || strings.HasSuffix(err.Error(), " payload"), "message %q", err)
-			if tt.wantMsg != "" {
-				assert.EqualError(t, err, tt.wantMsg)
+			p, err := toolnexus.PartReader{MaxBytes: tt.limit}.FS(tt.fsys, "doc.pdf")
+			require.NotNil(t, tt.fsys.file)
+			assert.True(t, tt.fsys.file.closed, "the file is closed")
+			assert.LessOrEqual(t, tt.fsys.file.read, tt.wantRead, "bytes read")
+			if tt.wantMsg == "" {
+				require.NoError(t, err)
+				assert.Equal(t, toolnexus.ContentPart{Type: toolnexus.PartFile, MIMEType: "application/pdf", Data: base64Std(tt.fsys.data), Name: "doc.pdf"}, p)
+				return
 			}
+			want := toolnexus.ErrFileChanged
+			if strings.Contains(tt.wantMsg, "too large") {
+				want = toolnexus.ErrPartTooLarge
+			}
+			assertErr(t, err, want, tt.wantMsg)
 			assert.Zero(t, p)
 		})
+	}
+}
+
+// hostileZip returns a zip archive holding big.pdf, 4 bytes whose headers
+// claim size bytes, as an archive from anywhere may.
+func hostileZip(t testing.TB, size uint64) *zip.Reader {
+	t.Helper()
+	content := []byte("%PDF")
+	var buf bytes.Buffer
+	w := zip.NewWriter(&buf)
+	// CreateRaw writes the sizes it is given into the local header and the
+	// central directory (with a zip64 extra past 4 GiB), unchecked.
+	fw, err := w.CreateRaw(&zip.FileHeader{Name: "big.pdf", Method: zip.Store,
+		CRC32: crc32.ChecksumIEEE(content), CompressedSize64: uint64(len(content)), UncompressedSize64: size})
+	require.NoError(t, err)
+	_, err = fw.Write(content)
+	require.NoError(t, err)
+	require.NoError(t, w.Close())
+	zr, err := zip.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	require.NoError(t, err)
+	fi, err := fs.Stat(zr, "big.pdf")
+	require.NoError(t, err)
+	require.Equal(t, int64(size), fi.Size(), "the archive claims its size")
+	return zr
+}
+
+// TestPartReaderHostileZip reads zip entries whose headers claim 2^49,
+// 2^64-5 (negative as an int64) and 2^40 bytes for 4 bytes of content:
+// each read ends in an error, without a panic, and allocates little. Not
+// parallel: it measures the process's allocation.
+func TestPartReaderHostileZip(t *testing.T) {
+	for _, size := range []uint64{1 << 49, 1<<64 - 5, 1 << 40} {
+		zr := hostileZip(t, size)
+		for _, pr := range []toolnexus.PartReader{{}, {MIMEType: "application/octet-stream"}, {MaxBytes: 1 << 20}} {
+			var p toolnexus.ContentPart
+			var err error
+			alloc := allocated(func() {
+				assert.NotPanics(t, func() { p, err = pr.FS(zr, "big.pdf") })
+			})
+			t.Logf("claim %d, %+v: %d bytes allocated: %v", size, pr, alloc, err)
+			assert.Less(t, alloc, uint64(64<<20), "bytes allocated")
+			assert.Zero(t, p)
+			if pr.MaxBytes > 0 && int64(size) > 0 {
+				assertErr(t, err, toolnexus.ErrPartTooLarge, fmt.Sprintf("toolnexus: part too large: %d bytes, over the limit of 1048576 bytes", size))
+				continue
+			}
+			// archive/zip finds the entry shorter than its header says.
+			assertErr(t, err, toolnexus.ErrRead, `toolnexus: cannot read: read "big.pdf": unexpected EOF`)
+			assert.ErrorIs(t, err, io.ErrUnexpectedEOF)
+		}
+	}
+	// An entry whose header claims less than it holds.
+	_, err := toolnexus.PartFromFS(hostileZip(t, 2), "big.pdf")
+	assertErr(t, err, toolnexus.ErrRead, `toolnexus: cannot read: read "big.pdf": zip: not a valid zip file`)
+	assert.ErrorIs(t, err, zip.ErrFormat)
+	// And the honest one.
+	p, err := toolnexus.PartFromFS(hostileZip(t, 4), "big.pdf")
+	require.NoError(t, err)
+	assert.Equal(t, toolnexus.ContentPart{Type: toolnexus.PartFile, MIMEType: "application/pdf", Data: "JVBERg==", Name: "big.pdf"}, p)
+}
+
+// TestPartReaderEndless checks the promise of the doc: with a limit, no
+// more than MaxBytes+1 bytes are read or held, whatever the source has
+// left. Not parallel: it measures the process's allocation.
+func TestPartReaderEndless(t *testing.T) {
+	for _, limit := range []int64{1, 10, readChunk - 1, readChunk, readChunk + 1, 5*readChunk + 7, mib} {
+		for name, wrap := range map[string]func(io.Reader) io.Reader{
+			"reader":             func(r io.Reader) io.Reader { return r },
+			"one byte at a time": iotest.OneByteReader,
+		} {
+			if name != "reader" && limit > readChunk {
+				continue
+			}
+			src := &endless{}
+			var err error
+			alloc := allocated(func() { _, err = toolnexus.PartReader{MaxBytes: limit, MIMEType: "image/png"}.Reader(wrap(src)) })
+			assertErr(t, err, toolnexus.ErrPartTooLarge, fmt.Sprintf("toolnexus: part too large: %d bytes, over the limit of %d bytes", limit+1, limit))
+			assert.Equal(t, limit+1, src.n, "%s, limit %d: bytes read", name, limit)
+			t.Logf("%s, limit %d: %d bytes allocated", name, limit, alloc)
+			assert.LessOrEqual(t, alloc, uint64(limit+1)+8*kib, "%s, limit %d: bytes allocated", name, limit)
+		}
+	}
+	// A file a model named may be a link to a device with no size and no
+	// end.
+	link := filepath.Join(t.TempDir(), "zero.png")
+	require.NoError(t, os.Symlink("/dev/zero", link))
+	for _, limit := range []int64{10, mib} {
+		var err error
+		alloc := allocated(func() { _, err = toolnexus.PartReader{MaxBytes: limit}.File(link) })
+		assertErr(t, err, toolnexus.ErrPartTooLarge, fmt.Sprintf("toolnexus: part too large: %d bytes, over the limit of %d bytes", limit+1, limit))
+		t.Logf("/dev/zero, limit %d: %d bytes allocated", limit, alloc)
+		assert.LessOrEqual(t, alloc, uint64(limit+1)+8*kib, "/dev/zero, limit %d: bytes allocated", limit)
+	}
+}
+
+// TestPartReaderRefusesFileFromSize refuses a sparse 1 GiB file from its
+// size: reading it would allocate 1.3 GiB of base64. Not parallel: it
+// measures the process's allocation.
+func TestPartReaderRefusesFileFromSize(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "huge.png")
+	require.NoError(t, os.WriteFile(p, nil, 0o644))
+	require.NoError(t, os.Truncate(p, 1<<30))
+	var err error
+	alloc := allocated(func() { _, err = toolnexus.PartReader{MaxBytes: mib}.File(p) })
+	assertErr(t, err, toolnexus.ErrPartTooLarge, "toolnexus: part too large: 1073741824 bytes, over the limit of 1048576 bytes")
+	t.Logf("%d bytes allocated", alloc)
+	assert.Less(t, alloc, uint64(64*kib))
+}
+
+// TestPartReaderBytesPerInputByte measures what reading a part costs: a
+// source whose size is known is encoded into a string allocated once, at
+// its exact size, about 1.33 bytes per input byte; a reader of unknown size
+// is kept in blocks, then encoded. Not parallel: it measures the process's
+// allocation.
+func TestPartReaderBytesPerInputByte(t *testing.T) {
+	sources := []struct {
+		name  string
+		known bool
+		read  func(path string, data []byte, s string) func() (toolnexus.ContentPart, error)
+	}{
+		{"PartFromFile", true, func(path string, _ []byte, _ string) func() (toolnexus.ContentPart, error) {
+			return func() (toolnexus.ContentPart, error) { return toolnexus.PartFromFile(path) }
+		}},
+		{"PartFromBytes", true, func(_ string, data []byte, _ string) func() (toolnexus.ContentPart, error) {
+			return func() (toolnexus.ContentPart, error) { return toolnexus.PartFromBytes(data, "application/pdf") }
+		}},
+		{"*bytes.Reader", true, func(_ string, data []byte, _ string) func() (toolnexus.ContentPart, error) {
+			r := bytes.NewReader(data)
+			return func() (toolnexus.ContentPart, error) { return toolnexus.PartFromReader(r, "application/pdf") }
+		}},
+		{"*strings.Reader", true, func(_ string, _ []byte, s string) func() (toolnexus.ContentPart, error) {
+			r := strings.NewReader(s)
+			return func() (toolnexus.ContentPart, error) { return toolnexus.PartFromReader(r, "application/pdf") }
+		}},
+		{"*os.File", true, func(path string, _ []byte, _ string) func() (toolnexus.ContentPart, error) {
+			f, err := os.Open(path)
+			if err != nil {
+				return func() (toolnexus.ContentPart, error) { return toolnexus.ContentPart{}, err }
+			}
+			return func() (toolnexus.ContentPart, error) {
+				defer f.Close()
+				return toolnexus.PartFromReader(f, "application/pdf")
+			}
+		}},
+		{"*io.SectionReader", true, func(_ string, data []byte, _ string) func() (toolnexus.ContentPart, error) {
+			r := io.NewSectionReader(bytes.NewReader(data), 0, int64(len(data)))
+			return func() (toolnexus.ContentPart, error) { return toolnexus.PartFromReader(r, "application/pdf") }
+		}},
+		{"unknown size", false, func(_ string, data []byte, _ string) func() (toolnexus.ContentPart, error) {
+			r := unsized{bytes.NewReader(data)}
+			return func() (toolnexus.ContentPart, error) { return toolnexus.PartFromReader(r, "application/pdf") }
+		}},
+	}
+	for _, n := range []int{kib, 64 * kib, mib, 16 * mib} {
+		data := bytes.Repeat([]byte("0123456789abcdef"), n/16)
+		s := string(data)
+		path := writeTemp(t, "data.pdf", data)
+		for _, src := range sources {
+			read := src.read(path, data, s)
+			var p toolnexus.ContentPart
+			var err error
+			alloc := allocated(func() { p, err = read() })
+			require.NoError(t, err, src.name)
+			require.Equal(t, int64(n), p.Size(), src.name)
+			perByte := float64(alloc) / float64(n)
+			t.Logf("%s, %d bytes: %d bytes allocated, %.3f per input byte", src.name, n, alloc, perByte)
+			switch {
+			case n < mib:
+				assert.LessOrEqual(t, float64(alloc), 1.5*float64(n)+64*kib, "%s, %d bytes: bytes allocated", src.name, n)
+			case src.known:
+				assert.LessOrEqual(t, perByte, 1.40, "%s, %d bytes: bytes allocated per input byte", src.name, n)
+			default:
+				assert.LessOrEqual(t, perByte, 2.4, "%s, %d bytes: bytes allocated per input byte", src.name, n)
+			}
+		}
 	}
 }
 

@@ -1,7 +1,11 @@
 package toolnexus
 
 import (
+	"cmp"
+	"encoding/json"
 	"log/slog"
+	"reflect"
+	"strings"
 	"time"
 )
 
@@ -14,7 +18,13 @@ import (
 // carries extra fields for the host (never secrets) and ExpiresAt is an
 // RFC 3339 time after which an answer is refused.
 //
-// A Request is a value that survives JSON, processes and restarts.
+// A Request is a value that survives JSON, processes and restarts; Data goes
+// through JSON as any map[string]any does, so a number comes back as a
+// float64 and a []string as a []any (see [Answer.DecodeData] to read one
+// into a struct of your own). It is not comparable with ==, since Data is a
+// map: compare IDs. The zero Request is not a suspension until [Pending]
+// gives it an ID and a Kind, and [Request.Validate] refuses it for its
+// missing prompt.
 type Request struct {
 	ID        string         `json:"id"`
 	Kind      string         `json:"kind"`
@@ -61,19 +71,41 @@ func (r Request) Validate() error {
 }
 
 // WithExpiry returns a copy of r that expires at t, written in UTC as
-// RFC 3339 (with fractional seconds only when t has them).
+// RFC 3339 (with fractional seconds only when t has them). The zero time
+// means no expiry and clears ExpiresAt. A time outside the years 0 to 9999,
+// which RFC 3339 cannot write, is written as the nearest time it can: the
+// request then expires at the start of year 0 or never in practice.
 func (r Request) WithExpiry(t time.Time) Request {
-	r.ExpiresAt = t.UTC().Format(time.RFC3339Nano)
+	if t.IsZero() {
+		r.ExpiresAt = ""
+		return r
+	}
+	t = t.UTC()
+	if first := time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC); t.Before(first) {
+		t = first
+	}
+	if last := time.Date(9999, 12, 31, 23, 59, 59, 999999999, time.UTC); t.After(last) {
+		t = last
+	}
+	r.ExpiresAt = t.Format(time.RFC3339Nano)
 	return r
 }
 
 // Expiry returns the time ExpiresAt names, or the zero time when it is
-// empty. It reports [ErrInvalidExpiry] when ExpiresAt is not RFC 3339.
+// empty. It reads RFC 3339 as the RFC has it, with "T" and "Z" in either
+// case, and reports [ErrInvalidExpiry] for anything else.
 func (r Request) Expiry() (time.Time, error) {
 	if r.ExpiresAt == "" {
 		return time.Time{}, nil
 	}
-	t, err := time.Parse(time.RFC3339, r.ExpiresAt)
+	s := r.ExpiresAt
+	if len(s) > 10 && s[10] == 't' {
+		s = s[:10] + "T" + s[11:]
+	}
+	if strings.HasSuffix(s, "z") {
+		s = s[:len(s)-1] + "Z"
+	}
+	t, err := time.Parse(time.RFC3339, s)
 	if err != nil {
 		return time.Time{}, errorf(ErrInvalidExpiry, "%s is not RFC 3339", quote(r.ExpiresAt))
 	}
@@ -110,7 +142,11 @@ func (r Request) LogValue() slog.Value {
 
 // Answer is the host's reply to a [Request]: OK says whether it was granted,
 // Data carries what the tool needs to go on, Reason why it was not granted.
-// ID must echo the Request's.
+// ID must echo the Request's: [Answer.Check] says whether it does.
+//
+// The zero Answer grants nothing and matches no request. An Answer is not
+// comparable with ==, since Data is a map. Data survives JSON as Request.Data
+// does; [Answer.DecodeData] reads it into a struct.
 type Answer struct {
 	ID     string         `json:"id"`
 	OK     bool           `json:"ok"`
@@ -134,4 +170,107 @@ func (a Answer) Check(req Request, now time.Time) error {
 		return errorf(ErrExpired, "request %s expired at %s", quote(req.ID), req.ExpiresAt)
 	}
 	return nil
+}
+
+// DecodeData decodes a.Data into v, a pointer to a struct or map of the
+// caller's, as encoding/json decodes the JSON of Data, except that keys are
+// matched exactly: a key that differs from a field's JSON name only in case
+// (which encoding/json would take for it) is ignored, as an unknown key is.
+// A value of the wrong type reports [ErrInvalidJSON].
+func (a Answer) DecodeData(v any) error {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() {
+		return errorf(ErrInvalidJSON, "DecodeData needs a non-nil pointer, not %T", v)
+	}
+	b, err := json.Marshal(exactKeys(a.Data, rv.Type().Elem()))
+	if err != nil {
+		return errorf(ErrInvalidJSON, "%v", err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return errorf(ErrInvalidJSON, "%v", err)
+	}
+	return nil
+}
+
+// exactKeys returns v, decoded from JSON, without the object keys that
+// encoding/json would match to a field of t only by folding case.
+func exactKeys(v any, t reflect.Type) any {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch v := v.(type) {
+	case map[string]any:
+		switch t.Kind() {
+		case reflect.Map:
+			out := make(map[string]any, len(v))
+			for k, e := range v {
+				out[k] = exactKeys(e, t.Elem())
+			}
+			return out
+		case reflect.Struct:
+			fields := jsonFields(t)
+			out := make(map[string]any, len(v))
+			for k, e := range v {
+				if ft, ok := fields[k]; ok {
+					out[k] = exactKeys(e, ft)
+					continue
+				}
+				if !foldsToField(k, fields) {
+					out[k] = e
+				}
+			}
+			return out
+		}
+	case []any:
+		if t.Kind() == reflect.Slice || t.Kind() == reflect.Array {
+			out := make([]any, len(v))
+			for i, e := range v {
+				out[i] = exactKeys(e, t.Elem())
+			}
+			return out
+		}
+	}
+	return v
+}
+
+// jsonFields maps the JSON names of the fields encoding/json decodes into a
+// struct of type t, embedded structs' included, to their types.
+func jsonFields(t reflect.Type) map[string]reflect.Type {
+	fields := map[string]reflect.Type{}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag := f.Tag.Get("json")
+		if tag == "-" {
+			continue
+		}
+		name, _, _ := strings.Cut(tag, ",")
+		ft := f.Type
+		for ft.Kind() == reflect.Pointer {
+			ft = ft.Elem()
+		}
+		if f.Anonymous && name == "" && ft.Kind() == reflect.Struct {
+			for n, t := range jsonFields(ft) {
+				if _, ok := fields[n]; !ok {
+					fields[n] = t
+				}
+			}
+			continue
+		}
+		if !f.IsExported() {
+			continue
+		}
+		fields[cmp.Or(name, f.Name)] = f.Type
+	}
+	return fields
+}
+
+// foldsToField reports whether key matches the name of one of fields only
+// when case is folded.
+func foldsToField(key string, fields map[string]reflect.Type) bool {
+	for name := range fields {
+		if strings.EqualFold(key, name) {
+			return true
+		}
+	}
+	return false
 }

@@ -2,6 +2,7 @@ package toolnexus_test
 
 import (
 	"log/slog"
+	"reflect"
 	"testing"
 	"time"
 
@@ -23,6 +24,57 @@ func TestRequestConstants(t *testing.T) {
 	assert.Equal(t, "Authorization required to continue", toolnexus.DefaultAuthPrompt)
 }
 
+// TestRequestZeroValue checks the docs: the zero Request is not a
+// suspension until Pending gives it an ID and a Kind, and Validate then
+// refuses it for its missing prompt; the zero Answer grants nothing and
+// matches no request. Neither is comparable with ==.
+func TestRequestZeroValue(t *testing.T) {
+	t.Parallel()
+	assert.False(t, toolnexus.Ok("x").WithMetadata(toolnexus.MetadataPending, toolnexus.Request{}).IsPending())
+	r := toolnexus.Pending(toolnexus.Request{})
+	req, ok := toolnexus.PendingOf(r)
+	require.True(t, ok)
+	assertErr(t, r.Validate(), toolnexus.ErrInvalidRequest, `toolnexus: invalid request: request "`+req.ID+`" has no prompt`)
+
+	var zero toolnexus.Answer
+	assert.False(t, zero.OK)
+	assertErr(t, zero.Check(toolnexus.Request{}, time.Now()), toolnexus.ErrAnswerMismatch,
+		`toolnexus: answer does not match request: answer id "", request id ""`)
+
+	assert.False(t, reflect.TypeFor[toolnexus.Request]().Comparable())
+	assert.False(t, reflect.TypeFor[toolnexus.Answer]().Comparable())
+}
+
+func TestRequestJSON(t *testing.T) {
+	t.Parallel()
+	checkWire(t, []wireCase[toolnexus.Request]{
+		{name: "minimal", value: toolnexus.Request{ID: "req-1", Kind: toolnexus.KindInput, Prompt: "Which environment?"},
+			wire: `{"id":"req-1","kind":"input","prompt":"Which environment?"}`},
+		{name: "every field", value: toolnexus.Request{ID: "req-2", Kind: toolnexus.KindInput, Prompt: "Pick an environment", URL: "https://example.com/pick",
+			Data: map[string]any{"choices": []string{"dev", "prod"}}, ExpiresAt: "2026-12-01T00:00:00Z"},
+			wire: `{"id":"req-2","kind":"input","prompt":"Pick an environment","url":"https://example.com/pick","data":{"choices":["dev","prod"]},"expiresAt":"2026-12-01T00:00:00Z"}`,
+			decoded: &toolnexus.Request{ID: "req-2", Kind: toolnexus.KindInput, Prompt: "Pick an environment", URL: "https://example.com/pick",
+				Data: map[string]any{"choices": []any{"dev", "prod"}}, ExpiresAt: "2026-12-01T00:00:00Z"}},
+		{name: "zero keeps the required keys", value: toolnexus.Request{},
+			wire: `{"id":"","kind":"","prompt":""}`},
+	})
+}
+
+func TestAnswerJSON(t *testing.T) {
+	t.Parallel()
+	req := toolnexus.Request{ID: "req-2", Kind: toolnexus.KindInput, Prompt: "Pick an environment"}
+	checkWire(t, []wireCase[toolnexus.Answer]{
+		{name: "resolved", value: req.Resolve(map[string]any{"choice": "prod"}),
+			wire: `{"id":"req-2","ok":true,"data":{"choice":"prod"}}`},
+		{name: "declined", value: req.Decline(toolnexus.ReasonDeclined),
+			wire: `{"id":"req-2","ok":false,"reason":"declined"}`},
+		{name: "resolved without data", value: req.Resolve(nil),
+			wire: `{"id":"req-2","ok":true}`},
+		{name: "zero", value: toolnexus.Answer{},
+			wire: `{"id":"","ok":false}`},
+	})
+}
+
 func TestRequestValidate(t *testing.T) {
 	t.Parallel()
 	valid := toolnexus.Request{ID: "req-1", Kind: toolnexus.KindInput, Prompt: "Which environment?"}
@@ -39,7 +91,7 @@ func TestRequestValidate(t *testing.T) {
 	}{
 		{"minimal", valid, nil, ""},
 		{"open kind", with(func(r *toolnexus.Request) { r.Kind = "captcha" }), nil, ""},
-		{"full", toolnexus.Request{ID: "req-2", Kind: toolnexus.KindInput, Prompt: "Pick an environment", URL: "https://example.com/pick",
+		{"every field", toolnexus.Request{ID: "req-2", Kind: toolnexus.KindInput, Prompt: "Pick an environment", URL: "https://example.com/pick",
 			Data: map[string]any{"choices": []string{"dev", "prod"}}, ExpiresAt: "2026-12-01T00:00:00Z"}, nil, ""},
 		{"expiry with offset and fraction", with(func(r *toolnexus.Request) { r.ExpiresAt = "2026-12-01T02:00:00.123+02:00" }), nil, ""},
 
@@ -49,17 +101,15 @@ func TestRequestValidate(t *testing.T) {
 		{"no prompt", with(func(r *toolnexus.Request) { r.Prompt = "" }), toolnexus.ErrInvalidRequest, `toolnexus: invalid request: request "req-1" has no prompt`},
 		{"relative url", with(func(r *toolnexus.Request) { r.URL = "/login" }), toolnexus.ErrInvalidRequest,
 			`toolnexus: invalid request: request "req-1": url "/login" is not an absolute URL`},
-		{"url with a space", with(func(r *toolnexus.Request) { r.URL = "https://example.com/a b" }), toolnexus.ErrInvalidRequest, ""},
+		{"url with a space", with(func(r *toolnexus.Request) { r.URL = "https://example.com/a b" }), toolnexus.ErrInvalidRequest,
+			`toolnexus: invalid request: request "req-1": url "https://example.com/a b" is not an absolute URL`},
 		{"date only expiry", with(func(r *toolnexus.Request) { r.ExpiresAt = "2026-12-01" }), toolnexus.ErrInvalidExpiry,
 			`toolnexus: invalid expiresAt: "2026-12-01" is not RFC 3339`},
-		{"unix time expiry", with(func(r *toolnexus.Request) { r.ExpiresAt = "1796083200" }), toolnexus.ErrInvalidExpiry, ""},
-		{"expiry without zone", with(func(r *toolnexus.Request) { r.ExpiresAt = "2026-12-01T00:00:00" }), toolnexus.ErrInvalidExpiry, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			err := tt.req.Validate()
-			assertErr(t, err, tt.wantErr, tt.wantMsg)
+			assertErr(t, tt.req.Validate(), tt.wantErr, tt.wantMsg)
 		})
 	}
 }
@@ -71,11 +121,18 @@ func TestRequestWithExpiry(t *testing.T) {
 		name string
 		at   time.Time
 		want string
+		back time.Time // what Expiry reads back: at itself when zero
 	}{
-		{"utc", time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), "2026-12-01T00:00:00Z"},
-		{"other zone is written in utc", time.Date(2026, 12, 1, 2, 0, 0, 0, plus2), "2026-12-01T00:00:00Z"},
-		{"fraction kept", time.Date(2026, 12, 1, 0, 0, 0, 500_000_000, time.UTC), "2026-12-01T00:00:00.5Z"},
-		{"nanoseconds kept", time.Date(2026, 12, 1, 0, 0, 0, 1, time.UTC), "2026-12-01T00:00:00.000000001Z"},
+		{"utc", time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), "2026-12-01T00:00:00Z", time.Time{}},
+		{"other zone is written in utc", time.Date(2026, 12, 1, 2, 0, 0, 0, plus2), "2026-12-01T00:00:00Z", time.Time{}},
+		{"fraction kept", time.Date(2026, 12, 1, 0, 0, 0, 500_000_000, time.UTC), "2026-12-01T00:00:00.5Z", time.Time{}},
+		{"nanoseconds kept", time.Date(2026, 12, 1, 0, 0, 0, 1, time.UTC), "2026-12-01T00:00:00.000000001Z", time.Time{}},
+		// RFC 3339 writes the years 0 to 9999 only: a time outside them is
+		// written as the nearest time it can hold, which Expiry reads.
+		{"before year 0", time.Date(-5, 6, 1, 0, 0, 0, 0, time.UTC), "0000-01-01T00:00:00Z", time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC)},
+		{"after year 9999", time.Date(12000, 1, 1, 0, 0, 0, 0, time.UTC), "9999-12-31T23:59:59.999999999Z",
+			time.Date(9999, 12, 31, 23, 59, 59, 999999999, time.UTC)},
+		{"far after year 9999", time.Unix(1<<62, 0), "9999-12-31T23:59:59.999999999Z", time.Date(9999, 12, 31, 23, 59, 59, 999999999, time.UTC)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -85,12 +142,22 @@ func TestRequestWithExpiry(t *testing.T) {
 			assert.Equal(t, tt.want, got.ExpiresAt)
 			assert.Empty(t, req.ExpiresAt, "the receiver is not changed")
 			assert.NoError(t, got.Validate())
-
 			back, err := got.Expiry()
 			require.NoError(t, err)
-			assert.True(t, back.Equal(tt.at), "Expiry() = %v, want %v", back, tt.at)
+			want := tt.back
+			if want.IsZero() {
+				want = tt.at
+			}
+			assert.True(t, back.Equal(want), "Expiry() = %v, want %v", back, want)
 		})
 	}
+	t.Run("the zero time clears the expiry", func(t *testing.T) {
+		t.Parallel()
+		req := toolnexus.Request{ID: "req-1", Kind: toolnexus.KindApproval, Prompt: "Deploy?", ExpiresAt: "2026-12-01T00:00:00Z"}
+		got := req.WithExpiry(time.Time{})
+		assert.Equal(t, "", got.ExpiresAt)
+		assert.False(t, got.Expired(time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)))
+	})
 }
 
 func TestRequestExpiry(t *testing.T) {
@@ -104,18 +171,28 @@ func TestRequestExpiry(t *testing.T) {
 		{"2026-12-01T00:00:00Z", time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), false},
 		{"2026-12-01T02:00:00+02:00", time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), false},
 		{"2026-12-01T00:00:00.25Z", time.Date(2026, 12, 1, 0, 0, 0, 250_000_000, time.UTC), false},
+		// RFC 3339 allows "t" and "z" in lower case.
+		{"2026-12-01t00:00:00z", time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), false},
+		{"2026-12-01t00:00:00Z", time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), false},
+		{"2026-12-01T00:00:00z", time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), false},
+		{"2026-12-01t02:00:00+02:00", time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), false},
+
 		{"2026-12-01", time.Time{}, true},
+		{"2026-12-01T00:00:00", time.Time{}, true},
+		{"2026-12-01T00:00Z", time.Time{}, true},
 		{"2026-12-01 00:00:00Z", time.Time{}, true},
+		{"2026-13-01T00:00:00Z", time.Time{}, true},
+		{"1796083200", time.Time{}, true},
 		{"Tue, 01 Dec 2026 00:00:00 GMT", time.Time{}, true},
 		{"tomorrow", time.Time{}, true},
+		{"z", time.Time{}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.expiresAt, func(t *testing.T) {
 			t.Parallel()
 			got, err := toolnexus.Request{ExpiresAt: tt.expiresAt}.Expiry()
 			if tt.wantErr {
-				requireErrorPrefix(t, err)
-				assert.ErrorIs(t, err, toolnexus.ErrInvalidExpiry)
+				assertErr(t, err, toolnexus.ErrInvalidExpiry, `toolnexus: invalid expiresAt: "`+tt.expiresAt+`" is not RFC 3339`)
 				assert.True(t, got.IsZero())
 				return
 			}
@@ -141,6 +218,7 @@ func TestRequestExpired(t *testing.T) {
 		{"after", "2026-12-01T00:00:00Z", at.Add(time.Second), true},
 		{"other zone, before", "2026-12-01T02:00:00+02:00", at.Add(-time.Minute), false},
 		{"other zone, after", "2026-12-01T02:00:00+02:00", at.Add(time.Minute), true},
+		{"lower case, before", "2026-12-01t00:00:00z", at.Add(-time.Second), false},
 		{"unreadable counts as expired", "soon", at.AddDate(-10, 0, 0), true},
 	}
 	for _, tt := range tests {
@@ -167,18 +245,18 @@ func TestRequestResolveAndDecline(t *testing.T) {
 		{"decline without reason", req.Decline(""), toolnexus.Answer{ID: "req-2"}},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			assert.Equal(t, tt.want, tt.got)
-			assert.NoError(t, tt.got.Check(req, time.Now()))
-		})
+		assert.Equal(t, tt.want, tt.got, tt.name)
+		assert.NoError(t, tt.got.Check(req, time.Now()), tt.name)
 	}
 }
 
+// TestAnswerCheck checks that an answer applies only to the request it
+// echoes, and only in time: a forged, misrouted or late answer is refused.
 func TestAnswerCheck(t *testing.T) {
 	t.Parallel()
 	at := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
-	req := toolnexus.Request{ID: "req-2", Kind: toolnexus.KindInput, Prompt: "p", ExpiresAt: "2026-12-01T00:00:00Z"}
+	req := toolnexus.Request{ID: "req-2", Kind: toolnexus.KindInput, Prompt: "p"}.WithExpiry(at)
+	withExpiresAt := func(s string) toolnexus.Request { r := req; r.ExpiresAt = s; return r }
 	tests := []struct {
 		name    string
 		answer  toolnexus.Answer
@@ -187,27 +265,105 @@ func TestAnswerCheck(t *testing.T) {
 		wantErr error
 		wantMsg string
 	}{
-		{"resolved in time", req.Resolve(nil), req, at.Add(-time.Second), nil, ""},
-		{"declined in time", req.Decline(toolnexus.ReasonDeclined), req, at.Add(-time.Second), nil, ""},
-		{"no expiry", toolnexus.Answer{ID: "req-3", OK: true}, toolnexus.Request{ID: "req-3", Kind: "input", Prompt: "p"}, at.AddDate(50, 0, 0), nil, ""},
-		{"other id", toolnexus.Answer{ID: "req-9", OK: true}, req, at.Add(-time.Second), toolnexus.ErrAnswerMismatch,
+		{"resolved in time", req.Resolve(map[string]any{"choice": "prod"}), req, at.Add(-time.Second), nil, ""},
+		{"declined in time", req.Decline(toolnexus.ReasonDeclined), req, at.Add(-time.Nanosecond), nil, ""},
+		{"no expiry never expires", toolnexus.Answer{ID: "r", OK: true}, toolnexus.Request{ID: "r"}, time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC), nil, ""},
+		{"other request's id", toolnexus.Answer{ID: "req-9", OK: true}, req, at.Add(-time.Second), toolnexus.ErrAnswerMismatch,
 			`toolnexus: answer does not match request: answer id "req-9", request id "req-2"`},
-		{"empty id", toolnexus.Answer{OK: true}, req, at.Add(-time.Second), toolnexus.ErrAnswerMismatch, ""},
+		{"id in another case", toolnexus.Answer{ID: "REQ-2", OK: true}, req, at.Add(-time.Hour), toolnexus.ErrAnswerMismatch,
+			`toolnexus: answer does not match request: answer id "REQ-2", request id "req-2"`},
+		{"empty answer id", toolnexus.Answer{OK: true}, req, at.Add(-time.Hour), toolnexus.ErrAnswerMismatch,
+			`toolnexus: answer does not match request: answer id "", request id "req-2"`},
 		{"empty ids do not match", toolnexus.Answer{OK: true}, toolnexus.Request{Kind: "input", Prompt: "p"}, at, toolnexus.ErrAnswerMismatch,
 			`toolnexus: answer does not match request: answer id "", request id ""`},
 		{"at the expiry", req.Resolve(nil), req, at, toolnexus.ErrExpired,
 			`toolnexus: request expired: request "req-2" expired at 2026-12-01T00:00:00Z`},
 		{"after the expiry", req.Resolve(nil), req, at.Add(time.Hour), toolnexus.ErrExpired, ""},
-		{"unreadable expiry", toolnexus.Answer{ID: "req-4", OK: true}, toolnexus.Request{ID: "req-4", Kind: "input", Prompt: "p", ExpiresAt: "soon"},
-			at, toolnexus.ErrInvalidExpiry, ""},
+		{"a late decline too", req.Decline(toolnexus.ReasonCancelled), req, at.Add(time.Nanosecond), toolnexus.ErrExpired, ""},
+		{"expiry in another zone", req.Resolve(nil), withExpiresAt("2026-12-01T01:00:00+02:00"), at.Add(-time.Minute), toolnexus.ErrExpired,
+			`toolnexus: request expired: request "req-2" expired at 2026-12-01T01:00:00+02:00`},
+		{"unreadable expiry", req.Resolve(nil), withExpiresAt("soon"), at.Add(-time.Hour), toolnexus.ErrInvalidExpiry,
+			`toolnexus: invalid expiresAt: "soon" is not RFC 3339`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			err := tt.answer.Check(tt.req, tt.now)
 			assertErr(t, err, tt.wantErr, tt.wantMsg)
+			if tt.wantErr != nil {
+				assert.Equal(t, tt.wantErr, sentinelOf(err), "it matches one sentinel only")
+			}
 		})
 	}
+}
+
+// choice is a caller's struct an answer's data is decoded into.
+type choice struct {
+	Answer string   `json:"answer"`
+	Count  int      `json:"count"`
+	Tags   []string `json:"tags"`
+	Inner  *struct {
+		Level string `json:"level"`
+	} `json:"inner"`
+	Plain string
+}
+
+func TestAnswerDecodeData(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		data    map[string]any
+		want    choice
+		wantErr string
+	}{
+		{"as decoded from JSON", map[string]any{"answer": "prod", "count": 2.0, "tags": []any{"a", "b"}, "inner": map[string]any{"level": "high"}, "Plain": "p"},
+			choice{Answer: "prod", Count: 2, Tags: []string{"a", "b"}, Inner: &struct {
+				Level string `json:"level"`
+			}{"high"}, Plain: "p"}, ""},
+		{"as built in this process", map[string]any{"answer": "prod", "count": 3, "tags": []string{"c"}}, choice{Answer: "prod", Count: 3, Tags: []string{"c"}}, ""},
+		{"nil data", nil, choice{}, ""},
+		{"unknown keys are ignored", map[string]any{"answer": "prod", "other": 1.0}, choice{Answer: "prod"}, ""},
+		// Keys are exact: encoding/json would take these for the fields.
+		{"key in another case", map[string]any{"ANSWER": "x", "Count": 5.0, "plain": "q"}, choice{}, ""},
+		{"folded key", map[string]any{"anſwer": "x"}, choice{}, ""},
+		{"folded key in a nested struct", map[string]any{"inner": map[string]any{"LEVEL": "x"}}, choice{Inner: &struct {
+			Level string `json:"level"`
+		}{}}, ""},
+		{"exact key wins over a case variant", map[string]any{"answer": "a", "Answer": "b"}, choice{Answer: "a"}, ""},
+		{"wrong type", map[string]any{"count": "two"}, choice{},
+			"toolnexus: invalid JSON: json: cannot unmarshal string into Go struct field choice.count of type int"},
+		{"fraction into an int", map[string]any{"count": 2.5}, choice{},
+			"toolnexus: invalid JSON: json: cannot unmarshal number 2.5 into Go struct field choice.count of type int"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var got choice
+			err := toolnexus.Answer{ID: "r", OK: true, Data: tt.data}.DecodeData(&got)
+			if tt.wantErr != "" {
+				assertErr(t, err, toolnexus.ErrInvalidJSON, tt.wantErr)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, got)
+		})
+	}
+	t.Run("into a map", func(t *testing.T) {
+		t.Parallel()
+		var got map[string]int
+		require.NoError(t, toolnexus.Answer{Data: map[string]any{"a": 1.0, "B": 2}}.DecodeData(&got))
+		assert.Equal(t, map[string]int{"a": 1, "B": 2}, got)
+	})
+	t.Run("not a pointer", func(t *testing.T) {
+		t.Parallel()
+		data := map[string]any{"answer": "x"}
+		assertErr(t, toolnexus.Answer{Data: data}.DecodeData((*choice)(nil)), toolnexus.ErrInvalidJSON,
+			"toolnexus: invalid JSON: DecodeData needs a non-nil pointer, not *toolnexus_test.choice")
+		assertErr(t, toolnexus.Answer{Data: data}.DecodeData(choice{}), toolnexus.ErrInvalidJSON,
+			"toolnexus: invalid JSON: DecodeData needs a non-nil pointer, not toolnexus_test.choice")
+		assertErr(t, toolnexus.Answer{Data: data}.DecodeData(nil), toolnexus.ErrInvalidJSON,
+			"toolnexus: invalid JSON: DecodeData needs a non-nil pointer, not <nil>")
+	})
 }
 
 func TestRequestLogValue(t *testing.T) {
@@ -226,6 +382,9 @@ func TestRequestLogValue(t *testing.T) {
 		{"no expiry", toolnexus.Request{ID: "req-1", Kind: toolnexus.KindInput, Prompt: "p"},
 			`level=INFO msg=m req.id=req-1 req.kind=input`,
 			`{"level":"INFO","msg":"m","req":{"id":"req-1","kind":"input"}}`},
+		{"newline in the id", toolnexus.Request{ID: "req-1\nlevel=ERROR", Kind: toolnexus.KindInput, Prompt: "p"},
+			`level=INFO msg=m req.id="req-1\nlevel=ERROR" req.kind=input`,
+			`{"level":"INFO","msg":"m","req":{"id":"req-1\nlevel=ERROR","kind":"input"}}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

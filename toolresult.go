@@ -5,8 +5,18 @@
 // such as a login, an approval or an answer from a person, returns a
 // suspension built by [Pending]; the host reads it back with [PendingOf],
 // even after the result has been stored as JSON and read by another process.
-// The types are plain values whose JSON is the one every toolnexus port and
-// the MCP content blocks speak.
+//
+// A result goes to a model provider through one method per destination
+// (Anthropic, OpenAI Chat and Responses, Gemini, MCP), which all follow the
+// same rules: the text comes first, Output and then each text part in order,
+// and the media after it, in order; an empty text is never sent as a block of
+// its own; metadata never reaches a provider, so a suspension is sent as its
+// Output text. A part the destination cannot carry (a type or media type it
+// does not read, a URL scheme it does not fetch, a size over the limits its
+// API documents, or a part that fails [ContentPart.Validate]) becomes a
+// placeholder text such as "[unsupported audio part (audio/wav, 12 bytes)]",
+// never a silent drop and never a block the provider would refuse. Media
+// types are written in lower case without parameters.
 package toolnexus
 
 import (
@@ -20,6 +30,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // MetadataPending is the reserved metadata key whose value, a [Request], makes
@@ -110,19 +122,24 @@ func (r ToolResult) Validate() error {
 
 // Redacted returns a copy of r without payloads, for transcripts and audit
 // logs that must not store them: each part keeps its type, MIME type, URL and
-// name but loses its data, and the metadata key [MetadataRedacted] lists, part
-// by part, the description of what was there, with the SHA-256 of the content
-// for parts that had data ("image (image/png, 82 bytes) sha256:e050…"). Parts
-// stored as metadata values (a ContentPart, a *ContentPart or a []ContentPart)
-// lose their data too, and a ToolResult stored there is redacted in turn; a
-// part decoded from JSON into a map is not recognised. The copy shares nothing
-// that it changes with r.
+// name but loses its data (and a data: URL, if one was put in URL), and the
+// metadata key [MetadataRedacted] lists, part by part, the description of what
+// was there, with the SHA-256 of the content for parts that had data
+// ("image (image/png, 82 bytes) sha256:e050…"). Whatever the metadata holds
+// is redacted too, at any depth: parts and results (values or pointers, in
+// slices, arrays, maps and the exported fields of structs), objects decoded
+// from JSON that have the shape of a part, and strings holding a data: URL.
+// The copy shares nothing that it changes with r.
 func (r ToolResult) Redacted() ToolResult {
+	return r.redacted(0)
+}
+
+func (r ToolResult) redacted(depth int) ToolResult {
 	out := r
-	cloned := false
+	var notes []string
 	if r.Parts != nil {
 		out.Parts = make([]ContentPart, len(r.Parts))
-		notes := make([]string, len(r.Parts))
+		notes = make([]string, len(r.Parts))
 		for i, p := range r.Parts {
 			notes[i] = p.String()
 			if p.Data != "" {
@@ -131,42 +148,22 @@ func (r ToolResult) Redacted() ToolResult {
 				} else {
 					notes[i] += " (invalid base64)"
 				}
-				p.Data = ""
 			}
-			out.Parts[i] = p
+			out.Parts[i] = p.withoutPayload()
 		}
-		out = out.WithMetadata(MetadataRedacted, notes)
-		cloned = true
 	}
+	if r.Metadata == nil && notes == nil {
+		return out
+	}
+	out.Metadata = make(map[string]any, len(r.Metadata)+1)
 	for k, v := range r.Metadata {
-		var red any
-		switch v := v.(type) {
-		case ContentPart:
-			v.Data = ""
-			red = v
-		case *ContentPart:
-			if v == nil {
-				continue
-			}
-			c := *v
-			c.Data = ""
-			red = &c
-		case ToolResult:
-			red = v.Redacted()
-		case []ContentPart:
-			parts := slices.Clone(v)
-			for i := range parts {
-				parts[i].Data = ""
-			}
-			red = parts
-		default:
-			continue
+		if red, changed := redact(reflect.ValueOf(v), depth+1); changed {
+			v = red.Interface()
 		}
-		if !cloned {
-			out.Metadata = maps.Clone(r.Metadata)
-			cloned = true
-		}
-		out.Metadata[k] = red
+		out.Metadata[k] = v
+	}
+	if notes != nil {
+		out.Metadata[MetadataRedacted] = notes
 	}
 	return out
 }
@@ -177,6 +174,9 @@ func (r ToolResult) Redacted() ToolResult {
 //
 //	ok "fixture.png (image/png, 82 bytes)" parts=[image (image/png, 82 bytes)]
 //	error "Which environment?" metadata=[pending] pending=input:req-1
+//
+// A key, kind, id, type or MIME type holding anything but graphic
+// characters, such as a newline from a peer, is printed quoted.
 func (r ToolResult) String() string {
 	b := make([]byte, 0, 32+len(r.Output))
 	if r.IsError {
@@ -197,23 +197,78 @@ func (r ToolResult) String() string {
 	}
 	if len(r.Metadata) > 0 {
 		b = append(b, " metadata=["...)
-		b = append(b, strings.Join(slices.Sorted(maps.Keys(r.Metadata)), " ")...)
+		for i, k := range slices.Sorted(maps.Keys(r.Metadata)) {
+			if i > 0 {
+				b = append(b, ' ')
+			}
+			b = append(b, printable(k)...)
+		}
 		b = append(b, ']')
 	}
 	if req, ok := PendingOf(r); ok {
 		b = append(b, " pending="...)
-		b = append(b, req.Kind...)
+		b = append(b, printable(req.Kind)...)
 		b = append(b, ':')
-		b = append(b, req.ID...)
+		b = append(b, printable(req.ID)...)
 	}
 	return string(b)
 }
 
+// printable returns s as it is when it holds only graphic characters and no
+// space, else quoted, so that text from a peer cannot forge a line of a log.
+func printable(s string) string {
+	for _, c := range s {
+		if c == utf8.RuneError || c == ' ' || !unicode.IsGraphic(c) {
+			return strconv.Quote(s)
+		}
+	}
+	return s
+}
+
 // GoString returns a Go-syntax form of r for %#v in which each part's data
-// is replaced by its size.
+// is replaced by its size and each metadata value that is not a number, a
+// boolean, a string, a time, a part or a result by its type (and length).
 func (r ToolResult) GoString() string {
-	return fmt.Sprintf("toolnexus.ToolResult{Output:%q, IsError:%t, Parts:%#v, Metadata:%#v}",
-		r.Output, r.IsError, r.Parts, r.Metadata)
+	b := fmt.Appendf(nil, "toolnexus.ToolResult{Output:%q, IsError:%t, Parts:%#v, Metadata:", r.Output, r.IsError, r.Parts)
+	if r.Metadata == nil {
+		b = append(b, "map[string]interface {}(nil)"...)
+	} else {
+		b = append(b, "map[string]interface {}{"...)
+		for i, k := range slices.Sorted(maps.Keys(r.Metadata)) {
+			if i > 0 {
+				b = append(b, ", "...)
+			}
+			b = fmt.Appendf(b, "%q:%s", k, goValue(r.Metadata[k]))
+		}
+		b = append(b, '}')
+	}
+	return string(append(b, '}'))
+}
+
+// goValue returns the Go syntax of a metadata value for GoString, or its
+// type when it may hold a payload the package cannot see.
+func goValue(v any) string {
+	switch v := v.(type) {
+	case nil, bool, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64,
+		float32, float64, time.Time, time.Duration, ContentPart, ToolResult:
+		return fmt.Sprintf("%#v", v)
+	case *ContentPart:
+		if v != nil {
+			return "&" + v.GoString()
+		}
+	case *ToolResult:
+		if v != nil {
+			return "&" + v.GoString()
+		}
+	case string:
+		return logString(v)
+	}
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Slice, reflect.Array, reflect.Map:
+		return fmt.Sprintf("%T(len %d)", v, rv.Len())
+	}
+	return fmt.Sprintf("%T{…}", v)
 }
 
 // Format prints r for every verb without part data: %#v is
@@ -232,14 +287,16 @@ func (r ToolResult) Format(f fmt.State, verb rune) {
 
 // LogValue implements [slog.LogValuer]. A result logs as a group of its
 // output, error flag, parts (described, never their data), the Request of a
-// suspension, and its metadata, in which numbers, booleans, times and short
-// strings are logged as they are, parts and results are described, strings
-// are cut at 256 bytes and any other value is logged as its type and length.
+// suspension, and its metadata. In the metadata, numbers, booleans, times
+// and short strings are logged as they are; parts and results, wherever
+// [ToolResult.Redacted] finds them, are described; a data: URL loses its
+// payload and other strings are cut at 256 bytes; any other value is logged
+// as its type and length.
 func (r ToolResult) LogValue() slog.Value {
 	attrs := make([]slog.Attr, 0, 5)
 	attrs = append(attrs, slog.String("output", r.Output), slog.Bool("isError", r.IsError))
 	if len(r.Parts) > 0 {
-		attrs = append(attrs, slog.Attr{Key: "parts", Value: partsLogValue(r.Parts)})
+		attrs = append(attrs, slog.Attr{Key: "parts", Value: metadataLogValue(r.Parts)})
 	}
 	if req, ok := PendingOf(r); ok {
 		attrs = append(attrs, slog.Any(MetadataPending, req))
@@ -258,16 +315,20 @@ func (r ToolResult) LogValue() slog.Value {
 	return slog.GroupValue(attrs...)
 }
 
-func partsLogValue(parts []ContentPart) slog.Value {
-	attrs := make([]slog.Attr, len(parts))
-	for i, p := range parts {
-		attrs[i] = slog.Attr{Key: strconv.Itoa(i), Value: p.LogValue()}
-	}
-	return slog.GroupValue(attrs...)
-}
-
 // maxLoggedString is the longest metadata string logged whole.
 const maxLoggedString = 256
+
+// logString is a metadata string as it is logged or printed: quoted, a data
+// URL without its payload, and cut at maxLoggedString bytes.
+func logString(s string) string {
+	switch {
+	case isDataURL(s):
+		return strconv.Quote(redactDataURL(s))
+	case len(s) > maxLoggedString:
+		return strconv.Quote(s[:maxLoggedString]) + "… (" + strconv.Itoa(len(s)) + " bytes)"
+	}
+	return strconv.Quote(s)
+}
 
 // metadataLogValue logs a metadata value without any payload it may carry.
 func metadataLogValue(v any) slog.Value {
@@ -276,12 +337,19 @@ func metadataLogValue(v any) slog.Value {
 		float32, float64, time.Time, time.Duration:
 		return slog.AnyValue(v)
 	case string:
+		if isDataURL(v) {
+			return slog.StringValue(redactDataURL(v))
+		}
 		if len(v) > maxLoggedString {
 			return slog.StringValue(v[:maxLoggedString] + "… (" + strconv.Itoa(len(v)) + " bytes)")
 		}
 		return slog.StringValue(v)
-	case []ContentPart:
-		return partsLogValue(v)
+	case map[string]any:
+		if looksLikePart(v) {
+			mimeType, _ := v["mimeType"].(string)
+			data, _ := v["data"].(string)
+			return ContentPart{Type: PartType(fmt.Sprint(v["type"])), MIMEType: mimeType, Data: data}.LogValue()
+		}
 	case slog.LogValuer:
 		if rv := reflect.ValueOf(v); rv.Kind() == reflect.Pointer && rv.IsNil() {
 			return slog.StringValue(fmt.Sprintf("%T(nil)", v))
@@ -290,8 +358,55 @@ func metadataLogValue(v any) slog.Value {
 	}
 	rv := reflect.ValueOf(v)
 	switch rv.Kind() {
-	case reflect.Slice, reflect.Array, reflect.Map, reflect.String:
+	case reflect.Slice, reflect.Array, reflect.Map:
+		if rv.Len() <= maxLoggedItems && holdsParts(rv) {
+			return itemsLogValue(rv)
+		}
 		return slog.StringValue(fmt.Sprintf("%T (len %d)", v, rv.Len()))
+	case reflect.String:
+		return metadataLogValue(rv.String())
+	case reflect.Pointer:
+		if !rv.IsNil() && holdsParts(rv) {
+			return metadataLogValue(rv.Elem().Interface())
+		}
 	}
 	return slog.StringValue(fmt.Sprintf("%T", v))
+}
+
+// maxLoggedItems is the most items of a slice or map of parts logged one by
+// one.
+const maxLoggedItems = 64
+
+// holdsParts reports whether v holds parts or results, as the value or the
+// elements of a slice, array or map.
+func holdsParts(v reflect.Value) bool {
+	t := v.Type()
+	if t.Kind() != reflect.Pointer {
+		t = t.Elem()
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == partType || t == resultType {
+		return true
+	}
+	_, changed := redact(v, 0)
+	return changed
+}
+
+// itemsLogValue logs each item of a slice, array or map as a metadata value.
+func itemsLogValue(v reflect.Value) slog.Value {
+	attrs := make([]slog.Attr, 0, v.Len())
+	if v.Kind() == reflect.Map {
+		keys := v.MapKeys()
+		slices.SortFunc(keys, func(a, b reflect.Value) int { return strings.Compare(fmt.Sprint(a), fmt.Sprint(b)) })
+		for _, k := range keys {
+			attrs = append(attrs, slog.Attr{Key: fmt.Sprint(k), Value: metadataLogValue(v.MapIndex(k).Interface())})
+		}
+		return slog.GroupValue(attrs...)
+	}
+	for i := range v.Len() {
+		attrs = append(attrs, slog.Attr{Key: strconv.Itoa(i), Value: metadataLogValue(v.Index(i).Interface())})
+	}
+	return slog.GroupValue(attrs...)
 }

@@ -4,32 +4,37 @@
 // CallToolResult and a Gemini functionResponse. It prints each as the JSON
 // that goes into the provider's request.
 //
-//	go run ./examples/providers [file.png]
+//	go run ./examples/providers             # the test card built into the program
+//	go run ./examples/providers shot.png    # a PNG in the current directory
 package main
 
 import (
+	"embed"
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
-	"path/filepath"
 
 	"github.com/toolnexus-go/toolnexus"
 )
 
+//go:embed fixture.png
+var testCard embed.FS
+
 // result is what the tool returns: a description for text-only readers, a
 // caption and the image.
-func result(path string) (toolnexus.ToolResult, error) {
-	img, err := toolnexus.PartFromFile(path)
+func result(files fs.FS, name string) (toolnexus.ToolResult, error) {
+	img, err := toolnexus.PartFromFS(files, name)
 	if err != nil {
 		return toolnexus.ToolResult{}, err
 	}
-	desc := fmt.Sprintf("%s (%s, %d bytes)", filepath.Base(path), img.MIMEType, img.Size())
+	desc := fmt.Sprintf("%s (%s, %d bytes)", name, img.MIMEType, img.Size())
 	return toolnexus.Ok(desc, toolnexus.TextPart("A test card, 8 by 8 pixels."), img), nil
 }
 
-func run(w io.Writer, path string) error {
-	r, err := result(path)
+func run(w io.Writer, files fs.FS, name string) error {
+	r, err := result(files, name)
 	if err != nil {
 		return err
 	}
@@ -57,11 +62,11 @@ func run(w io.Writer, path string) error {
 }
 
 func main() {
-	path := "testdata/fixture.png"
+	files, name := fs.FS(testCard), "fixture.png"
 	if len(os.Args) > 1 {
-		path = os.Args[1]
+		files, name = os.DirFS("."), os.Args[1]
 	}
-	if err := run(os.Stdout, path); err != nil {
+	if err := run(os.Stdout, files, name); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}

@@ -12,7 +12,7 @@ import (
 
 func TestRun(t *testing.T) {
 	var out bytes.Buffer
-	require.NoError(t, run(&out, "../../testdata/fixture.png"))
+	require.NoError(t, run(&out, testCard, "fixture.png"))
 	assert.Equal(t, `== Anthropic Messages, a tool_result block
 {
   "type": "tool_result",
@@ -128,7 +128,7 @@ func TestRun(t *testing.T) {
 
 func TestRunMissingFile(t *testing.T) {
 	var out bytes.Buffer
-	err := run(&out, "../../testdata/missing.png")
+	err := run(&out, testCard, "missing.png")
 	require.Error(t, err)
 	assert.True(t, errors.Is(err, fs.ErrNotExist))
 	assert.Empty(t, out.String())

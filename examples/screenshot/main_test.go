@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -10,7 +12,7 @@ import (
 
 func TestRun(t *testing.T) {
 	var out bytes.Buffer
-	require.NoError(t, run(&out, "../../testdata/fixture.png"))
+	require.NoError(t, run(&out, testCard, "fixture.png"))
 	assert.Equal(t, `ok "fixture.png (image/png, 82 bytes)" parts=[image (image/png, 82 bytes)]
 {
   "output": "fixture.png (image/png, 82 bytes)",
@@ -26,13 +28,26 @@ func TestRun(t *testing.T) {
 `, out.String())
 }
 
-func TestRunMissingFile(t *testing.T) {
-	var out bytes.Buffer
-	require.NoError(t, run(&out, "../../testdata/missing.png"))
-	assert.Equal(t, `error "cannot read missing.png: toolnexus: open ../../testdata/missing.png: no such file or directory"
-{
-  "output": "cannot read missing.png: toolnexus: open ../../testdata/missing.png: no such file or directory",
-  "isError": true
-}
-`, out.String())
+// TestScreenshotFailures checks that what the model reads when a file
+// cannot be had names only what the model gave: no path of the host's.
+func TestScreenshotFailures(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "big.png"), make([]byte, 10<<20+1), 0o600))
+	root, err := os.OpenRoot(dir)
+	require.NoError(t, err)
+	defer root.Close()
+	for name, want := range map[string]string{
+		"missing.png":    "no screenshot: toolnexus: cannot read: openat missing.png: no such file or directory",
+		"../secret.png":  "no screenshot: toolnexus: cannot read: open ../secret.png: invalid argument",
+		"big.png":        "no screenshot: toolnexus: part too large: 10485761 bytes, over the limit of 10485760 bytes",
+		"notes.exe":      `no screenshot: toolnexus: unknown file extension: ".exe" in "notes.exe"; pass its MIME type`,
+		"fixture.png/..": `no screenshot: toolnexus: unknown file extension: "fixture.png/.." has no extension; pass its MIME type`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			res := screenshot(root.FS(), name)
+			assert.True(t, res.IsError)
+			assert.Equal(t, want, res.Output)
+			assert.NotContains(t, res.Output, dir)
+		})
+	}
 }

@@ -32,7 +32,13 @@ func deploy(service string, ans *toolnexus.Answer, now time.Time) toolnexus.Tool
 	if !ans.OK {
 		return toolnexus.Errorf("deploy of %s cancelled: %s", service, ans.Reason)
 	}
-	env, _ := ans.Data["choice"].(string)
+	var choice struct {
+		Env string `json:"choice"`
+	}
+	if err := ans.DecodeData(&choice); err != nil {
+		return toolnexus.Errorf("unreadable answer: %v", err)
+	}
+	env := choice.Env
 	if env != "dev" && env != "prod" {
 		return toolnexus.Errorf("unknown environment %q; choose dev or prod", env)
 	}
@@ -46,7 +52,7 @@ func run(w io.Writer, dir string, now time.Time) error {
 	if !ok {
 		return fmt.Errorf("expected a suspension, got %v", res)
 	}
-	fmt.Fprintf(w, "parked: %s %q (id %s…)\n", req.Kind, req.Prompt, req.ID[:4])
+	fmt.Fprintf(w, "parked: %s %q (id %s)\n", req.Kind, req.Prompt, req.ID)
 
 	// Store the parked result: it must survive the process.
 	file := filepath.Join(dir, "parked.json")

@@ -1,0 +1,124 @@
+package toolnexus
+
+import (
+	"encoding/base64"
+	"unicode/utf8"
+)
+
+// AnthropicToolResultBlock is an Anthropic Messages tool_result content
+// block, the value [ToolResult.AnthropicToolResult] returns: its JSON is what
+// the Messages API takes in a user message's content.
+type AnthropicToolResultBlock struct {
+	Type      string                  `json:"type"` // always "tool_result"
+	ToolUseID string                  `json:"tool_use_id"`
+	IsError   bool                    `json:"is_error"`
+	Content   []AnthropicContentBlock `json:"content,omitempty"`
+}
+
+// AnthropicContentBlock is one block of an Anthropic tool_result's content:
+// a "text" block with Text, or an "image" or "document" block with a Source.
+// A document carries the file part's name as its Title.
+type AnthropicContentBlock struct {
+	Type   string           `json:"type"`
+	Text   string           `json:"text,omitempty"`
+	Source *AnthropicSource `json:"source,omitempty"`
+	Title  string           `json:"title,omitempty"`
+}
+
+// AnthropicSource is where an Anthropic image or document block finds its
+// content: Type "base64" with MediaType and base64 Data, "text" with
+// MediaType "text/plain" and the text itself in Data, or "url" with URL.
+type AnthropicSource struct {
+	Type      string `json:"type"`
+	MediaType string `json:"media_type,omitempty"`
+	Data      string `json:"data,omitempty"`
+	URL       string `json:"url,omitempty"`
+}
+
+// Sizes the Anthropic Messages API documents. An image whose base64 is
+// longer than 5 MB is refused ("image exceeds 5 MB maximum: N bytes >
+// 5242880 bytes"); a request, and so any document in it, may be at most
+// 32 MB (the PDF support guide).
+const (
+	anthropicMaxImage   = 5 << 20
+	anthropicMaxRequest = 32_000_000
+)
+
+// anthropicImages are the image types the Messages API reads; its
+// media_type is a closed list of these lower-case values.
+var anthropicImages = map[string]bool{"image/jpeg": true, "image/png": true, "image/gif": true, "image/webp": true}
+
+// AnthropicToolResult returns r as an Anthropic Messages tool_result block
+// answering the tool_use toolUseID, with IsError sent as is_error. A result
+// with no text and no media has no content key.
+//
+// It carries a JPEG, PNG, GIF or WebP image as an image block, and a PDF, a
+// plain text, Markdown, CSV or JSON file as a document block titled with the
+// part's name: data as a base64 source (a text file as a "text/plain" text
+// source, when it is UTF-8), an http or https URL as a url source. Any other
+// part, audio included, an image whose base64 is over 5 MiB, or a document
+// over 32 MB (the limits the API documents) becomes its placeholder.
+func (r ToolResult) AnthropicToolResult(toolUseID string) AnthropicToolResultBlock {
+	texts, media := layout(r, func(_ int, p ContentPart) (AnthropicContentBlock, string) {
+		return anthropicBlock(p)
+	})
+	content := make([]AnthropicContentBlock, 0, len(texts)+len(media))
+	for _, t := range texts {
+		content = append(content, AnthropicContentBlock{Type: "text", Text: t})
+	}
+	content = append(content, media...)
+	if len(content) == 0 {
+		content = nil
+	}
+	return AnthropicToolResultBlock{Type: "tool_result", ToolUseID: toolUseID, IsError: r.IsError, Content: content}
+}
+
+// anthropicBlock returns the image or document block for p, or the text
+// that stands for it.
+func anthropicBlock(p ContentPart) (AnthropicContentBlock, string) {
+	mt := mediaType(p.MIMEType)
+	image := p.Type == PartImage && anthropicImages[mt]
+	document := p.Type == PartFile && (mt == "application/pdf" || isTextType(mt) && p.Data != "")
+	var src AnthropicSource
+	switch {
+	case !image && !document, p.URL != "" && !webURL(p.URL):
+		return AnthropicContentBlock{}, placeholder(p)
+	case p.URL != "":
+		src = AnthropicSource{Type: "url", URL: p.URL}
+	case image && len(p.Data) > anthropicMaxImage:
+		return AnthropicContentBlock{}, tooLarge(p, "the 5 MB of base64 Anthropic takes in an image")
+	case len(p.Data) > anthropicMaxRequest:
+		return AnthropicContentBlock{}, tooLarge(p, "the 32 MB Anthropic takes in a request")
+	case isTextType(mt):
+		text, ok := decodeText(p.Data)
+		if !ok {
+			return AnthropicContentBlock{}, placeholder(p)
+		}
+		src = AnthropicSource{Type: "text", MediaType: "text/plain", Data: text}
+	default:
+		src = AnthropicSource{Type: "base64", MediaType: mt, Data: p.Data}
+	}
+	if image {
+		return AnthropicContentBlock{Type: "image", Source: &src}, ""
+	}
+	return AnthropicContentBlock{Type: "document", Source: &src, Title: p.Name}, ""
+}
+
+// isTextType reports whether a media type is one of the text files of the
+// extension table: plain text, Markdown, CSV or JSON.
+func isTextType(mt string) bool {
+	switch mt {
+	case "text/plain", "text/markdown", "text/csv", "application/json":
+		return true
+	}
+	return false
+}
+
+// decodeText decodes base64 data that must hold UTF-8 text.
+func decodeText(data string) (string, bool) {
+	b, err := base64.StdEncoding.DecodeString(data)
+	if err != nil || !utf8.Valid(b) {
+		return "", false
+	}
+	return string(b), true
+}

@@ -1,0 +1,26 @@
+package toolnexus
+
+// The internals that the external tests need, as net/netip's export_test.go
+// has them: the parsers that fuzz_test.go checks against the standard
+// library.
+
+var (
+	ParseDataURL = parseDataURL
+	CheckBase64  = checkBase64
+	Encode       = encode
+)
+
+// JSONSkip moves the exact-key reader past the first JSON value of data and
+// returns that value's bytes and the offset where reading stopped.
+func JSONSkip(data []byte) ([]byte, int, error) {
+	r := jsonReader{data: data}
+	v, err := r.skip()
+	return v, r.pos, err
+}
+
+// JSONString reads the first JSON value of data as the exact-key reader
+// reads a string value.
+func JSONString(data []byte) (string, error) {
+	r := jsonReader{data: data}
+	return r.str("s")
+}

@@ -1,0 +1,295 @@
+package toolnexus_test
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/toolnexus-go/toolnexus"
+)
+
+// mcpWith is the CallToolResult of Ok("out", p) whose second block is block,
+// or a text block holding a placeholder.
+func mcpWith(block string) string {
+	if strings.HasPrefix(block, "[") {
+		block = `{"type":"text","text":"` + block + `"}`
+	}
+	return `{"content":[{"type":"text","text":"out"},` + block + `],"isError":false}`
+}
+
+func TestMCPDelivery(t *testing.T) {
+	t.Parallel()
+	link := func(mimeType, uri, name string) string {
+		return `{"type":"resource_link","mimeType":"` + mimeType + `","uri":"` + uri + `","name":"` + name + `"}`
+	}
+	blob := func(name, mimeType, data string) string {
+		return `{"type":"resource","resource":{"uri":"toolnexus:part/0/` + name + `","mimeType":"` + mimeType + `","blob":"` + data + `"}}`
+	}
+	media := func(typ, mimeType, data string) string {
+		return `{"type":"` + typ + `","data":"` + data + `","mimeType":"` + mimeType + `"}`
+	}
+	want := map[string]string{
+		"png":                 media("image", "image/png", pngB64),
+		"png mixed case":      media("image", "Image/PNG", pngB64),
+		"png with parameters": media("image", "image/png; name=cat", pngB64),
+		"pdf mixed case":      blob("report.pdf", "Application/PDF", pdfB64),
+		"pdf unnamed":         blob("", "application/pdf", pdfB64),
+		"wav mixed case":      media("audio", "audio/WAV", wavB64),
+		"mp3":                 media("audio", "audio/mpeg", "SUQz"),
+		"jpeg https":          link("image/jpeg", "https://example.com/cat.jpg", "cat.jpg"),
+		"jpeg HTTPS":          link("image/jpeg", "HTTPS://example.com/cat.jpg", "cat.jpg"),
+		"jpeg http":           link("image/jpeg", "http://example.com/cat.jpg", "cat.jpg"),
+		"jpeg s3":             link("image/jpeg", "s3://bucket/cat.jpg", "cat.jpg"),
+		"jpeg gs":             link("image/jpeg", "gs://bucket/cat.jpg", "cat.jpg"),
+		"jpeg file":           link("image/jpeg", "file:///tmp/cat.jpg", "cat.jpg"),
+		"jpeg ftp":            link("image/jpeg", "ftp://example.com/cat.jpg", "cat.jpg"),
+		"pdf https":           link("application/pdf", "https://example.com/report.pdf", "report.pdf"),
+		"pdf s3":              link("application/pdf", "s3://bucket/report.pdf", "report.pdf"),
+		"pdf gs":              link("application/pdf", "gs://bucket/report.pdf", "report.pdf"),
+		"wav https":           link("audio/wav", "https://example.com/a.wav", "a.wav"),
+		"txt":                 blob("notes.txt", "text/plain", "aGVsbG8="),
+		"txt not UTF-8":       blob("bad.txt", "text/plain", "/w=="),
+		"md":                  blob("README.md", "text/markdown", "IyBUaXRsZQ=="),
+		"csv":                 blob("data.csv", "text/csv", "YSxiCjEsMg=="),
+		"json":                blob("data.json", "application/json", "eyJhIjoxfQ=="),
+		"ogg":                 media("audio", "audio/ogg", "T2dnUw=="),
+		"flac":                media("audio", "audio/flac", "ZkxhQw=="),
+		"m4a":                 media("audio", "audio/mp4", "ZnR5cA=="),
+		"heic":                media("image", "image/heic", "ZnR5cA=="),
+		"gif":                 media("image", "image/gif", "R0lGODlh"),
+		"bmp":                 media("image", "image/bmp", "Qk0="),
+	}
+	for name, block := range want {
+		want[name] = mcpWith(block)
+	}
+	checkDelivery(t, want, func(r toolnexus.ToolResult) any { return r.MCPCallToolResult() })
+}
+
+func TestFromMCPCallToolResult(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		in   string
+		want toolnexus.ToolResult
+	}{
+		{"text", `{"content":[{"type":"text","text":"eu-west-1"}]}`, toolnexus.Ok("eu-west-1")},
+		{"texts joined, isError kept", `{"content":[{"type":"text","text":"a"},{"type":"text","text":"b"}],"isError":true,"_meta":{"x":1}}`,
+			toolnexus.Error("a\nb")},
+		{"no content", `{}`, toolnexus.ToolResult{}},
+		{"null content", `{"content":null,"isError":null}`, toolnexus.ToolResult{}},
+		{"image and audio", `{"content":[{"type":"text","text":"out"},{"type":"image","data":"iVBORw0KGgo=","mimeType":"image/png","annotations":{"priority":1}},{"type":"audio","data":"UklGRgAAAABXQVZF","mimeType":"audio/wav"}]}`,
+			toolnexus.Ok("out", imagePNG, audioWAV)},
+		{"media types keep their case and lose their parameters", `{"content":[{"type":"image","data":"iVBORw0KGgo=","mimeType":"Image/PNG"},{"type":"resource","resource":{"uri":"file:///n.txt","mimeType":"text/plain; charset=utf-8","blob":"aGVsbG8="}}]}`,
+			toolnexus.Ok("", image("Image/PNG", pngB64), file("text/plain", "aGVsbG8=", "n.txt"))},
+		{"embedded blob named from its uri", `{"content":[{"type":"resource","resource":{"uri":"file:///tmp/report.pdf","mimeType":"application/pdf","blob":"JVBERi0xLjQgdGlueQ=="}}]}`,
+			toolnexus.Ok("", pdfNamed)},
+		{"embedded blob with our uri", `{"content":[{"type":"resource","resource":{"uri":"toolnexus:part/3/my%20report.pdf","mimeType":"application/pdf","blob":"JVBERi0xLjQgdGlueQ=="}},{"type":"resource","resource":{"uri":"toolnexus:part/4/","mimeType":"application/pdf","blob":"JVBERi0xLjQgdGlueQ=="}}]}`,
+			toolnexus.Ok("", pdfNamed.WithName("my report.pdf"), pdfUnnamed)},
+		{"names from a peer are base names", `{"content":[{"type":"resource_link","uri":"https://example.com/r","name":"../../etc/passwd","mimeType":"application/pdf"},{"type":"resource_link","uri":"https://example.com/s","name":"a\u0000b\nc.pdf","mimeType":"application/pdf"},{"type":"resource","resource":{"uri":"x:a%00b%0Ac.pdf","mimeType":"application/pdf","blob":"JVBERi0xLjQgdGlueQ=="}},{"type":"resource","resource":{"uri":"x:dir/..","mimeType":"application/pdf","blob":"JVBERi0xLjQgdGlueQ=="}}]}`,
+			toolnexus.Ok("", part(toolnexus.PartFile, "application/pdf", "", "https://example.com/r", "passwd"),
+				part(toolnexus.PartFile, "application/pdf", "", "https://example.com/s", "abc.pdf"),
+				file("application/pdf", pdfB64, "abc.pdf"), pdfUnnamed)},
+		{"embedded image blob, no MIME type", `{"content":[{"type":"resource","resource":{"uri":"mem://a.png","mimeType":"image/png","blob":"iVBORw0KGgo="}},{"type":"resource","resource":{"uri":"mem://store/x","blob":"AAAA"}}]}`,
+			toolnexus.Ok("", imagePNG, file("application/octet-stream", "AAAA", "x"))},
+		{"embedded text", `{"content":[{"type":"text","text":"out"},{"type":"resource","resource":{"uri":"file:///a.txt","mimeType":"text/plain","text":"hello"}}]}`,
+			toolnexus.Ok("out\nhello")},
+		{"resource links", `{"content":[{"type":"resource_link","uri":"https://example.com/cat.png","name":"cat.png","mimeType":"image/png"},{"type":"resource_link","uri":"https://example.com/r","name":"report.pdf","mimeType":"application/pdf"},{"type":"resource_link","uri":"s3://bucket/blob","name":"blob"}]}`,
+			toolnexus.Ok("", imageURL, part(toolnexus.PartFile, "application/pdf", "", "https://example.com/r", "report.pdf"),
+				part(toolnexus.PartFile, "application/octet-stream", "", "s3://bucket/blob", "blob"))},
+		{"non-canonical base64 is re-encoded", `{"content":[{"type":"image","data":"iVBORw0K\nGgo","mimeType":"image/png"}]}`,
+			toolnexus.Ok("", imagePNG)},
+		{"escaped slashes in base64", `{"content":[{"type":"image","data":"AA\/\/","mimeType":"image/png"}]}`,
+			toolnexus.Ok("", image("image/png", "AA//"))},
+		{"structured content", `{"content":[{"type":"text","text":"{\"b\": 2, \"a\": [1]}"},{"type":"text","text":"extra"}],"structuredContent":{ "a": [1], "b": 2 }}`,
+			toolnexus.Ok(`{"a":[1],"b":2}`, toolnexus.TextPart("extra"))},
+		{"null structured content", `{"content":[{"type":"text","text":"x"}],"structuredContent":null}`, toolnexus.Ok("x")},
+		{"unknown and broken blocks become placeholders",
+			`{"content":[{"type":"text","text":"out"},{"type":"widget","mimeType":"x/y","data":"AAAA"},{"type":"video"},{"type":7},` +
+				`{"type":"image","data":"not base64!","mimeType":"image/png"},{"type":"image","data":"AAAA"},{"type":"image","mimeType":"image/png"},` +
+				`{"type":"audio","data":"AAAA","mimeType":"image/png"},{"type":"resource"},{"type":"resource","resource":{"uri":"x","mimeType":"bad","blob":"AAAA"}},` +
+				`{"type":"resource_link","uri":"relative/path","mimeType":"image/png"},{"type":"resource","resource":{"uri":"x","blob":"="}},{"type":"widget","data":7}]}`,
+			toolnexus.Ok(strings.Join([]string{
+				"out",
+				"[unsupported widget part (x/y, 3 bytes)]",
+				"[unsupported video part]",
+				"[unsupported unknown part]",
+				"[unsupported image part (image/png, 8 bytes)]",
+				"[unsupported image part (3 bytes)]",
+				"[unsupported image part (image/png, 0 bytes)]",
+				"[unsupported audio part (image/png, 3 bytes)]",
+				"[unsupported resource part (0 bytes)]",
+				"[unsupported file part (bad, 3 bytes)]",
+				"[unsupported image part (image/png, url)]",
+				"[unsupported file part (application/octet-stream, 0 bytes)]",
+				"[unsupported widget part]",
+			}, "\n"))},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := toolnexus.FromMCPCallToolResult([]byte(tc.in))
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, got)
+			require.NoError(t, got.Validate())
+		})
+	}
+}
+
+// TestFromMCPCallToolResultExactKeys checks that keys are read as the MCP
+// SDKs read them: a key that differs in case, or that encoding/json would
+// fold onto a known one, is an unknown key.
+func TestFromMCPCallToolResultExactKeys(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		in   string
+		want toolnexus.ToolResult
+	}{
+		{"case variant after the key", `{"content":[{"type":"text","text":"x"}],"isError":true,"ISERROR":false}`, toolnexus.Error("x")},
+		{"case variant before the key", `{"IsError":false,"content":[{"type":"text","text":"x"}],"isError":true}`, toolnexus.Error("x")},
+		{"case variant alone", `{"content":[{"type":"text","text":"x"}],"ISERROR":true}`, toolnexus.Ok("x")},
+		{"long s folds in encoding/json", `{"content":[{"type":"text","text":"x"}],"iſError":true}`, toolnexus.Ok("x")},
+		{"block type in capitals", `{"content":[{"type":"text","text":"x","TYPE":"image","DATA":"iVBORw0KGgo=","MIMETYPE":"image/png"}]}`, toolnexus.Ok("x")},
+		{"content in capitals", `{"Content":[{"type":"text","text":"x"}]}`, toolnexus.Ok("")},
+		{"Kelvin sign in a resource key", `{"content":[{"type":"resource","resource":{"uri":"file:///a.txt","text":"hello","blob":"","\u212ainds":1}}]}`, toolnexus.Ok("hello")},
+		{"escaped key is the key", `{"content":[{"type":"text","text":"x"}],"is\u0045rror":true}`, toolnexus.Error("x")},
+		{"the last of two keys wins", `{"content":[{"type":"text","text":"x"}],"isError":true,"isError":false}`, toolnexus.Ok("x")},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := toolnexus.FromMCPCallToolResult([]byte(tc.in))
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, got)
+		})
+	}
+}
+
+func TestFromMCPCallToolResultErrors(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, in, want string
+	}{
+		{"empty", ``, `toolnexus: invalid MCP result: want a JSON object, got empty input`},
+		{"null", ` null`, `toolnexus: invalid MCP result: want a JSON object, got null`},
+		{"array", `[{"type":"text","text":"x"}]`, `toolnexus: invalid MCP result: want a JSON object, got an array`},
+		{"string holding base64", `"` + strings.Repeat("QUJD", 100) + `"`, `toolnexus: invalid MCP result: want a JSON object, got a string`},
+		{"number", `12`, `toolnexus: invalid MCP result: want a JSON object, got a number`},
+		{"not JSON", `<html>`, `toolnexus: invalid MCP result: want a JSON object, got no JSON value`},
+		{"truncated", `{"content":[`, `toolnexus: invalid MCP result: unexpected end of JSON input`},
+		{"syntax", `{"content":[}`, `toolnexus: invalid MCP result: invalid character '}' looking for beginning of value`},
+		{"trailing data", `{"content":[]} {}`, `toolnexus: invalid MCP result: invalid character '{' after top-level value`},
+		{"content not an array", `{"content":{"type":"text"}}`, `toolnexus: invalid MCP result: "content" is an object, not an array`},
+		{"isError not a bool", `{"content":[],"isError":"yes"}`, `toolnexus: invalid MCP result: "isError" is a string, not a boolean`},
+		{"block not an object", `{"content":[{"type":"text","text":"a"},"b"]}`, `toolnexus: invalid MCP result: content[1] is a string, not an object`},
+		{"null block", `{"content":[null]}`, `toolnexus: invalid MCP result: content[0] is null, not an object`},
+		{"data not a string", `{"content":[{"type":"image","data":12,"mimeType":"image/png"}]}`, `toolnexus: invalid MCP result: content[0]: "data" is a number, not a string`},
+		{"resource not an object", `{"content":[{"type":"resource","resource":"file:///a"}]}`, `toolnexus: invalid MCP result: content[0]: "resource" is a string, not an object`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := toolnexus.FromMCPCallToolResult([]byte(tc.in))
+			require.ErrorIs(t, err, toolnexus.ErrInvalidMCP)
+			assert.EqualError(t, err, tc.want)
+		})
+	}
+}
+
+// TestFromMCPCallToolResultLimit checks that input over the limit is refused
+// before any of it is decoded.
+func TestFromMCPCallToolResultLimit(t *testing.T) {
+	t.Parallel()
+	in := []byte(`{"content":[{"type":"text","text":"0123456789"}]}`)
+	got, err := toolnexus.PartReader{MaxBytes: int64(len(in))}.MCPCallToolResult(in)
+	require.NoError(t, err)
+	assert.Equal(t, toolnexus.Ok("0123456789"), got)
+
+	_, err = toolnexus.PartReader{MaxBytes: int64(len(in)) - 1}.MCPCallToolResult(in)
+	var tooLarge *toolnexus.PartTooLargeError
+	require.ErrorAs(t, err, &tooLarge)
+	assert.Equal(t, toolnexus.PartTooLargeError{Limit: int64(len(in)) - 1, Size: int64(len(in))}, *tooLarge)
+
+	// Not even its syntax is read.
+	_, err = toolnexus.PartReader{MaxBytes: 4}.MCPCallToolResult([]byte("not JSON at all"))
+	require.ErrorIs(t, err, toolnexus.ErrPartTooLarge)
+}
+
+// TestFromMCPCallToolResultInputRequired reads a multi round-trip result
+// that asks for input: a suspension, with the state kept for the retry.
+func TestFromMCPCallToolResultInputRequired(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		in   string
+		want toolnexus.Request
+	}{
+		{"approval", `{"resultType":"input_required","inputRequests":{"pnd-7c0":{"method":"elicitation/create","params":{"mode":"form","message":"Deploy to prod?","requestedSchema":{"type":"object","properties":{}}}}},"requestState":"sealed"}`,
+			toolnexus.Request{ID: "pnd-7c0", Kind: toolnexus.KindApproval, Prompt: "Deploy to prod?"}},
+		{"login", `{"resultType":"input_required","inputRequests":{"pnd-1":{"method":"elicitation/create","params":{"mode":"url","message":"Sign in","url":"https://example.com/login","elicitationId":"pnd-1"}}},"requestState":"sealed"}`,
+			toolnexus.Request{ID: "pnd-1", Kind: toolnexus.KindAuthorization, Prompt: "Sign in", URL: "https://example.com/login"}},
+		{"question", `{"resultType":"input_required","inputRequests":{"q":{"method":"elicitation/create","params":{"mode":"form","message":"Which environment?","requestedSchema":{"type":"object","properties":{"answer":{"type":"string"}},"required":["answer"]}}}},"requestState":"sealed"}`,
+			toolnexus.Request{ID: "q", Kind: toolnexus.KindInput, Prompt: "Which environment?", Data: map[string]any{"schema": map[string]any{
+				"type": "object", "properties": map[string]any{"answer": map[string]any{"type": "string"}}, "required": []any{"answer"}}}}},
+		{"the first of several, by id", `{"resultType":"input_required","inputRequests":{"b":{"method":"elicitation/create","params":{"mode":"form","message":"B?"}},"a":{"method":"elicitation/create","params":{"mode":"form","message":"A?"}}},"requestState":"sealed"}`,
+			toolnexus.Request{ID: "a", Kind: toolnexus.KindApproval, Prompt: "A?"}},
+		{"another method", `{"resultType":"input_required","inputRequests":{"r":{"method":"roots/list"}},"requestState":"sealed"}`,
+			toolnexus.Request{ID: "r", Kind: toolnexus.KindInput, Prompt: "[unsupported MCP input request roots/list]"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := toolnexus.FromMCPCallToolResult([]byte(tc.in))
+			require.NoError(t, err)
+			req, ok := toolnexus.PendingOf(got)
+			require.True(t, ok)
+			assert.Equal(t, tc.want, req)
+			assert.True(t, got.IsError)
+			assert.Equal(t, "sealed", got.Metadata[toolnexus.MetadataRequestState])
+			require.NoError(t, got.Validate())
+
+			// The suspension survives JSON, state included.
+			b, err := json.Marshal(got)
+			require.NoError(t, err)
+			var again toolnexus.ToolResult
+			require.NoError(t, json.Unmarshal(b, &again))
+			req2, ok := toolnexus.PendingOf(again)
+			require.True(t, ok)
+			assert.Equal(t, req.ID, req2.ID)
+			assert.Equal(t, "sealed", again.Metadata[toolnexus.MetadataRequestState])
+		})
+	}
+	got, err := toolnexus.FromMCPCallToolResult([]byte(`{"resultType":"input_required","inputRequests":{}}`))
+	require.NoError(t, err)
+	assert.False(t, got.IsPending(), "no request: the server is busy")
+	assert.True(t, got.IsError)
+}
+
+// TestMCPRoundTrip sends a result to MCP and reads it back: every part
+// comes back equal, its name included.
+func TestMCPRoundTrip(t *testing.T) {
+	t.Parallel()
+	r := toolnexus.Error("failed", imagePNG, imageURL, pdfNamed, pdfUnnamed, pdfURL.WithName("r.pdf"), audioWAV,
+		file("text/plain", "aGVsbG8=", "notes.txt"), image("Image/PNG", pngB64))
+	data, err := json.Marshal(r.MCPCallToolResult())
+	require.NoError(t, err)
+	got, err := toolnexus.FromMCPCallToolResult(data)
+	require.NoError(t, err)
+	assert.Equal(t, r, got)
+
+	typed, err := r.MCPCallToolResult().ToolResult()
+	require.NoError(t, err)
+	assert.Equal(t, r, typed, "the typed value reads as its JSON does")
+}
+
+// TestMCPCallToolResultToolResultErrors checks the typed route's one error:
+// structured content that is not JSON.
+func TestMCPCallToolResultToolResultErrors(t *testing.T) {
+	t.Parallel()
+	_, err := toolnexus.MCPCallToolResult{StructuredContent: json.RawMessage(`{"a":`)}.ToolResult()
+	require.ErrorIs(t, err, toolnexus.ErrInvalidMCP)
+	assert.True(t, errors.Is(err, toolnexus.ErrInvalidMCP))
+}

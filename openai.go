@@ -1,0 +1,202 @@
+package toolnexus
+
+// OpenAIChatMessage is an OpenAI Chat Completions message, as
+// [ToolResult.OpenAIChatMessages] returns them: Role "tool" with ToolCallID,
+// or Role "user". Content is a string or a []OpenAIChatContentPart.
+type OpenAIChatMessage struct {
+	Role       string `json:"role"`
+	ToolCallID string `json:"tool_call_id,omitempty"`
+	Content    any    `json:"content"`
+}
+
+// OpenAIChatContentPart is one part of an OpenAI Chat message's content: Type
+// "text" with Text, "image_url" with ImageURL, "file" with File or
+// "input_audio" with InputAudio.
+type OpenAIChatContentPart struct {
+	Type       string            `json:"type"`
+	Text       string            `json:"text,omitempty"`
+	ImageURL   *OpenAIImageURL   `json:"image_url,omitempty"`
+	File       *OpenAIFile       `json:"file,omitempty"`
+	InputAudio *OpenAIInputAudio `json:"input_audio,omitempty"`
+}
+
+// OpenAIImageURL is the image of an OpenAI Chat image_url part: a URL, or a
+// data URL holding the image.
+type OpenAIImageURL struct {
+	URL string `json:"url"`
+}
+
+// OpenAIFile is the file of an OpenAI Chat file part: a data URL holding the
+// file, and its name.
+type OpenAIFile struct {
+	FileData string `json:"file_data"`
+	Filename string `json:"filename"`
+}
+
+// OpenAIInputAudio is the audio of an OpenAI Chat input_audio part: the
+// base64 data and its format, "wav" or "mp3".
+type OpenAIInputAudio struct {
+	Data   string `json:"data"`
+	Format string `json:"format"`
+}
+
+// OpenAIFunctionCallOutput is an OpenAI Responses function_call_output input
+// item, the value [ToolResult.OpenAIResponsesOutput] returns. Output is a
+// string or a []OpenAIResponsesContent.
+type OpenAIFunctionCallOutput struct {
+	Type   string `json:"type"` // always "function_call_output"
+	CallID string `json:"call_id"`
+	Output any    `json:"output"`
+}
+
+// OpenAIResponsesContent is one item of a function_call_output's output:
+// Type "input_text" with Text, "input_image" with ImageURL (a URL or a data
+// URL), or "input_file" with FileData (a data URL) and Filename, or with
+// FileURL.
+type OpenAIResponsesContent struct {
+	Type     string `json:"type"`
+	Text     string `json:"text,omitempty"`
+	ImageURL string `json:"image_url,omitempty"`
+	FileData string `json:"file_data,omitempty"`
+	FileURL  string `json:"file_url,omitempty"`
+	Filename string `json:"filename,omitempty"`
+}
+
+// Sizes the OpenAI API documents: an image input may be 20 MB (the images
+// and vision guide), and the PDF inputs of a request 32 MB in all (the file
+// inputs guide). Both count the bytes of the file, not of its base64.
+const (
+	openAIMaxImage = 20_000_000
+	openAIMaxFile  = 32_000_000
+)
+
+// openAIImages are the image types OpenAI reads: PNG, JPEG, WebP and
+// non-animated GIF.
+var openAIImages = map[string]bool{"image/jpeg": true, "image/png": true, "image/gif": true, "image/webp": true}
+
+// openAIAudioFormats maps the audio types OpenAI Chat reads to the format it
+// wants named.
+var openAIAudioFormats = map[string]string{
+	"audio/wav":   "wav",
+	"audio/x-wav": "wav",
+	"audio/wave":  "wav",
+	"audio/mpeg":  "mp3",
+	"audio/mp3":   "mp3",
+}
+
+// OpenAIChatMessages returns r as the OpenAI Chat Completions messages that
+// answer the tool call toolCallID of the tool toolName.
+//
+// The first is the role "tool" message. Its content is Output as a string,
+// or, when the result has text parts or placeholders, an array of text
+// parts: Output, then each text part or placeholder in order. A tool message
+// cannot carry media, so when r has parts OpenAI takes, a role "user" message
+// follows whose content starts with the text "Output of tool NAME (CALL_ID):"
+// and holds them in order: a PNG, JPEG, GIF or WebP image of up to 20 MB as
+// image_url (its http or https URL, or a data URL), a PDF of up to 32 MB as
+// file (a data URL and the part's name, or "file.pdf"), and WAV or MP3 audio
+// as input_audio. Chat takes no file or audio by URL; those, other parts and
+// parts over the limits the API documents become placeholders.
+//
+// Chat has no error flag: a failed result is told by its Output. When one
+// assistant message made several calls, send the tool messages of all of
+// them before any of the user messages: OpenAI wants the tool messages
+// straight after the assistant message.
+func (r ToolResult) OpenAIChatMessages(toolCallID, toolName string) []OpenAIChatMessage {
+	texts, media := layout(r, func(_ int, p ContentPart) (OpenAIChatContentPart, string) {
+		return openAIChatPart(p)
+	})
+	tool := OpenAIChatMessage{Role: "tool", ToolCallID: toolCallID, Content: r.Output}
+	if onlyOutput := len(texts) == 0 || len(texts) == 1 && r.Output != ""; !onlyOutput {
+		parts := make([]OpenAIChatContentPart, len(texts))
+		for i, t := range texts {
+			parts[i] = OpenAIChatContentPart{Type: "text", Text: t}
+		}
+		tool.Content = parts
+	}
+	if len(media) == 0 {
+		return []OpenAIChatMessage{tool}
+	}
+	head := OpenAIChatContentPart{Type: "text", Text: "Output of tool " + toolName + " (" + toolCallID + "):"}
+	user := make([]OpenAIChatContentPart, 0, 1+len(media))
+	user = append(append(user, head), media...)
+	return []OpenAIChatMessage{tool, {Role: "user", Content: user}}
+}
+
+// openAIChatPart returns the user message part for p, or the text that
+// stands for it.
+func openAIChatPart(p ContentPart) (OpenAIChatContentPart, string) {
+	mt := mediaType(p.MIMEType)
+	switch {
+	case p.Type == PartImage && openAIImages[mt]:
+		switch {
+		case p.URL != "" && !webURL(p.URL):
+			return OpenAIChatContentPart{}, placeholder(p)
+		case p.URL != "":
+			return OpenAIChatContentPart{Type: "image_url", ImageURL: &OpenAIImageURL{URL: p.URL}}, ""
+		case p.Size() > openAIMaxImage:
+			return OpenAIChatContentPart{}, tooLarge(p, "the 20 MB OpenAI takes in an image")
+		}
+		return OpenAIChatContentPart{Type: "image_url", ImageURL: &OpenAIImageURL{URL: dataURL(p)}}, ""
+	case p.Type == PartFile && mt == "application/pdf" && p.Data != "":
+		if p.Size() > openAIMaxFile {
+			return OpenAIChatContentPart{}, tooLarge(p, "the 32 MB OpenAI takes in a request's files")
+		}
+		return OpenAIChatContentPart{Type: "file", File: &OpenAIFile{FileData: dataURL(p), Filename: fileName(p)}}, ""
+	case p.Type == PartAudio && openAIAudioFormats[mt] != "" && p.Data != "":
+		return OpenAIChatContentPart{Type: "input_audio", InputAudio: &OpenAIInputAudio{Data: p.Data, Format: openAIAudioFormats[mt]}}, ""
+	}
+	return OpenAIChatContentPart{}, placeholder(p)
+}
+
+// OpenAIResponsesOutput returns r as an OpenAI Responses function_call_output
+// item answering the call callID. A result without parts has Output as its
+// output string. Otherwise output is an array with the text first, Output
+// and then each text part or placeholder as input_text, then the media in
+// the order of Parts: a PNG, JPEG, GIF or WebP image of up to 20 MB as
+// input_image (its http or https URL, or a data URL) and a PDF of up to
+// 32 MB as input_file (file_url for an http or https URL, else a data URL
+// and the part's name, or "file.pdf"). Any other part, audio included, and
+// parts over the limits the API documents become placeholders.
+// Responses has no error flag: a failed result is told by its Output.
+func (r ToolResult) OpenAIResponsesOutput(callID string) OpenAIFunctionCallOutput {
+	o := OpenAIFunctionCallOutput{Type: "function_call_output", CallID: callID, Output: r.Output}
+	if len(r.Parts) == 0 {
+		return o
+	}
+	texts, media := layout(r, func(_ int, p ContentPart) (OpenAIResponsesContent, string) {
+		return openAIResponsesItem(p)
+	})
+	if len(texts)+len(media) == 0 {
+		return o
+	}
+	items := make([]OpenAIResponsesContent, 0, len(texts)+len(media))
+	for _, t := range texts {
+		items = append(items, OpenAIResponsesContent{Type: "input_text", Text: t})
+	}
+	o.Output = append(items, media...)
+	return o
+}
+
+// openAIResponsesItem returns the output item for p, or the text that stands
+// for it.
+func openAIResponsesItem(p ContentPart) (OpenAIResponsesContent, string) {
+	mt := mediaType(p.MIMEType)
+	image := p.Type == PartImage && openAIImages[mt]
+	pdf := p.Type == PartFile && mt == "application/pdf"
+	switch {
+	case !image && !pdf, p.URL != "" && !webURL(p.URL):
+		return OpenAIResponsesContent{}, placeholder(p)
+	case image && p.URL != "":
+		return OpenAIResponsesContent{Type: "input_image", ImageURL: p.URL}, ""
+	case p.URL != "":
+		return OpenAIResponsesContent{Type: "input_file", FileURL: p.URL}, ""
+	case image && p.Size() > openAIMaxImage:
+		return OpenAIResponsesContent{}, tooLarge(p, "the 20 MB OpenAI takes in an image")
+	case image:
+		return OpenAIResponsesContent{Type: "input_image", ImageURL: dataURL(p)}, ""
+	case p.Size() > openAIMaxFile:
+		return OpenAIResponsesContent{}, tooLarge(p, "the 32 MB OpenAI takes in a request's files")
+	}
+	return OpenAIResponsesContent{Type: "input_file", FileData: dataURL(p), Filename: fileName(p)}, ""
+}
