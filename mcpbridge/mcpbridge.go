@@ -1,0 +1,202 @@
+// Package mcpbridge serves toolnexus tools over MCP with the official Go SDK,
+// github.com/modelcontextprotocol/go-sdk. [CallToolResult] and
+// [FromCallToolResult] convert results to and from the SDK's types without a
+// JSON round trip. [Handler] turns a tool that may suspend into an SDK tool
+// handler: a suspension becomes an elicitation that the client puts to a
+// person, and the client's answer reaches the tool when it retries the call.
+// The state the client holds in between is sealed with the [Bridge]'s key.
+package mcpbridge
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolnexus-go/toolnexus"
+)
+
+// CallToolResult returns r as the SDK's CallToolResult, with the content
+// [toolnexus.ToolResult.MCPCallToolResult] gives it: text blocks first, then
+// the media in the order of r's parts. Each base64 payload is decoded once,
+// into the bytes the SDK's content holds. A suspension is sent as its text,
+// as a client that cannot answer it sees it; [Handler] sends it as an
+// elicitation instead.
+func CallToolResult(r toolnexus.ToolResult) *mcp.CallToolResult {
+	c := r.MCPCallToolResult()
+	res := &mcp.CallToolResult{Content: make([]mcp.Content, len(c.Content)), IsError: c.IsError}
+	for i, b := range c.Content {
+		res.Content[i] = sdkContent(b)
+	}
+	if len(c.StructuredContent) > 0 {
+		res.StructuredContent = c.StructuredContent
+	}
+	return res
+}
+
+// sdkContent returns the SDK's content for a block of
+// [toolnexus.ToolResult.MCPCallToolResult], whose payloads are canonical
+// base64.
+func sdkContent(b toolnexus.MCPContent) mcp.Content {
+	switch b.Type {
+	case "text":
+		return &mcp.TextContent{Text: b.Text}
+	case "image", "audio":
+		data, err := base64.StdEncoding.DecodeString(b.Data)
+		if err != nil {
+			break
+		}
+		if b.Type == "audio" {
+			return &mcp.AudioContent{Data: data, MIMEType: b.MIMEType}
+		}
+		return &mcp.ImageContent{Data: data, MIMEType: b.MIMEType}
+	case "resource":
+		if b.Resource == nil {
+			break
+		}
+		blob, err := base64.StdEncoding.DecodeString(b.Resource.Blob)
+		if err != nil {
+			break
+		}
+		return &mcp.EmbeddedResource{Resource: &mcp.ResourceContents{
+			URI: b.Resource.URI, MIMEType: b.Resource.MIMEType, Text: b.Resource.Text, Blob: blob,
+		}}
+	case "resource_link":
+		return &mcp.ResourceLink{URI: b.URI, Name: b.Name, MIMEType: b.MIMEType}
+	}
+	// Not reached: MCPCallToolResult writes valid parts only.
+	return &mcp.TextContent{Text: "[unsupported " + b.Type + " part]"}
+}
+
+// FromCallToolResult returns the ToolResult that res, a result of the SDK,
+// stands for, as [toolnexus.MCPCallToolResult.ToolResult] reads it. Each
+// payload is encoded to base64 once. A result with InputRequests asks for
+// input: it is read as a suspension whose Request comes from its
+// elicitation, with its RequestState under
+// [toolnexus.MetadataRequestState]. It reports [toolnexus.ErrInvalidMCP]
+// for a nil result or StructuredContent that does not encode to JSON.
+func FromCallToolResult(res *mcp.CallToolResult) (toolnexus.ToolResult, error) {
+	if res == nil {
+		return toolnexus.ToolResult{}, fmt.Errorf("mcpbridge: %w: nil result", toolnexus.ErrInvalidMCP)
+	}
+	c := toolnexus.MCPCallToolResult{
+		Content:      make([]toolnexus.MCPContent, 0, len(res.Content)),
+		IsError:      res.IsError,
+		RequestState: res.RequestState,
+	}
+	for _, b := range res.Content {
+		if b, ok := mcpContent(b); ok {
+			c.Content = append(c.Content, b)
+		}
+	}
+	if res.StructuredContent != nil {
+		raw, err := json.Marshal(res.StructuredContent)
+		if err != nil {
+			return toolnexus.ToolResult{}, fmt.Errorf("mcpbridge: %w: structuredContent: %v", toolnexus.ErrInvalidMCP, err)
+		}
+		if string(raw) != "null" {
+			c.StructuredContent = raw
+		}
+	}
+	if res.InputRequests != nil {
+		c.ResultType = "input_required"
+		c.InputRequests = make(map[string]toolnexus.MCPInputRequest, len(res.InputRequests))
+		for id, ir := range res.InputRequests {
+			in, err := inputRequest(ir)
+			if err != nil {
+				return toolnexus.ToolResult{}, err
+			}
+			c.InputRequests[id] = in
+		}
+	}
+	return c.ToolResult()
+}
+
+// mcpContent returns the block of toolnexus for the SDK's content c, or
+// false for a nil one.
+func mcpContent(c mcp.Content) (toolnexus.MCPContent, bool) {
+	switch c := c.(type) {
+	case *mcp.TextContent:
+		if c != nil {
+			return toolnexus.MCPContent{Type: "text", Text: c.Text}, true
+		}
+	case *mcp.ImageContent:
+		if c != nil {
+			return toolnexus.MCPContent{Type: "image", Data: encode(c.Data), MIMEType: c.MIMEType}, true
+		}
+	case *mcp.AudioContent:
+		if c != nil {
+			return toolnexus.MCPContent{Type: "audio", Data: encode(c.Data), MIMEType: c.MIMEType}, true
+		}
+	case *mcp.EmbeddedResource:
+		if c != nil {
+			b := toolnexus.MCPContent{Type: "resource"}
+			if r := c.Resource; r != nil {
+				b.Resource = &toolnexus.MCPResource{URI: r.URI, MIMEType: r.MIMEType, Text: r.Text, Blob: encode(r.Blob)}
+			}
+			return b, true
+		}
+	case *mcp.ResourceLink:
+		if c != nil {
+			return toolnexus.MCPContent{Type: "resource_link", URI: c.URI, Name: c.Name, MIMEType: c.MIMEType}, true
+		}
+	case nil:
+	default:
+		// Sampling content, which has no place in a tool result: its
+		// placeholder says so.
+		return toolnexus.MCPContent{Type: "sampling"}, true
+	}
+	return toolnexus.MCPContent{}, false
+}
+
+// inputRequest returns the input request of toolnexus for the SDK's ir: an
+// elicitation with its params, anything else by its method only.
+func inputRequest(ir mcp.InputRequest) (toolnexus.MCPInputRequest, error) {
+	p, ok := ir.(*mcp.ElicitParams)
+	if !ok || p == nil {
+		return toolnexus.MCPInputRequest{Method: method(ir)}, nil
+	}
+	params := toolnexus.MCPElicitParams{Mode: p.Mode, Message: p.Message, URL: p.URL, ElicitationID: p.ElicitationID}
+	if params.Mode == "" { // the SDK infers it so when it sends the request
+		params.Mode = "form"
+		if p.URL != "" || p.ElicitationID != "" {
+			params.Mode = "url"
+		}
+	}
+	if p.RequestedSchema != nil {
+		schema, err := json.Marshal(p.RequestedSchema)
+		if err != nil {
+			return toolnexus.MCPInputRequest{}, fmt.Errorf("mcpbridge: %w: requestedSchema: %v", toolnexus.ErrInvalidMCP, err)
+		}
+		params.RequestedSchema = schema
+	}
+	return toolnexus.MCPInputRequest{Method: "elicitation/create", Params: params}, nil
+}
+
+// method returns the method of an input request that is not an
+// elicitation, as the SDK writes it, or "" for one it cannot write.
+func method(ir mcp.InputRequest) string {
+	data, err := json.Marshal(mcp.InputRequestMap{"": ir})
+	if err != nil {
+		return ""
+	}
+	var m map[string]struct {
+		Method string `json:"method"`
+	}
+	if json.Unmarshal(data, &m) != nil {
+		return ""
+	}
+	return m[""].Method
+}
+
+// encode returns the standard base64 encoding of b, written once into the
+// string it returns.
+func encode(b []byte) string {
+	var sb strings.Builder
+	sb.Grow(base64.StdEncoding.EncodedLen(len(b)))
+	w := base64.NewEncoder(base64.StdEncoding, &sb)
+	w.Write(b)
+	w.Close()
+	return sb.String()
+}

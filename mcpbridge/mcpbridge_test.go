@@ -1,0 +1,204 @@
+package mcpbridge_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/mcpbridge"
+)
+
+var (
+	testWAV = []byte("RIFF\x00\x00\x00\x00WAVE")
+	testPDF = []byte("%PDF-1.4 tiny")
+)
+
+func part(t *testing.T, b []byte, mimeType string) toolnexus.ContentPart {
+	t.Helper()
+	p, err := toolnexus.PartFromBytes(b, mimeType)
+	require.NoError(t, err)
+	return p
+}
+
+func urlPart(t *testing.T, u, mimeType string) toolnexus.ContentPart {
+	t.Helper()
+	p, err := toolnexus.PartFromURL(u, mimeType)
+	require.NoError(t, err)
+	return p
+}
+
+// jsonBridge is the conversion CallToolResult replaces: our JSON decoded
+// into the SDK's type.
+func jsonBridge(t *testing.T, r toolnexus.ToolResult) *mcp.CallToolResult {
+	t.Helper()
+	data, err := json.Marshal(r.MCPCallToolResult())
+	require.NoError(t, err)
+	var res mcp.CallToolResult
+	require.NoError(t, json.Unmarshal(data, &res))
+	return &res
+}
+
+func TestCallToolResult(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		r    toolnexus.ToolResult
+		want *mcp.CallToolResult
+	}{
+		{"text", toolnexus.Ok("done"), &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}},
+		{"empty", toolnexus.ToolResult{}, &mcp.CallToolResult{Content: []mcp.Content{}}},
+		{"error", toolnexus.Error("no such key"), &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "no such key"}}, IsError: true}},
+		{"media after text", toolnexus.Error("failed halfway",
+			part(t, testPNG, "image/png"),
+			toolnexus.TextPart("see the log"),
+			part(t, testWAV, "audio/wav"),
+			part(t, testPDF, "application/pdf").WithName("report.pdf"),
+			urlPart(t, "https://example.com/cat.png", "image/png"),
+		), &mcp.CallToolResult{IsError: true, Content: []mcp.Content{
+			&mcp.TextContent{Text: "failed halfway"},
+			&mcp.TextContent{Text: "see the log"},
+			&mcp.ImageContent{Data: testPNG, MIMEType: "image/png"},
+			&mcp.AudioContent{Data: testWAV, MIMEType: "audio/wav"},
+			&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "toolnexus:part/3/report.pdf", MIMEType: "application/pdf", Blob: testPDF}},
+			&mcp.ResourceLink{URI: "https://example.com/cat.png", Name: "cat.png", MIMEType: "image/png"},
+		}}},
+		{"invalid part as its placeholder", toolnexus.Ok("x", toolnexus.ContentPart{Type: toolnexus.PartImage, MIMEType: "image/png", Data: "not base64!"}),
+			&mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "x"}, &mcp.TextContent{Text: "[unsupported image part (image/png, 8 bytes)]"}}}},
+		{"suspension as its text", toolnexus.AuthRequired("https://example.com/login", "Sign in"),
+			&mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "Sign in\nhttps://example.com/login"}}, IsError: true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got := mcpbridge.CallToolResult(tt.r)
+			assert.Equal(t, tt.want, got)
+			bridged := jsonBridge(t, tt.r)
+			if len(bridged.Content) == 0 {
+				bridged.Content = []mcp.Content{}
+			}
+			assert.Equal(t, bridged, got, "as the JSON bridge converts it")
+		})
+	}
+}
+
+func TestFromCallToolResult(t *testing.T) {
+	t.Parallel()
+	//lint:ignore SA1019 a server may still ask for sampling
+	sampling := &mcp.CreateMessageParams{MaxTokens: 10}
+	//lint:ignore SA1019 sampling content has no place in a tool result, but may reach one
+	toolUse := &mcp.ToolUseContent{ID: "t-1", Name: "search"}
+	tests := []struct {
+		name string
+		res  *mcp.CallToolResult
+		want toolnexus.ToolResult
+	}{
+		{"text", &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "a"}, &mcp.TextContent{Text: "b"}}}, toolnexus.Ok("a\nb")},
+		{"error", &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "failed"}}, IsError: true}, toolnexus.Error("failed")},
+		{"media", &mcp.CallToolResult{Content: []mcp.Content{
+			&mcp.TextContent{Text: "rendered"},
+			&mcp.ImageContent{Data: testPNG, MIMEType: "image/png"},
+			&mcp.AudioContent{Data: testWAV, MIMEType: "audio/wav"},
+			&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "file:///reports/report.pdf", MIMEType: "application/pdf", Blob: testPDF}},
+			&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "file:///notes.txt", Text: "a note"}},
+			&mcp.ResourceLink{URI: "https://example.com/cat.png", Name: "cat.png", MIMEType: "image/png"},
+		}}, toolnexus.Ok("rendered\na note",
+			part(t, testPNG, "image/png"),
+			part(t, testWAV, "audio/wav"),
+			part(t, testPDF, "application/pdf").WithName("report.pdf"),
+			urlPart(t, "https://example.com/cat.png", "image/png"),
+		)},
+		{"empty image as its placeholder", &mcp.CallToolResult{Content: []mcp.Content{&mcp.ImageContent{MIMEType: "image/png"}}},
+			toolnexus.Ok("[unsupported image part (image/png, 0 bytes)]")},
+		{"structured", &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: `{"n": 1}`}}, StructuredContent: map[string]any{"n": 1}},
+			toolnexus.Ok(`{"n":1}`)},
+		{"structured raw", &mcp.CallToolResult{StructuredContent: json.RawMessage(` [1, 2] `)}, toolnexus.Ok(`[1,2]`)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := mcpbridge.FromCallToolResult(tt.res)
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, got)
+
+			data, err := json.Marshal(tt.res)
+			require.NoError(t, err)
+			bridged, err := toolnexus.FromMCPCallToolResult(data)
+			require.NoError(t, err)
+			assert.Equal(t, bridged, got, "as the JSON bridge reads it")
+		})
+	}
+
+	// What the JSON bridge cannot carry: a result as the server's handler
+	// returns it (the SDK sets resultType on the way out) and nil content.
+	inputs := []struct {
+		name string
+		res  *mcp.CallToolResult
+		want toolnexus.ToolResult
+	}{
+		{"input required", &mcp.CallToolResult{RequestState: "tn1.x", InputRequests: mcp.InputRequestMap{
+			"pnd-1": &mcp.ElicitParams{Mode: "form", Message: "Deploy?", RequestedSchema: json.RawMessage(`{"type":"object","properties":{}}`)}}},
+			toolnexus.Pending(toolnexus.Request{ID: "pnd-1", Kind: toolnexus.KindApproval, Prompt: "Deploy?"}).WithMetadata(toolnexus.MetadataRequestState, "tn1.x")},
+		{"url inferred", &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"pnd-2": &mcp.ElicitParams{Message: "Sign in", URL: "https://example.com/login"}}},
+			toolnexus.Pending(toolnexus.Request{ID: "pnd-2", Kind: toolnexus.KindAuthorization, Prompt: "Sign in", URL: "https://example.com/login"})},
+		{"form with a schema", &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"pnd-3": &mcp.ElicitParams{Message: "Which?",
+			RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{"env": map[string]any{"type": "string"}}}}}},
+			toolnexus.Pending(toolnexus.Request{ID: "pnd-3", Kind: toolnexus.KindInput, Prompt: "Which?", Data: map[string]any{"schema": map[string]any{
+				"type": "object", "properties": map[string]any{"env": map[string]any{"type": "string"}}}}})},
+		{"sampling", &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"s-1": sampling}},
+			toolnexus.Pending(toolnexus.Request{ID: "s-1", Kind: toolnexus.KindInput, Prompt: "[unsupported MCP input request sampling/createMessage]"})},
+		{"load shedding", &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{}},
+			toolnexus.Error("[the MCP server asked for input but sent no request; retry the call later]")},
+		{"nil content", &mcp.CallToolResult{Content: []mcp.Content{nil, (*mcp.TextContent)(nil), (*mcp.ImageContent)(nil), &mcp.TextContent{Text: "kept"},
+			(*mcp.AudioContent)(nil), (*mcp.EmbeddedResource)(nil), &mcp.EmbeddedResource{}, (*mcp.ResourceLink)(nil), toolUse}},
+			toolnexus.Ok("kept\n[unsupported resource part (0 bytes)]\n[unsupported sampling part]")},
+	}
+	for _, tt := range inputs {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := mcpbridge.FromCallToolResult(tt.res)
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, got)
+		})
+	}
+}
+
+func TestFromCallToolResultErrors(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		res     *mcp.CallToolResult
+		wantMsg string
+	}{
+		{"nil", nil, "mcpbridge: toolnexus: invalid MCP result: nil result"},
+		{"structured content not JSON", &mcp.CallToolResult{StructuredContent: make(chan int)},
+			"mcpbridge: toolnexus: invalid MCP result: structuredContent: json: unsupported type: chan int"},
+		{"schema not JSON", &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"x": &mcp.ElicitParams{RequestedSchema: func() {}}}},
+			"mcpbridge: toolnexus: invalid MCP result: requestedSchema: json: unsupported type: func()"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := mcpbridge.FromCallToolResult(tt.res)
+			require.ErrorIs(t, err, toolnexus.ErrInvalidMCP)
+			assert.EqualError(t, err, tt.wantMsg)
+			assert.Equal(t, toolnexus.ToolResult{}, got)
+		})
+	}
+}
+
+// TestRoundTrip sends results through the SDK's types and back.
+func TestRoundTrip(t *testing.T) {
+	t.Parallel()
+	for _, r := range []toolnexus.ToolResult{
+		toolnexus.Ok("done"),
+		toolnexus.Error("failed halfway", part(t, testPNG, "image/png"), part(t, testWAV, "audio/wav"),
+			part(t, testPDF, "application/pdf").WithName("report.pdf"), urlPart(t, "https://example.com/report.pdf", "application/pdf").WithName("report.pdf")),
+	} {
+		got, err := mcpbridge.FromCallToolResult(mcpbridge.CallToolResult(r))
+		require.NoError(t, err)
+		assert.Equal(t, r, got)
+	}
+}
