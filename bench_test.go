@@ -8,6 +8,10 @@ package toolnexus_test
 //
 //	.ci/bench                      # every job, 6 rounds
 //	BENCH=FromMCP ROUNDS=10 .ci/bench
+//
+// The README's table comes from
+//
+//	BENCH='^Benchmark(PartFromFile|PartFromReader|PartFromReaderUnknownSize|PartFromBytes|Size|ParseToolResult|FromMCP)$' .ci/bench
 
 import (
 	"bytes"
@@ -103,53 +107,66 @@ func BenchmarkPartFromFile(b *testing.B) {
 	}
 }
 
-// BenchmarkPartFromReader reads each kind of reader: those that report
-// their size, and one that does not. The baseline reads the same reader
-// with io.ReadAll and encodes the bytes.
+// readerJob runs PartFromReader on the readers open gives, next to the
+// stdlib way: io.ReadAll of the same reader, and the bytes encoded.
+func readerJob(b *testing.B, name string, n int, open func() io.Reader) {
+	closeIt := func(r io.Reader) {
+		if f, ok := r.(*os.File); ok {
+			f.Close()
+		}
+	}
+	sideBySide(b, name, int64(n), func(b *testing.B) {
+		for range b.N {
+			in := open()
+			p, err := toolnexus.PartFromReader(in, "image/png")
+			must(b, err)
+			partSink = p
+			closeIt(in)
+		}
+	}, func(b *testing.B) {
+		for range b.N {
+			in := open()
+			raw, err := io.ReadAll(in)
+			must(b, err)
+			stringSink = base64.StdEncoding.EncodeToString(raw)
+			closeIt(in)
+		}
+	})
+}
+
+// BenchmarkPartFromReader reads a bytes.Reader, which reports its size.
 func BenchmarkPartFromReader(b *testing.B) {
+	for _, s := range benchSizes {
+		data := payload(s.n)
+		readerJob(b, s.name, s.n, func() io.Reader { return bytes.NewReader(data) })
+	}
+}
+
+// BenchmarkPartFromReaderUnknownSize reads a reader that reports no size.
+func BenchmarkPartFromReaderUnknownSize(b *testing.B) {
+	for _, s := range benchSizes {
+		data := payload(s.n)
+		readerJob(b, s.name, s.n, func() io.Reader { return readOnly{bytes.NewReader(data)} })
+	}
+}
+
+// BenchmarkPartFromReaderKinds reads the other readers that report their
+// size: a strings.Reader, an io.SectionReader and an *os.File.
+func BenchmarkPartFromReaderKinds(b *testing.B) {
 	for _, s := range benchSizes {
 		data := payload(s.n)
 		text := string(data)
 		path := filepath.Join(b.TempDir(), "bench.bin")
 		must(b, os.WriteFile(path, data, 0o600))
-		readers := []struct {
-			name string
-			open func() io.Reader
-		}{
-			{"bytes.Reader", func() io.Reader { return bytes.NewReader(data) }},
-			{"strings.Reader", func() io.Reader { return strings.NewReader(text) }},
-			{"SectionReader", func() io.Reader { return io.NewSectionReader(bytes.NewReader(data), 0, int64(len(data))) }},
-			{"os.File", func() io.Reader {
-				f, err := os.Open(path)
-				must(b, err)
-				return f
-			}},
-			{"unknown size", func() io.Reader { return readOnly{bytes.NewReader(data)} }},
-		}
-		for _, r := range readers {
-			closeIt := func(r io.Reader) {
-				if f, ok := r.(*os.File); ok {
-					f.Close()
-				}
-			}
-			sideBySide(b, "reader="+r.name+"/"+s.name, int64(s.n), func(b *testing.B) {
-				for range b.N {
-					in := r.open()
-					p, err := toolnexus.PartFromReader(in, "image/png")
-					must(b, err)
-					partSink = p
-					closeIt(in)
-				}
-			}, func(b *testing.B) {
-				for range b.N {
-					in := r.open()
-					raw, err := io.ReadAll(in)
-					must(b, err)
-					stringSink = base64.StdEncoding.EncodeToString(raw)
-					closeIt(in)
-				}
-			})
-		}
+		readerJob(b, "reader=strings.Reader/"+s.name, s.n, func() io.Reader { return strings.NewReader(text) })
+		readerJob(b, "reader=SectionReader/"+s.name, s.n, func() io.Reader {
+			return io.NewSectionReader(bytes.NewReader(data), 0, int64(len(data)))
+		})
+		readerJob(b, "reader=os.File/"+s.name, s.n, func() io.Reader {
+			f, err := os.Open(path)
+			must(b, err)
+			return f
+		})
 	}
 }
 
@@ -240,25 +257,75 @@ func BenchmarkEncodeResult(b *testing.B) {
 	}
 }
 
-// BenchmarkDecodeResult measures what exact keys cost: ToolResult's
-// UnmarshalJSON reads "isError" and never "ISERROR"; the baseline is
-// encoding/json decoding a plain struct, which folds case.
+// exactResult is a ToolResult whose UnmarshalJSON reads exact keys: the
+// design measured against encoding/json's own, and left out of the package
+// for what it costs on large results.
+type exactResult toolnexus.ToolResult
+
+func (e *exactResult) UnmarshalJSON(data []byte) error {
+	r, err := toolnexus.DecodeExact(data)
+	*e = exactResult(r)
+	return err
+}
+
+// BenchmarkDecodeResult measures what exact keys would cost json.Unmarshal,
+// next to encoding/json decoding a plain struct, which matches keys without
+// regard to case: json.Unmarshal into a ToolResult, which is just that, and
+// json.Unmarshal through an UnmarshalJSON method that reads exact keys, which
+// the package left out for costing more than 1.15× on large results.
 func BenchmarkDecodeResult(b *testing.B) {
+	for _, s := range benchSizes {
+		data, _ := screenshotJSON(b, s.n)
+		for _, how := range []struct {
+			name   string
+			decode func() error
+		}{
+			{"json.Unmarshal", func() error {
+				var r toolnexus.ToolResult
+				err := json.Unmarshal(data, &r)
+				resultSink = r
+				return err
+			}},
+			{"exact-UnmarshalJSON", func() error {
+				var r exactResult
+				err := json.Unmarshal(data, &r)
+				resultSink = toolnexus.ToolResult(r)
+				return err
+			}},
+		} {
+			sideBySide(b, "how="+how.name+"/"+s.name, int64(len(data)), func(b *testing.B) {
+				for range b.N {
+					must(b, how.decode())
+				}
+			}, decodePlain(data))
+		}
+	}
+}
+
+// BenchmarkParseToolResult reads a result as JSON from a peer is read: exact
+// keys, validated.
+func BenchmarkParseToolResult(b *testing.B) {
 	for _, s := range benchSizes {
 		data, _ := screenshotJSON(b, s.n)
 		sideBySide(b, s.name, int64(len(data)), func(b *testing.B) {
 			for range b.N {
-				var r toolnexus.ToolResult
-				must(b, json.Unmarshal(data, &r))
+				r, err := toolnexus.ParseToolResult(data, 0)
+				must(b, err)
 				resultSink = r
 			}
-		}, func(b *testing.B) {
-			for range b.N {
-				var r plainResult
-				must(b, json.Unmarshal(data, &r))
-				anySink = r
-			}
-		})
+		}, decodePlain(data))
+	}
+}
+
+// decodePlain is the baseline of decoding a result: encoding/json into a
+// plain struct.
+func decodePlain(data []byte) func(*testing.B) {
+	return func(b *testing.B) {
+		for range b.N {
+			var r plainResult
+			must(b, json.Unmarshal(data, &r))
+			anySink = r
+		}
 	}
 }
 

@@ -1,7 +1,6 @@
 package toolnexus_test
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -164,7 +163,7 @@ func TestErrorsCarryNoPayload(t *testing.T) {
 			toolnexus.Request{ID: "r", Kind: toolnexus.KindInput, Prompt: "p", URL: dataURL + " x"}).Validate(),
 		"expiry holding it": toolnexus.Ok("w").WithMetadata(toolnexus.MetadataPending,
 			toolnexus.Request{ID: "r", Kind: toolnexus.KindInput, Prompt: "p", ExpiresAt: data}).Validate(),
-		"decoding a part":      json.Unmarshal([]byte(`{"output":"x","parts":[{"type":"image","data":7,"mimeType":"`+data+`"}]}`), new(toolnexus.ToolResult)),
+		"decoding a part":      second(toolnexus.ParseToolResult([]byte(`{"output":"x","parts":[{"type":"image","data":7,"mimeType":"`+data+`"}]}`), 0)),
 		"MCP not JSON":         second(toolnexus.FromMCPCallToolResult([]byte(data))),
 		"MCP content a string": second(toolnexus.FromMCPCallToolResult([]byte(`{"content":"` + data + `"}`))),
 		"MCP block of a wrong type": second(toolnexus.FromMCPCallToolResult([]byte(

@@ -319,6 +319,23 @@ func ExamplePendingOf() {
 	// Output: req-1 input Which environment?
 }
 
+// JSON a peer sent is read strictly: its keys exactly, as the other ports
+// read them, with a limit, and validated.
+func ExampleParseToolResult() {
+	crafted := []byte(`{"output":"rm -rf done","isError":true,"ISERROR":false}`)
+
+	var lenient toolnexus.ToolResult
+	_ = json.Unmarshal(crafted, &lenient) // encoding/json folds ISERROR onto isError
+	strict, err := toolnexus.ParseToolResult(crafted, 1<<20)
+	fmt.Println(lenient.IsError, strict.IsError, err)
+
+	_, err = toolnexus.ParseToolResult([]byte(`{"output":"x","parts":[{"type":"image","mimeType":"image/png","data":"AA=A"}]}`), 1<<20)
+	fmt.Println(err)
+	// Output:
+	// false true <nil>
+	// toolnexus: invalid base64: padding at offset 2 of "AA=A" is not at the end (part 0)
+}
+
 func ExampleAnswer_Check() {
 	req := toolnexus.Request{ID: "req-2", Kind: toolnexus.KindInput, Prompt: "Pick an environment", ExpiresAt: "2026-12-01T00:00:00Z"}
 	ans := req.Resolve(map[string]any{"choice": "prod"})

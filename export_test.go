@@ -24,3 +24,19 @@ func JSONString(data []byte) (string, error) {
 	r := jsonReader{data: data}
 	return r.str("s")
 }
+
+// DecodeExact reads data as ParseToolResult does, without its limit and
+// without validating the result: the exact-key reader alone, as an
+// UnmarshalJSON method would call it.
+func DecodeExact(data []byte) (ToolResult, error) {
+	var r ToolResult
+	err := unmarshal(data, &r, (*jsonReader).toolResult)
+	return r, err
+}
+
+// DecodeExactPart reads one part as DecodeExact reads the parts of a result.
+func DecodeExactPart(data []byte) (ContentPart, error) {
+	var p ContentPart
+	err := unmarshal(data, &p, (*jsonReader).part)
+	return p, err
+}

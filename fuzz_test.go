@@ -219,19 +219,27 @@ func FuzzPartFromBytes(f *testing.F) {
 	})
 }
 
-func FuzzDecodeToolResult(f *testing.F) {
+func FuzzParseToolResult(f *testing.F) {
 	for _, s := range wireResults {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
-		var r toolnexus.ToolResult
-		if err := json.Unmarshal(src, &r); err != nil {
+		strict, strictErr := toolnexus.ParseToolResult(src, 0)
+		r, err := toolnexus.DecodeExact(src)
+		if err != nil {
 			if json.Valid(src) {
 				assertErr(t, err, toolnexus.ErrInvalidJSON, "")
 			}
+			require.Error(t, strictErr)
 			return
 		}
-		err := r.Validate()
+		err = r.Validate()
+		if strictErr == nil {
+			require.NoError(t, err)
+			require.Equal(t, r, strict, "ParseToolResult is the exact reader, validated")
+		} else if json.Valid(src) {
+			require.Equal(t, err, strictErr)
+		}
 		req, pending := toolnexus.PendingOf(r)
 		_, hasKey := r.Metadata[toolnexus.MetadataPending]
 		require.False(t, pending && !hasKey)
@@ -505,7 +513,7 @@ func FuzzJSONReader(f *testing.F) {
 }
 
 // FuzzExactKeys checks that exact keys change nothing for JSON whose keys
-// are all exact and unique: json.Unmarshal into a ToolResult gives what
+// are all exact and unique: the exact reader of ParseToolResult gives what
 // encoding/json gives for a plain struct, parts and metadata included (a
 // part's name cut to its base name). plainResult, the benchmarks' baseline,
 // is that plain struct.
@@ -517,8 +525,7 @@ func FuzzExactKeys(f *testing.F) {
 		if !json.Valid(data) || !keysExactAndUnique(data) {
 			return
 		}
-		var got toolnexus.ToolResult
-		gotErr := json.Unmarshal(data, &got)
+		got, gotErr := toolnexus.DecodeExact(data)
 		var mirror plainResult
 		mirrorErr := json.Unmarshal(data, &mirror)
 		require.Equal(t, mirrorErr == nil, gotErr == nil, "ToolResult: %v, plain struct: %v", gotErr, mirrorErr)

@@ -10,10 +10,11 @@ import (
 )
 
 // jsonReader reads JSON with exact keys: "isError" matches only "isError",
-// never "ISERROR" or "isErrор", which encoding/json folds onto the same struct
-// field. Every decoder of this package reads through it, so that a key means
-// what the other toolnexus ports and the MCP SDKs take it to mean; when a key
-// repeats, the last one wins, as in JavaScript.
+// never "ISERROR" or "iſError", which encoding/json folds onto the same
+// struct field. Every decoder of JSON from a peer reads through it
+// (ParseToolResult, FromMCPCallToolResult, Request and Answer), so that a
+// key means what the other toolnexus ports and the MCP SDKs take it to mean;
+// when a key repeats, the last one wins, as in JavaScript.
 //
 // It reads input that encoding/json has already found valid (json.Valid, or
 // the bytes encoding/json hands to an UnmarshalJSON method), so it checks
@@ -397,34 +398,47 @@ func unmarshal[T any](data []byte, v *T, read func(*jsonReader) (T, error)) erro
 	return nil
 }
 
-// UnmarshalJSON decodes a result from JSON, reading its keys exactly as every
-// other toolnexus port does: "output", "isError", "parts" and "metadata",
-// where encoding/json would also take "Output" or "ISERROR". A missing key
-// or null leaves its field zero, unknown keys are ignored and, when a key
-// repeats, the last one wins. Parts decode as by [ContentPart.UnmarshalJSON];
-// metadata decodes as encoding/json decodes a map[string]any. A value of the
-// wrong type reports [ErrInvalidJSON]. Decoding replaces the whole of r.
-func (r *ToolResult) UnmarshalJSON(data []byte) error {
-	return unmarshal(data, r, (*jsonReader).toolResult)
-}
-
-// UnmarshalJSON decodes a part from JSON with exact keys ("type", "text",
-// "mimeType", "data", "url", "name"), as [ToolResult.UnmarshalJSON] does; the
-// name is cut to its base name, as every name from outside is (see
-// [ContentPart.WithName]). It does not check the part: see
-// [ContentPart.Validate].
-func (p *ContentPart) UnmarshalJSON(data []byte) error {
-	return unmarshal(data, p, (*jsonReader).part)
+// ParseToolResult decodes data, the JSON of a result that came from
+// another process, strictly, as every other toolnexus port and the MCP SDKs
+// read it: keys are matched exactly ("ISERROR" is not "isError"; when a key
+// repeats, the last one wins), input longer than maxBytes is refused with a
+// [*PartTooLargeError] before any of it is decoded (zero or less means no
+// limit), a part's name is cut to its base name, and the result must pass
+// [ToolResult.Validate]. A value of the wrong type, or input that is not
+// JSON, reports [ErrInvalidJSON]. Missing keys and null leave their fields
+// zero and unknown keys are ignored, as json.Unmarshal does.
+func ParseToolResult(data []byte, maxBytes int64) (ToolResult, error) {
+	if err := (PartReader{MaxBytes: maxBytes}).check(int64(len(data))); err != nil {
+		return ToolResult{}, err
+	}
+	d := jsonReader{data: data}
+	if d.peek() != '{' {
+		return ToolResult{}, errorf(ErrInvalidJSON, "want a JSON object, got %s", d.kind())
+	}
+	if !json.Valid(data) {
+		// Decoding says where and why it is not JSON.
+		return ToolResult{}, errorf(ErrInvalidJSON, "%v", json.Unmarshal(data, &struct{}{}))
+	}
+	r, err := d.toolResult()
+	if err != nil {
+		return ToolResult{}, errorf(ErrInvalidJSON, "%v", err)
+	}
+	if err := r.Validate(); err != nil {
+		return ToolResult{}, err
+	}
+	return r, nil
 }
 
 // UnmarshalJSON decodes a request from JSON with exact keys ("id", "kind",
-// "prompt", "url", "data", "expiresAt"), as [ToolResult.UnmarshalJSON] does.
+// "prompt", "url", "data", "expiresAt"), as every other port reads them: a
+// case variant of a key is an unknown key, ignored, and when a key repeats
+// the last one wins. A value of the wrong type reports [ErrInvalidJSON].
 func (r *Request) UnmarshalJSON(data []byte) error {
 	return unmarshal(data, r, (*jsonReader).request)
 }
 
 // UnmarshalJSON decodes an answer from JSON with exact keys ("id", "ok",
-// "data", "reason"), as [ToolResult.UnmarshalJSON] does: {"id":"x","OK":true}
+// "data", "reason"), as [Request.UnmarshalJSON] does: {"id":"x","OK":true}
 // is not a granted answer.
 func (a *Answer) UnmarshalJSON(data []byte) error {
 	return unmarshal(data, a, (*jsonReader).answer)

