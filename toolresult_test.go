@@ -351,7 +351,7 @@ func TestToolResultDescriptionCost(t *testing.T) {
 	}
 	small, large := result(1<<10), result(16<<20)
 	assertCostDoesNotGrow(t, "String", small, large, 0, func(r toolnexus.ToolResult) { costString = r.String() })
-	assertCostDoesNotGrow(t, "LogValue", small, large, 0, func(r toolnexus.ToolResult) {
+	assertCostDoesNotGrow(t, "LogValue", small, large, 4, func(r toolnexus.ToolResult) {
 		slog.New(slog.NewJSONHandler(io.Discard, nil)).Info("m", "r", r)
 	})
 	assertCostDoesNotGrow(t, "GoString", small, large, 1, func(r toolnexus.ToolResult) { costString = r.GoString() })
