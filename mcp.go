@@ -274,8 +274,9 @@ func (d *jsonReader) mcpContent() (c MCPContent, text []byte, err error) {
 		switch string(key) {
 		case "type":
 			// The types this package reads are not copied.
-			if raw, escaped, perr := d.peekString(); perr == nil && !escaped && knownType(raw) != "" {
-				c.Type = knownType(raw)
+			raw, escaped, perr := d.peekString()
+			if t := knownType(raw); perr == nil && !escaped && t != "" {
+				c.Type = t
 				_, err = d.skip()
 			} else {
 				err = d.field("type", &c.Type, &bad)
@@ -302,13 +303,13 @@ func (d *jsonReader) mcpContent() (c MCPContent, text []byte, err error) {
 		}
 		return true, err
 	})
-	switch {
-	case err != nil:
+	if err != nil {
 		return c, nil, err
-	case knownType([]byte(c.Type)) != "":
-		return c, text, bad
 	}
-	return c, text, nil
+	if knownType([]byte(c.Type)) == "" {
+		bad = nil // a block of another type is kept only as a placeholder
+	}
+	return c, text, bad
 }
 
 // field reads a string field of a content block into s. A value of another
