@@ -81,7 +81,22 @@ var (
 	// ErrInvalidMCP reports input to [FromMCPCallToolResult] that is not the
 	// JSON of an MCP CallToolResult.
 	ErrInvalidMCP = errors.New("toolnexus: invalid MCP result")
+	// ErrInvalidAnswer reports an answer off what its request asked for, such
+	// as an elicitation's content off the schema it was asked with (see
+	// [Request.AnswerFromMCP]). It also matches [ErrInvalidMCP].
+	ErrInvalidAnswer error = &alsoError{msg: "toolnexus: invalid answer", also: ErrInvalidMCP}
 )
+
+// alsoError is a sentinel that also matches another one with [errors.Is].
+type alsoError struct {
+	msg  string
+	also error
+}
+
+func (e *alsoError) Error() string { return e.msg }
+
+// Is reports whether target is the sentinel e also matches.
+func (e *alsoError) Is(target error) bool { return target == e.also }
 
 // PartTooLargeError is the error of a read that went past its size limit.
 // It matches [ErrPartTooLarge] with [errors.Is].
