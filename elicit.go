@@ -387,34 +387,21 @@ func (p *formProp) parseString(m map[string]any) error {
 		}
 		p.format = f
 	}
-	enum, hasEnum := m["enum"]
-	oneOf, hasOneOf := m["oneOf"]
+	_, hasEnum := m["enum"]
+	_, hasOneOf := m["oneOf"]
 	if (hasEnum || hasOneOf) && (p.format != "" || p.minLength >= 0 || p.maxLength >= 0) {
 		return propErrorf(": a choice takes no format, minLength or maxLength")
 	}
-	switch {
-	case hasEnum && hasOneOf:
-		return propErrorf(" has both enum and oneOf")
-	case hasEnum:
-		list, ok := stringsOf(enum)
-		if !ok || len(list) == 0 {
-			return propErrorf(": enum is not a non-empty list of strings")
-		}
-		p.choices = list
-		if names, ok := m["enumNames"]; ok {
-			if n, ok := stringsOf(names); !ok || len(n) != len(list) {
-				return propErrorf(": enumNames is not a list of as many strings as enum")
-			}
-		}
-	case hasOneOf:
-		list, err := titledChoices(oneOf, "oneOf")
-		if err != nil {
-			return err
-		}
-		p.choices = list
+	if p.choices, err = readChoices(m, "oneOf", ""); err != nil {
+		return err
 	}
-	if _, ok := m["enumNames"]; ok && !hasEnum {
-		return propErrorf(": enumNames without enum")
+	if names, ok := m["enumNames"]; ok {
+		if !hasEnum {
+			return propErrorf(": enumNames without enum")
+		}
+		if n, ok := stringsOf(names); !ok || len(n) != len(p.choices) {
+			return propErrorf(": enumNames is not a list of as many strings as enum")
+		}
 	}
 	return nil
 }
@@ -442,27 +429,34 @@ func (p *formProp) parseArray(m map[string]any) error {
 	if t, ok := items["type"]; ok && t != "string" {
 		return propErrorf(`: items: type is not "string"`)
 	}
-	enum, hasEnum := items["enum"]
-	anyOf, hasAnyOf := items["anyOf"]
-	switch {
-	case hasEnum && hasAnyOf:
-		return propErrorf(": items have both enum and anyOf")
-	case hasEnum:
-		list, ok := stringsOf(enum)
-		if !ok || len(list) == 0 {
-			return propErrorf(": items: enum is not a non-empty list of strings")
-		}
-		p.choices = list
-	case hasAnyOf:
-		list, err := titledChoices(anyOf, "items: anyOf")
-		if err != nil {
-			return err
-		}
-		p.choices = list
-	default:
+	if p.choices, err = readChoices(items, "anyOf", "items: "); err != nil {
+		return err
+	}
+	if p.choices == nil {
 		return propErrorf(": items have neither enum nor anyOf")
 	}
 	return nil
+}
+
+// readChoices reads the choices of m, an untitled "enum" or a list of
+// titled choices under titled, or nil when it has neither; prefix says where
+// m is in errors.
+func readChoices(m map[string]any, titled, prefix string) ([]string, error) {
+	enum, hasEnum := m["enum"]
+	list, hasTitled := m[titled]
+	switch {
+	case hasEnum && hasTitled:
+		return nil, propErrorf(": %sboth enum and %s", prefix, titled)
+	case hasEnum:
+		choices, ok := stringsOf(enum)
+		if !ok || len(choices) == 0 {
+			return nil, propErrorf(": %senum is not a non-empty list of strings", prefix)
+		}
+		return choices, nil
+	case hasTitled:
+		return titledChoices(list, prefix+titled)
+	}
+	return nil, nil
 }
 
 // titledChoices reads a oneOf or anyOf of {"const","title"} objects, whose
