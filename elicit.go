@@ -91,8 +91,10 @@ func answerSchema(prompt string, choices []string) json.RawMessage {
 //     prompt.
 //
 // It reports [ErrInvalidRequest] for a request that fails
-// [Request.Validate], for data that holds both "schema" and "choices", and
-// for choices that are not a non-empty list of strings.
+// [Request.Validate], for a [KindSampling] or [KindRoots] request, which no
+// elicitation asks (see [Request.MCPInputRequest]), for data that holds
+// both "schema" and "choices", and for choices that are not a non-empty
+// list of strings.
 //
 // The request's ID is the key of the elicitation in an MCP input_required
 // result, and the key of its answer when the client retries the call.
@@ -106,6 +108,9 @@ func (r Request) MCPElicitParams() (MCPElicitParams, error) {
 func (r Request) elicitParams(withID bool) (MCPElicitParams, *formSchema, error) {
 	if err := r.Validate(); err != nil {
 		return MCPElicitParams{}, nil, err
+	}
+	if r.Kind == KindSampling || r.Kind == KindRoots {
+		return MCPElicitParams{}, nil, errorf(ErrInvalidRequest, "request %s of kind %s is not asked by elicitation", quote(r.ID), quote(r.Kind))
 	}
 	if r.Kind == KindAuthorization && r.URL != "" {
 		p := MCPElicitParams{Mode: elicitURL, Message: r.Prompt, URL: r.URL}

@@ -156,6 +156,10 @@ func TestRequestMCPElicitParamsErrors(t *testing.T) {
 	}{
 		{"invalid request", toolnexus.Request{ID: "pnd-1", Kind: toolnexus.KindInput},
 			`toolnexus: invalid request: request "pnd-1" has no prompt`},
+		{"sampling", toolnexus.Request{ID: "pnd-1", Kind: toolnexus.KindSampling, Prompt: "p"},
+			`toolnexus: invalid request: request "pnd-1" of kind "sampling" is not asked by elicitation`},
+		{"roots", toolnexus.Request{ID: "pnd-1", Kind: toolnexus.KindRoots, Prompt: "p"},
+			`toolnexus: invalid request: request "pnd-1" of kind "roots" is not asked by elicitation`},
 		{"nested object", schemaRequest(props(map[string]any{"where": map[string]any{"type": "object", "properties": map[string]any{}}})),
 			`toolnexus: invalid request: request "pnd-1": data.schema: property "where": type "object" is not string, number, integer, boolean or array`},
 		{"array of free strings", schemaRequest(props(map[string]any{"tags": map[string]any{"type": "array", "items": map[string]any{"type": "string"}}})),

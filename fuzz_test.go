@@ -385,6 +385,7 @@ func FuzzFromMCPCallToolResult(f *testing.F) {
 		`{"content":[{"type":"resource_link","uri":"https://example.com/r","name":"../../etc/passwd","mimeType":"application/pdf"}]}`,
 		`{"resultType":"input_required","inputRequests":{"pnd-1":{"method":"elicitation/create","params":{"mode":"url","message":"Sign in","url":"https://example.com/login"}}},"requestState":"s"}`,
 		`{"resultType":"input_required","inputRequests":{"q":{"method":"elicitation/create","params":{"mode":"form","message":"Which?","requestedSchema":{"type":"object","properties":{"answer":{"type":"string"}}}}}}}`,
+		`{"resultType":"input_required","inputRequests":{"s":{"method":"sampling/createMessage","params":{"messages":[],"maxTokens":1}},"r":{"method":"roots/list"},"x":{"method":"x","params":null}}}`,
 	} {
 		f.Add([]byte(s))
 	}
