@@ -104,7 +104,8 @@ func (r Request) MCPElicitParams() (MCPElicitParams, error) {
 }
 
 // elicitParams returns the elicitation that asks r, with the form it asks
-// for (nil for a login), and whether a login carries an elicitationId.
+// for (nil for a login); withID says whether a login carries an
+// elicitationId.
 func (r Request) elicitParams(withID bool) (MCPElicitParams, *formSchema, error) {
 	if err := r.Validate(); err != nil {
 		return MCPElicitParams{}, nil, err
@@ -120,17 +121,18 @@ func (r Request) elicitParams(withID bool) (MCPElicitParams, *formSchema, error)
 		return p, nil, nil
 	}
 	p := MCPElicitParams{Mode: elicitForm, Message: r.Prompt}
+	var form *formSchema
 	schema, hasSchema := r.Data["schema"]
 	choices, hasChoices := r.Data["choices"]
 	switch {
 	case hasSchema && hasChoices:
 		return MCPElicitParams{}, nil, errorf(ErrInvalidRequest, "request %s: data has both schema and choices", quote(r.ID))
 	case hasSchema:
-		b, err := elicitSchema(schema)
+		b, f, err := elicitSchema(schema)
 		if err != nil {
 			return MCPElicitParams{}, nil, errorf(ErrInvalidRequest, "request %s: data.schema: %v", quote(r.ID), err)
 		}
-		p.RequestedSchema = b
+		p.RequestedSchema, form = b, f
 	case hasChoices:
 		list, ok := stringList(choices)
 		if !ok || len(list) == 0 {
@@ -142,9 +144,11 @@ func (r Request) elicitParams(withID bool) (MCPElicitParams, *formSchema, error)
 	default:
 		p.RequestedSchema = answerSchema(r.Prompt, nil)
 	}
-	form, err := readFormSchema(p.RequestedSchema)
-	if err != nil { // not reached: the schemas written here are forms
-		return MCPElicitParams{}, nil, errorf(ErrInvalidRequest, "request %s: data.schema: %v", quote(r.ID), err)
+	if form == nil {
+		var err error
+		if form, err = readFormSchema(p.RequestedSchema); err != nil { // not reached: the schemas written here are forms
+			return MCPElicitParams{}, nil, errorf(ErrInvalidRequest, "request %s: %v", quote(r.ID), err)
+		}
 	}
 	return p, form, nil
 }
@@ -186,38 +190,42 @@ func stringsOf(v any) ([]string, bool) {
 }
 
 // elicitSchema checks that schema is a schema MCP elicitation takes, reading
-// its keys exactly, and returns the JSON of what it read: the schema that is
-// sent is the one that was checked, whatever the caller's value marshals to.
-func elicitSchema(schema any) (json.RawMessage, error) {
+// its keys exactly, and returns the JSON of what it read, with the form it
+// describes: the schema that is sent is the one that was checked, whatever
+// the caller's value marshals to.
+func elicitSchema(schema any) (json.RawMessage, *formSchema, error) {
 	b, err := json.Marshal(schema)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	m, err := readSchemaObject(b)
+	m, err := readObject(b, "schema")
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if _, err := parseFormSchema(m); err != nil {
-		return nil, err
+	form, err := parseFormSchema(m)
+	if err != nil {
+		return nil, nil, err
 	}
-	return json.Marshal(m)
+	b, err = json.Marshal(m)
+	return b, form, err
 }
 
-// readSchemaObject reads b, JSON, as an object with exact keys.
-func readSchemaObject(b []byte) (map[string]any, error) {
+// readObject reads b, JSON, as an object with exact keys; key names it in
+// errors.
+func readObject(b []byte, key string) (map[string]any, error) {
 	d := jsonReader{data: b}
 	if d.peek() != '{' {
-		return nil, &typeError{key: "schema", want: "an object", got: d.kind()}
+		return nil, &typeError{key: key, want: "an object", got: d.kind()}
 	}
 	if !json.Valid(b) {
 		return nil, errSyntax
 	}
-	return d.anyMap("schema")
+	return d.anyMap(key)
 }
 
 // readFormSchema reads and checks the JSON of a requestedSchema.
 func readFormSchema(b []byte) (*formSchema, error) {
-	m, err := readSchemaObject(b)
+	m, err := readObject(b, "schema")
 	if err != nil {
 		return nil, err
 	}
@@ -289,7 +297,7 @@ func parseFormSchema(m map[string]any) (*formSchema, error) {
 	for _, name := range slices.Sorted(maps.Keys(props)) {
 		p, err := parseProp(props[name])
 		if err != nil {
-			return nil, fmt.Errorf("property %s%w", quote(name), err)
+			return nil, fmt.Errorf("property %s%v", quote(name), err)
 		}
 		f.props[name] = p
 	}
@@ -308,42 +316,33 @@ func parseFormSchema(m map[string]any) (*formSchema, error) {
 	return f, nil
 }
 
-// propError is an error about a property, which parseFormSchema prefixes
-// with the property's name: its message starts with ": " or " ".
-type propError string
-
-func (e propError) Error() string { return string(e) }
-
-func propErrorf(format string, args ...any) error {
-	return propError(fmt.Sprintf(format, args...))
-}
-
-// parseProp reads the schema of one property.
+// parseProp reads the schema of one property. Its errors start with ": "
+// or " ", for parseFormSchema to prefix with the property's name.
 func parseProp(v any) (*formProp, error) {
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, propErrorf(" is %s, not an object", jsonKind(v))
+		return nil, fmt.Errorf(" is %s, not an object", jsonKind(v))
 	}
 	t, ok := m["type"].(string)
 	if !ok {
 		if _, has := m["type"]; has {
-			return nil, propErrorf(": type is %s, not a string", jsonKind(m["type"]))
+			return nil, fmt.Errorf(": type is %s, not a string", jsonKind(m["type"]))
 		}
-		return nil, propErrorf(" has no type")
+		return nil, errors.New(" has no type")
 	}
 	extra, ok := typeKeys[t]
 	if !ok {
-		return nil, propErrorf(": type %s is not string, number, integer, boolean or array", quote(t))
+		return nil, fmt.Errorf(": type %s is not string, number, integer, boolean or array", quote(t))
 	}
 	for _, k := range slices.Sorted(maps.Keys(m)) {
 		if !slices.Contains(commonKeys, k) && !slices.Contains(extra, k) {
-			return nil, propErrorf(": keyword %s is not one a %s property takes", quote(k), t)
+			return nil, fmt.Errorf(": keyword %s is not one a %s property takes", quote(k), t)
 		}
 	}
 	for _, k := range []string{"title", "description"} {
 		if v, ok := m[k]; ok {
 			if _, ok := v.(string); !ok {
-				return nil, propErrorf(": %s is %s, not a string", k, jsonKind(v))
+				return nil, fmt.Errorf(": %s is %s, not a string", k, jsonKind(v))
 			}
 		}
 	}
@@ -357,7 +356,7 @@ func parseProp(v any) (*formProp, error) {
 			p.maximum, err = number(m, "maximum")
 		}
 		if err == nil && p.minimum != nil && p.maximum != nil && *p.maximum < *p.minimum {
-			err = propErrorf(": maximum is less than minimum")
+			err = errors.New(": maximum is less than minimum")
 		}
 	case "array":
 		err = p.parseArray(m)
@@ -367,7 +366,7 @@ func parseProp(v any) (*formProp, error) {
 	}
 	if def, ok := m["default"]; ok {
 		if err := p.check(def); err != nil {
-			return nil, propErrorf(": default %s", err)
+			return nil, fmt.Errorf(": default %s", err)
 		}
 		p.def, p.hasDef = def, true
 	}
@@ -383,29 +382,29 @@ func (p *formProp) parseString(m map[string]any) error {
 		return err
 	}
 	if p.maxLength >= 0 && p.maxLength < p.minLength {
-		return propErrorf(": maxLength is less than minLength")
+		return errors.New(": maxLength is less than minLength")
 	}
 	if v, ok := m["format"]; ok {
 		f, _ := v.(string)
 		if !slices.Contains(formats, f) {
-			return propErrorf(": format is not email, uri, date or date-time")
+			return errors.New(": format is not email, uri, date or date-time")
 		}
 		p.format = f
 	}
 	_, hasEnum := m["enum"]
 	_, hasOneOf := m["oneOf"]
 	if (hasEnum || hasOneOf) && (p.format != "" || p.minLength >= 0 || p.maxLength >= 0) {
-		return propErrorf(": a choice takes no format, minLength or maxLength")
+		return errors.New(": a choice takes no format, minLength or maxLength")
 	}
 	if p.choices, err = readChoices(m, "oneOf", ""); err != nil {
 		return err
 	}
 	if names, ok := m["enumNames"]; ok {
 		if !hasEnum {
-			return propErrorf(": enumNames without enum")
+			return errors.New(": enumNames without enum")
 		}
 		if n, ok := stringsOf(names); !ok || len(n) != len(p.choices) {
-			return propErrorf(": enumNames is not a list of as many strings as enum")
+			return errors.New(": enumNames is not a list of as many strings as enum")
 		}
 	}
 	return nil
@@ -420,25 +419,25 @@ func (p *formProp) parseArray(m map[string]any) error {
 		return err
 	}
 	if p.maxItems >= 0 && p.maxItems < p.minItems {
-		return propErrorf(": maxItems is less than minItems")
+		return errors.New(": maxItems is less than minItems")
 	}
 	items, ok := m["items"].(map[string]any)
 	if !ok {
-		return propErrorf(": items is not an object")
+		return errors.New(": items is not an object")
 	}
 	for _, k := range slices.Sorted(maps.Keys(items)) {
 		if !slices.Contains(itemKeys, k) {
-			return propErrorf(": items: keyword %s is not one multi-select items take", quote(k))
+			return fmt.Errorf(": items: keyword %s is not one multi-select items take", quote(k))
 		}
 	}
 	if t, ok := items["type"]; ok && t != "string" {
-		return propErrorf(`: items: type is not "string"`)
+		return errors.New(`: items: type is not "string"`)
 	}
 	if p.choices, err = readChoices(items, "anyOf", "items: "); err != nil {
 		return err
 	}
 	if p.choices == nil {
-		return propErrorf(": items have neither enum nor anyOf")
+		return errors.New(": items have neither enum nor anyOf")
 	}
 	return nil
 }
@@ -451,11 +450,11 @@ func readChoices(m map[string]any, titled, prefix string) ([]string, error) {
 	list, hasTitled := m[titled]
 	switch {
 	case hasEnum && hasTitled:
-		return nil, propErrorf(": %sboth enum and %s", prefix, titled)
+		return nil, fmt.Errorf(": %sboth enum and %s", prefix, titled)
 	case hasEnum:
 		choices, ok := stringsOf(enum)
 		if !ok || len(choices) == 0 {
-			return nil, propErrorf(": %senum is not a non-empty list of strings", prefix)
+			return nil, fmt.Errorf(": %senum is not a non-empty list of strings", prefix)
 		}
 		return choices, nil
 	case hasTitled:
@@ -469,23 +468,23 @@ func readChoices(m map[string]any, titled, prefix string) ([]string, error) {
 func titledChoices(v any, key string) ([]string, error) {
 	list, ok := v.([]any)
 	if !ok || len(list) == 0 {
-		return nil, propErrorf(": %s is not a non-empty list", key)
+		return nil, fmt.Errorf(": %s is not a non-empty list", key)
 	}
 	consts := make([]string, len(list))
 	for i, e := range list {
 		c, ok := e.(map[string]any)
 		if !ok {
-			return nil, propErrorf(": %s[%d] is %s, not an object", key, i, jsonKind(e))
+			return nil, fmt.Errorf(": %s[%d] is %s, not an object", key, i, jsonKind(e))
 		}
 		for _, k := range slices.Sorted(maps.Keys(c)) {
 			if !slices.Contains(choiceKeys, k) {
-				return nil, propErrorf(": %s[%d]: keyword %s is not const or title", key, i, quote(k))
+				return nil, fmt.Errorf(": %s[%d]: keyword %s is not const or title", key, i, quote(k))
 			}
 		}
 		s, _ := c["const"].(string)
 		title, _ := c["title"].(string)
 		if s == "" || title == "" {
-			return nil, propErrorf(": %s[%d] has no non-empty string const and title", key, i)
+			return nil, fmt.Errorf(": %s[%d] has no non-empty string const and title", key, i)
 		}
 		consts[i] = s
 	}
@@ -501,7 +500,7 @@ func count(m map[string]any, key string) (int, error) {
 	}
 	f, ok := v.(float64)
 	if !ok || f < 0 || f != math.Trunc(f) || f > math.MaxInt32 {
-		return 0, propErrorf(": %s is not a non-negative integer", key)
+		return 0, fmt.Errorf(": %s is not a non-negative integer", key)
 	}
 	return int(f), nil
 }
@@ -514,7 +513,7 @@ func number(m map[string]any, key string) (*float64, error) {
 	}
 	f, ok := v.(float64)
 	if !ok {
-		return nil, propErrorf(": %s is %s, not a number", key, jsonKind(v))
+		return nil, fmt.Errorf(": %s is %s, not a number", key, jsonKind(v))
 	}
 	return &f, nil
 }
@@ -708,7 +707,7 @@ func RequestFromMCPElicitParams(id string, p MCPElicitParams) Request {
 	}
 	var schema map[string]any
 	if len(p.RequestedSchema) > 0 {
-		schema, _ = readSchemaObject(p.RequestedSchema) // a schema that is no object is no form field
+		schema, _ = readObject(p.RequestedSchema, "requestedSchema") // a schema that is no object is no form field
 	}
 	props, _ := schema["properties"].(map[string]any)
 	if len(props) == 0 {

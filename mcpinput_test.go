@@ -76,7 +76,7 @@ func TestRequestMCPInputRequestErrors(t *testing.T) {
 		{"no prompt", toolnexus.Request{ID: "pnd-1", Kind: toolnexus.KindRoots},
 			`toolnexus: invalid request: request "pnd-1" has no prompt`},
 		{"sampling without data", sampling(nil),
-			`toolnexus: invalid request: request "pnd-1": sampling data: "schema" is null, not an object`},
+			`toolnexus: invalid request: request "pnd-1" of kind "sampling" has no data, the sampling/createMessage params`},
 		{"sampling without messages", sampling(map[string]any{"maxTokens": 5}),
 			`toolnexus: invalid request: request "pnd-1": sampling data: messages is not a non-empty list`},
 		{"sampling without maxTokens", sampling(map[string]any{"messages": msg}),
