@@ -236,7 +236,7 @@ func readFormSchema(b []byte) (*formSchema, error) {
 // by name and the names of those required.
 type formSchema struct {
 	props    map[string]*formProp
-	required []string
+	required map[string]bool
 }
 
 // formProp is one property of a form: its type ("string", "number",
@@ -247,7 +247,7 @@ type formProp struct {
 	format               string
 	minLength, maxLength int
 	minimum, maximum     *float64
-	choices              []string // nil: any value of the type
+	choices              map[string]bool // nil: any value of the type
 	minItems, maxItems   int
 	def                  any
 	hasDef               bool
@@ -306,12 +306,13 @@ func parseFormSchema(m map[string]any) (*formSchema, error) {
 		if !ok {
 			return nil, errors.New("required is not a list of names")
 		}
+		f.required = make(map[string]bool, len(names))
 		for _, n := range names {
 			if _, ok := f.props[n]; !ok {
 				return nil, fmt.Errorf("required property %s is not in properties", quote(n))
 			}
+			f.required[n] = true
 		}
-		f.required = names
 	}
 	return f, nil
 }
@@ -396,14 +397,16 @@ func (p *formProp) parseString(m map[string]any) error {
 	if (hasEnum || hasOneOf) && (p.format != "" || p.minLength >= 0 || p.maxLength >= 0) {
 		return errors.New(": a choice takes no format, minLength or maxLength")
 	}
-	if p.choices, err = readChoices(m, "oneOf", ""); err != nil {
+	list, err := readChoices(m, "oneOf", "")
+	if err != nil {
 		return err
 	}
+	p.choices = setOf(list)
 	if names, ok := m["enumNames"]; ok {
 		if !hasEnum {
 			return errors.New(": enumNames without enum")
 		}
-		if n, ok := stringsOf(names); !ok || len(n) != len(p.choices) {
+		if n, ok := stringsOf(names); !ok || len(n) != len(list) {
 			return errors.New(": enumNames is not a list of as many strings as enum")
 		}
 	}
@@ -433,13 +436,26 @@ func (p *formProp) parseArray(m map[string]any) error {
 	if t, ok := items["type"]; ok && t != "string" {
 		return errors.New(`: items: type is not "string"`)
 	}
-	if p.choices, err = readChoices(items, "anyOf", "items: "); err != nil {
+	list, err := readChoices(items, "anyOf", "items: ")
+	if err != nil {
 		return err
 	}
-	if p.choices == nil {
+	if p.choices = setOf(list); p.choices == nil {
 		return errors.New(": items have neither enum nor anyOf")
 	}
 	return nil
+}
+
+// setOf returns the set of list's strings, or nil for none.
+func setOf(list []string) map[string]bool {
+	if list == nil {
+		return nil
+	}
+	set := make(map[string]bool, len(list))
+	for _, s := range list {
+		set[s] = true
+	}
+	return set
 }
 
 // readChoices reads the choices of m, an untitled "enum" or a list of
@@ -557,7 +573,7 @@ func (p *formProp) check(v any) error {
 		if p.format != "" && !validFormat(p.format, s) {
 			return fmt.Errorf("is not a valid %s", p.format)
 		}
-		if p.choices != nil && !slices.Contains(p.choices, s) {
+		if p.choices != nil && !p.choices[s] {
 			return errors.New("is not one of its choices")
 		}
 	case "number", "integer":
@@ -594,7 +610,7 @@ func (p *formProp) check(v any) error {
 			if !ok {
 				return fmt.Errorf("item %d is %s, not a string", i, jsonKind(e))
 			}
-			if !slices.Contains(p.choices, s) {
+			if !p.choices[s] {
 				return fmt.Errorf("item %d is not one of its choices", i)
 			}
 		}
@@ -644,14 +660,14 @@ func (f *formSchema) checkContent(content map[string]any) (map[string]any, error
 			return nil, fmt.Errorf("property %s is %s, not a string, number, boolean or list of strings", quote(name), jsonKind(v))
 		}
 	}
-	for _, name := range f.required {
+	for _, name := range slices.Sorted(maps.Keys(f.required)) {
 		if _, ok := content[name]; !ok {
 			return nil, fmt.Errorf("required property %s is missing", quote(name))
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(f.props)) {
 		p := f.props[name]
-		if _, ok := content[name]; ok || !p.hasDef || slices.Contains(f.required, name) {
+		if _, ok := content[name]; ok || !p.hasDef || f.required[name] {
 			continue
 		}
 		if content == nil {

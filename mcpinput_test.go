@@ -216,6 +216,9 @@ func TestRequestAnswerFromMCPErrors(t *testing.T) {
 			`toolnexus: invalid answer: request "pnd-3": property "answer" is a number, not a string`},
 		{"missing required", question, `{"action":"accept","content":{}}`, toolnexus.ErrInvalidAnswer,
 			`toolnexus: invalid answer: request "pnd-3": required property "answer" is missing`},
+		{"a required property with a default is still required", toolnexus.Request{ID: "pnd-1", Kind: toolnexus.KindInput, Prompt: "p", Data: map[string]any{"schema": map[string]any{
+			"type": "object", "properties": map[string]any{"env": map[string]any{"type": "string", "default": "dev"}}, "required": []string{"env"}}}},
+			`{"action":"accept","content":{}}`, toolnexus.ErrInvalidAnswer, answer + `required property "env" is missing`},
 		{"no content for a required field", question, `{"action":"accept"}`, toolnexus.ErrInvalidAnswer,
 			`toolnexus: invalid answer: request "pnd-3": required property "answer" is missing`},
 		{"outside the choices", choices, `{"action":"accept","content":{"answer":"staging"}}`, toolnexus.ErrInvalidAnswer,
