@@ -79,7 +79,10 @@ func answerSchema(prompt string, choices []string) json.RawMessage {
 //     {"const","title"} objects) or several choices (type "array" whose
 //     "items" have an "enum" or an "anyOf" of {"const","title"} objects,
 //     with minItems and maxItems), each with an optional "default" of its
-//     own type; plus "required", a list of property names. Keys are read
+//     own type; plus "required", a list of property names, and
+//     "additionalProperties", false to refuse an answer with a key the
+//     properties do not name (with "$schema", "title" and "description",
+//     the keys the form itself may have). Keys are read
 //     exactly, and anything else is refused with [ErrInvalidRequest]
 //     naming the property, as is a default off its own property;
 //   - the choices convention: a list of strings under the key "choices" of
@@ -237,6 +240,7 @@ func readFormSchema(b []byte) (*formSchema, error) {
 type formSchema struct {
 	props    map[string]*formProp
 	required map[string]bool
+	closed   bool // additionalProperties false: no key but the properties'
 }
 
 // formProp is one property of a form: its type ("string", "number",
@@ -256,7 +260,7 @@ type formProp struct {
 // The keywords each part of a form schema may hold: the form itself, each
 // property by its type, the items of a multi-select, and a titled choice.
 var (
-	formKeys   = []string{"$schema", "type", "properties", "required", "title", "description"}
+	formKeys   = []string{"$schema", "type", "properties", "required", "title", "description", "additionalProperties"}
 	commonKeys = []string{"type", "title", "description", "default"}
 	typeKeys   = map[string][]string{
 		"string":  {"minLength", "maxLength", "format", "enum", "enumNames", "oneOf"},
@@ -294,6 +298,13 @@ func parseFormSchema(m map[string]any) (*formSchema, error) {
 		}
 	}
 	f := &formSchema{props: make(map[string]*formProp, len(props))}
+	if v, ok := m["additionalProperties"]; ok {
+		b, ok := v.(bool)
+		if !ok {
+			return nil, fmt.Errorf("additionalProperties is %s, not a boolean", jsonKind(v))
+		}
+		f.closed = !b
+	}
 	for _, name := range slices.Sorted(maps.Keys(props)) {
 		p, err := parseProp(props[name])
 		if err != nil {
@@ -646,7 +657,8 @@ func validFormat(format, s string) bool {
 // the default of every property that is absent and not required, as the
 // go-sdk applies them. A value that is no string, number, boolean or list of
 // strings is refused under any key, as MCP defines the content; a key the
-// schema does not name is otherwise kept, as JSON Schema allows it.
+// schema does not name is otherwise kept, as JSON Schema allows it, unless
+// the schema's additionalProperties is false.
 func (f *formSchema) checkContent(content map[string]any) (map[string]any, error) {
 	for _, name := range slices.Sorted(maps.Keys(content)) {
 		v := content[name]
@@ -655,6 +667,9 @@ func (f *formSchema) checkContent(content map[string]any) (map[string]any, error
 				return nil, fmt.Errorf("property %s %w", quote(name), err)
 			}
 			continue
+		}
+		if f.closed {
+			return nil, fmt.Errorf("property %s is not in the form, which takes no other", quote(name))
 		}
 		if !isContentValue(v) {
 			return nil, fmt.Errorf("property %s is %s, not a string, number, boolean or list of strings", quote(name), jsonKind(v))

@@ -82,7 +82,7 @@ func TestRequestMCPElicitParamsForms(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			schema := `{"$schema":"https://json-schema.org/draft/2020-12/schema","description":"d","properties":{"p":` + tt.prop + `},"required":["p"],"title":"Form","type":"object"}`
+			schema := `{"$schema":"https://json-schema.org/draft/2020-12/schema","additionalProperties":false,"description":"d","properties":{"p":` + tt.prop + `},"required":["p"],"title":"Form","type":"object"}`
 			req := schemaRequest(json.RawMessage(schema))
 			p, err := req.MCPElicitParams()
 			require.NoError(t, err)
@@ -196,8 +196,10 @@ func TestRequestMCPElicitParamsErrors(t *testing.T) {
 			`toolnexus: invalid request: request "pnd-1": data.schema: property "p": keyword "minimum" is not one a boolean property takes`},
 		{"keyword in another case", prop(`{"type":"string","MinLength":1}`),
 			`toolnexus: invalid request: request "pnd-1": data.schema: property "p": keyword "MinLength" is not one a string property takes`},
-		{"unknown keyword in the form", schemaRequest(map[string]any{"type": "object", "properties": map[string]any{}, "additionalProperties": false}),
-			`toolnexus: invalid request: request "pnd-1": data.schema: keyword "additionalProperties" is not one an elicitation form takes`},
+		{"unknown keyword in the form", schemaRequest(map[string]any{"type": "object", "properties": map[string]any{}, "patternProperties": map[string]any{}}),
+			`toolnexus: invalid request: request "pnd-1": data.schema: keyword "patternProperties" is not one an elicitation form takes`},
+		{"additionalProperties a schema", schemaRequest(map[string]any{"type": "object", "properties": map[string]any{}, "additionalProperties": map[string]any{"type": "string"}}),
+			`toolnexus: invalid request: request "pnd-1": data.schema: additionalProperties is an object, not a boolean`},
 		{"title not a string", prop(`{"type":"string","title":1}`),
 			`toolnexus: invalid request: request "pnd-1": data.schema: property "p": title is a number, not a string`},
 		{"form description not a string", schemaRequest(map[string]any{"type": "object", "properties": map[string]any{}, "description": true}),

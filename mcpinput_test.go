@@ -267,6 +267,9 @@ func TestRequestAnswerFromMCPErrors(t *testing.T) {
 			answer + `property "day" is not a valid date`},
 		{"not a date-time", form, `{"action":"accept","content":{"env":"dev","at":"2026-01-01 10:00"}}`, toolnexus.ErrInvalidAnswer,
 			answer + `property "at" is not a valid date-time`},
+		{"a key of its own in a closed form", toolnexus.Request{ID: "pnd-1", Kind: toolnexus.KindInput, Prompt: "p", Data: map[string]any{"schema": map[string]any{
+			"type": "object", "properties": map[string]any{"env": map[string]any{"type": "string"}}, "additionalProperties": false}}},
+			`{"action":"accept","content":{"env":"dev","note":"hi"}}`, toolnexus.ErrInvalidAnswer, answer + `property "note" is not in the form, which takes no other`},
 		{"a nested object under a key of its own", form, `{"action":"accept","content":{"env":"dev","where":{"a":1}}}`, toolnexus.ErrInvalidAnswer,
 			answer + `property "where" is an object, not a string, number, boolean or list of strings`},
 		{"a list of numbers under a key of its own", form, `{"action":"accept","content":{"env":"dev","n":[1]}}`, toolnexus.ErrInvalidAnswer,
