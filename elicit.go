@@ -77,8 +77,9 @@ func answerSchema(prompt string, choices []string) json.RawMessage {
 //     maximum), a boolean, a single choice (a string with an untitled
 //     "enum", with legacy "enumNames", or with a titled "oneOf" of
 //     {"const","title"} objects) or several choices (type "array" whose
-//     "items" have an "enum" or an "anyOf" of {"const","title"} objects,
-//     with minItems and maxItems), each with an optional "default" of its
+//     "items" are of type "string" with an "enum", or have an "anyOf" of
+//     {"const","title"} objects and no type, as the spec writes them; with
+//     minItems and maxItems), each with an optional "default" of its
 //     own type; plus "required", a list of property names, and
 //     "additionalProperties", false to refuse an answer with a key the
 //     properties do not name (with "$schema", "title" and "description",
@@ -444,7 +445,8 @@ func (p *formProp) parseArray(m map[string]any) error {
 			return fmt.Errorf(": items: keyword %s is not one multi-select items take", quote(k))
 		}
 	}
-	if t, ok := items["type"]; ok && t != "string" {
+	t, hasType := items["type"]
+	if hasType && t != "string" {
 		return errors.New(`: items: type is not "string"`)
 	}
 	list, err := readChoices(items, "anyOf", "items: ")
@@ -453,6 +455,14 @@ func (p *formProp) parseArray(m map[string]any) error {
 	}
 	if p.choices = setOf(list); p.choices == nil {
 		return errors.New(": items have neither enum nor anyOf")
+	}
+	// As the spec writes them, and as the go-sdk's client only takes them:
+	// an untitled enum is of type string, titled choices have no type.
+	switch _, titled := items["anyOf"]; {
+	case titled && hasType:
+		return errors.New(": items: titled choices (anyOf) take no type")
+	case !titled && !hasType:
+		return errors.New(`: items: an enum takes type "string"`)
 	}
 	return nil
 }

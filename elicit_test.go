@@ -76,7 +76,6 @@ func TestRequestMCPElicitParamsForms(t *testing.T) {
 		{"titled oneOf", `{"default":"v2","oneOf":[{"const":"v1","title":"First"},{"const":"v2","title":"Second"}],"title":"Pick","type":"string"}`},
 		{"untitled multi-select", `{"default":["a"],"items":{"enum":["a","b","c"],"type":"string"},"maxItems":2,"minItems":1,"type":"array"}`},
 		{"titled multi-select", `{"items":{"anyOf":[{"const":"v1","title":"First"},{"const":"v2","title":"Second"}]},"type":"array"}`},
-		{"titled multi-select with a type", `{"items":{"anyOf":[{"const":"v1","title":"First"}],"type":"string"},"maxItems":3,"minItems":1,"type":"array"}`},
 		{"empty multi-select default", `{"default":[],"items":{"enum":["a"],"type":"string"},"type":"array"}`},
 	}
 	for _, tt := range tests {
@@ -246,6 +245,10 @@ func TestRequestMCPElicitParamsErrors(t *testing.T) {
 			`toolnexus: invalid request: request "pnd-1": data.schema: property "p": items: type is not "string"`},
 		{"array of objects", prop(`{"type":"array","items":{"type":"object","properties":{}}}`),
 			`toolnexus: invalid request: request "pnd-1": data.schema: property "p": items: keyword "properties" is not one multi-select items take`},
+		{"titled items with a type", prop(`{"type":"array","items":{"type":"string","anyOf":[{"const":"a","title":"A"}]}}`),
+			`toolnexus: invalid request: request "pnd-1": data.schema: property "p": items: titled choices (anyOf) take no type`},
+		{"untitled items without a type", prop(`{"type":"array","items":{"enum":["a"]}}`),
+			`toolnexus: invalid request: request "pnd-1": data.schema: property "p": items: an enum takes type "string"`},
 		{"items with enum and anyOf", prop(`{"type":"array","items":{"enum":["a"],"anyOf":[{"const":"a","title":"A"}]}}`),
 			`toolnexus: invalid request: request "pnd-1": data.schema: property "p": items: both enum and anyOf`},
 		{"items anyOf without const", prop(`{"type":"array","items":{"anyOf":[{"title":"A"}]}}`),
@@ -262,7 +265,7 @@ func TestRequestMCPElicitParamsErrors(t *testing.T) {
 			`toolnexus: invalid request: request "pnd-1": data.schema: property "p": default is greater than maximum 1`},
 		{"default not in its format", prop(`{"type":"string","format":"date","default":"tomorrow"}`),
 			`toolnexus: invalid request: request "pnd-1": data.schema: property "p": default is not a valid date`},
-		{"multi-select default outside its items", prop(`{"type":"array","items":{"enum":["a"]},"default":["b"]}`),
+		{"multi-select default outside its items", prop(`{"type":"array","items":{"type":"string","enum":["a"]},"default":["b"]}`),
 			`toolnexus: invalid request: request "pnd-1": data.schema: property "p": default item 0 is not one of its choices`},
 		{"null default", prop(`{"type":"boolean","default":null}`),
 			`toolnexus: invalid request: request "pnd-1": data.schema: property "p": default is null, not a boolean`},

@@ -440,7 +440,7 @@ const fuzzForm = `{"type":"object","properties":{` +
 	`"d":{"type":"string","format":"date"},"t":{"type":"string","format":"date-time","default":"2026-12-01T00:00:00Z"},` +
 	`"n":{"type":"number","minimum":0,"maximum":1},"i":{"type":"integer","default":3},"b":{"type":"boolean"},` +
 	`"c":{"type":"string","enum":["a","b"],"enumNames":["A","B"]},"o":{"type":"string","oneOf":[{"const":"x","title":"X"}]},` +
-	`"m":{"type":"array","minItems":1,"maxItems":2,"items":{"enum":["a","b"]},"default":["a"]},` +
+	`"m":{"type":"array","minItems":1,"maxItems":2,"items":{"type":"string","enum":["a","b"]},"default":["a"]},` +
 	`"k":{"type":"array","items":{"anyOf":[{"const":"x","title":"X"}]}}},"required":["s"]}`
 
 // FuzzAnswerFromMCP reads what a client answers, to each kind of request:

@@ -12,7 +12,7 @@ import (
 // MCPInputRequest is one input request of an input_required MCP result
 // (protocol 2026-07-28): a request the client fulfils before it retries the
 // call, Method "elicitation/create", "sampling/createMessage" or
-// "roots/list", with its Params as JSON (none for roots/list).
+// "roots/list", with its Params as JSON.
 // [Request.MCPInputRequest] builds one and [RequestFromMCPInputRequest]
 // reads one back.
 type MCPInputRequest struct {
@@ -44,8 +44,8 @@ func (r Request) MCPInputRequest() (MCPInputRequest, error) {
 //     "maxTokens", a positive integer, and may hold the other keys of
 //     CreateMessageRequestParams, each of its type ([ErrInvalidRequest]
 //     names any other);
-//   - a [KindRoots] request is "roots/list", without params (r.Data is
-//     not sent);
+//   - a [KindRoots] request is "roots/list" with empty params (r.Data is
+//     not sent): the spec makes them optional, and the go-sdk needs them;
 //   - any other request is "elicitation/create" whose params are those of
 //     [Request.MCPElicitParams], except that a url mode elicitation carries
 //     an elicitationId only on versions before 2026-07-28, which removed it.
@@ -74,7 +74,7 @@ func (r Request) ask(protocol string) (MCPInputRequest, *formSchema, error) {
 		}
 		return MCPInputRequest{Method: methodSampling, Params: params}, nil, nil
 	case KindRoots:
-		return MCPInputRequest{Method: methodRoots}, nil, nil
+		return MCPInputRequest{Method: methodRoots, Params: json.RawMessage(`{}`)}, nil, nil
 	}
 	withID := protocol != "" && protocol < firstWithoutElicitationID
 	p, form, err := r.elicitParams(withID)

@@ -44,7 +44,7 @@ func TestRequestMCPInputRequest(t *testing.T) {
 		{"sampling", toolnexus.Request{ID: "pnd-4", Kind: toolnexus.KindSampling, Prompt: "Ask the model", Data: samplingData}, "",
 			`{"method":"sampling/createMessage","params":{"maxTokens":100,"messages":[{"content":{"text":"Capital of France?","type":"text"},"role":"user"}],"systemPrompt":"Be brief."}}`},
 		{"roots", toolnexus.Request{ID: "pnd-5", Kind: toolnexus.KindRoots, Prompt: "Your roots", Data: map[string]any{"note": "kept for the host"}}, "2025-11-25",
-			`{"method":"roots/list"}`},
+			`{"method":"roots/list","params":{}}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

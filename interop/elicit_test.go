@@ -147,3 +147,73 @@ func TestElicitAnswersAsGoSDK(t *testing.T) {
 		})
 	}
 }
+
+// TestInputRequestsAsGoSDK checks input requests and the answers to them
+// against the go-sdk's types: the SDK reads every input request
+// Request.MCPInputRequest writes as the request of its method, and
+// Request.AnswerFromMCP reads every result the SDK writes.
+func TestInputRequestsAsGoSDK(t *testing.T) {
+	form := toolnexus.Request{ID: "form", Kind: toolnexus.KindInput, Prompt: "Where?", Data: map[string]any{"schema": json.RawMessage(elicitForm)}}
+	choice := toolnexus.Request{ID: "choice", Kind: toolnexus.KindInput, Prompt: "Which?", Data: map[string]any{"choices": []string{"dev", "prod"}}}
+	login := toolnexus.Request{ID: "login", Kind: toolnexus.KindAuthorization, Prompt: "Sign in", URL: "https://example.com/login"}
+	sampling := toolnexus.Request{ID: "sampling", Kind: toolnexus.KindSampling, Prompt: "Ask", Data: map[string]any{
+		"messages":  []any{map[string]any{"role": "user", "content": map[string]any{"type": "text", "text": "Capital of France?"}}},
+		"maxTokens": 100, "systemPrompt": "Be brief.",
+	}}
+	roots := toolnexus.Request{ID: "roots", Kind: toolnexus.KindRoots, Prompt: "Roots"}
+	inputs := map[string]toolnexus.MCPInputRequest{}
+	for _, req := range []toolnexus.Request{form, choice, login, sampling, roots} {
+		ir, err := req.MCPInputRequest()
+		require.NoError(t, err, req.ID)
+		inputs[req.ID] = ir
+	}
+	data, err := json.Marshal(inputs)
+	require.NoError(t, err)
+	var sdk mcp.InputRequestMap
+	require.NoError(t, json.Unmarshal(data, &sdk))
+	require.Len(t, sdk, 5)
+	require.IsType(t, &mcp.ElicitParams{}, sdk["form"])
+	require.IsType(t, &mcp.ElicitParams{}, sdk["choice"])
+	url := sdk["login"].(*mcp.ElicitParams)
+	assert.Equal(t, mcp.ElicitParams{Mode: "url", Message: "Sign in", URL: "https://example.com/login"}, *url)
+	params := sdk["sampling"].(*mcp.CreateMessageWithToolsParams)
+	assert.Equal(t, int64(100), params.MaxTokens)
+	assert.Equal(t, "Be brief.", params.SystemPrompt)
+	require.Len(t, params.Messages, 1)
+	assert.Equal(t, []mcp.Content{&mcp.TextContent{Text: "Capital of France?"}}, params.Messages[0].Content)
+	require.IsType(t, &mcp.ListRootsParams{}, sdk["roots"])
+	again, err := json.Marshal(sdk)
+	require.NoError(t, err)
+	assert.JSONEq(t, string(data), string(again), "the SDK writes them back as they were")
+
+	tests := []struct {
+		name   string
+		req    toolnexus.Request
+		result any
+		want   string
+	}{
+		{"form", form, &mcp.ElicitResult{Action: "accept", Content: map[string]any{"env": "prod", "i": 2}},
+			`{"id":"form","ok":true,"data":{"b":true,"env":"prod","i":2,"multi":["x"],"n":0.5}}`},
+		{"choice", choice, &mcp.ElicitResult{Action: "accept", Content: map[string]any{"answer": "dev"}},
+			`{"id":"choice","ok":true,"data":{"answer":"dev"}}`},
+		{"login", login, &mcp.ElicitResult{Action: "accept"}, `{"id":"login","ok":true}`},
+		{"declined", choice, &mcp.ElicitResult{Action: "decline"}, `{"id":"choice","ok":false,"reason":"declined"}`},
+		{"sampling", sampling, &mcp.CreateMessageResult{Content: &mcp.TextContent{Text: "Paris."}, Model: "m", Role: "assistant", StopReason: "endTurn"},
+			`{"id":"sampling","ok":true,"data":{"content":{"text":"Paris.","type":"text"},"model":"m","role":"assistant","stopReason":"endTurn"}}`},
+		{"sampling with tools", sampling, &mcp.CreateMessageWithToolsResult{Content: []mcp.Content{&mcp.TextContent{Text: "Paris."}, &mcp.TextContent{Text: "Sure."}}, Model: "m", Role: "assistant"},
+			`{"id":"sampling","ok":true,"data":{"content":[{"text":"Paris.","type":"text"},{"text":"Sure.","type":"text"}],"model":"m","role":"assistant"}}`},
+		{"roots", roots, &mcp.ListRootsResult{Roots: []*mcp.Root{{URI: "file:///a", Name: "A"}, {URI: "file:///b"}}},
+			`{"id":"roots","ok":true,"data":{"roots":[{"name":"A","uri":"file:///a"},{"uri":"file:///b"}]}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := json.Marshal(tt.result)
+			require.NoError(t, err)
+			ans, err := tt.req.AnswerFromMCP(res)
+			require.NoError(t, err, string(res))
+			got, err := json.Marshal(ans)
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, string(got))
+		})
+	}
+}
