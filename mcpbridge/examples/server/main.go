@@ -21,8 +21,11 @@
 //     refused (claims kept in memory, for one process).
 //   - TOOLNEXUS_REDIS_URL=redis://host:port/db: the same, for every server
 //     that shares the Redis.
-//   - TOOLNEXUS_EXPIRY: how long a question stays answerable, as a Go
-//     duration such as 2h; 10m by default, at most 30 days.
+//   - TOOLNEXUS_EXPIRY: how long a parked call stays answerable, as a Go
+//     duration such as 2h: 10m by default, at most 30 days. Its state is
+//     refused after that, and in any case a day after it was sealed when
+//     the expiry is shorter than a day; a host reads the time from the
+//     requestState with toolnexus.RequestStateExpiry.
 //
 // A value that does not parse stops the server at start. Without single use
 // a client may retry a state until it expires, as after a lost response.
