@@ -163,8 +163,11 @@ type MCPServer struct {
 // client did not declare the capability for is never sent: on
 // [MCPMultiRoundTrip] the call is the error -32021 naming the capabilities
 // in MCP's MissingRequiredClientCapabilityData; on older protocols the
-// suspension's text is sent as an error result. A tool that panics is the
-// error -32603 "Internal error", its panic and stack logged.
+// suspension's text is sent as an error result. With c.Ask set, Call asks
+// the client each round's requests through it and runs the tool again with
+// the answers, at most ten rounds, instead of returning input_required. A
+// tool that panics is the error -32603 "Internal error", its panic and
+// stack logged.
 func (s *MCPServer) Call(ctx context.Context, c MCPToolCall, tool func(ctx context.Context, answers Answers) ToolResult) (MCPCallToolResult, error) {
 	if s.Sealer == nil {
 		return MCPCallToolResult{}, s.internal(ctx, c, errors.New("toolnexus: MCPServer has no Sealer"))
