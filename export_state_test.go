@@ -29,7 +29,13 @@ func StatePlaintext(s *Sealer, call StateCall, st State, now time.Time) ([]byte,
 }
 
 // ArgsDigest returns the digest of args that a state binds.
-func ArgsDigest(args []byte) ([]byte, error) { return argsDigest(args) }
+func ArgsDigest(args []byte) ([]byte, error) {
+	d, err := argsDigest(args)
+	if err != nil {
+		return nil, err
+	}
+	return d[:], nil
+}
 
 // CanonicalArgs returns the canonical form of args that the parser writes,
 // and false when it leaves args to encoding/json.

@@ -279,7 +279,7 @@ func (s *Sealer) Seal(call StateCall, st State, now time.Time) (string, error) {
 	plain := binary.BigEndian.AppendUint64(buf[aadLen:], uint64(now.UnixMilli()))
 	plain = plain[:8+stateIDLen]
 	rand.Read(plain[8:]) // never fails
-	plain = append(plain, digest...)
+	plain = append(plain, digest[:]...)
 	plain = appendString(plain, call.Tool)
 	plain = appendString(plain, s.audience)
 	plain = appendString(plain, call.Principal)
@@ -384,7 +384,7 @@ func decodeState(state string) ([]byte, error) {
 	body, ok := strings.CutPrefix(state, statePrefix)
 	// The decoder skips line breaks, which would let one state have many
 	// spellings; the strict encoding refuses non-zero trailing bits.
-	if !ok || strings.ContainsAny(body, "\r\n") {
+	if !ok || strings.IndexByte(body, '\n') >= 0 || strings.IndexByte(body, '\r') >= 0 {
 		return nil, errInvalidState
 	}
 	buf := make([]byte, len(statePrefix)+base64.RawURLEncoding.DecodedLen(len(body)))
@@ -408,7 +408,7 @@ func (s *Sealer) check(c claims, call StateCall) error {
 	if err != nil {
 		return err
 	}
-	if c.digest != string(digest) {
+	if c.digest != string(digest[:]) {
 		return errorf(ErrStateMismatch, "it was sealed for other arguments to %s", quote(call.Tool))
 	}
 	if c.principal != call.Principal {
