@@ -54,3 +54,14 @@ func CanonicalValue(args []byte) ([]byte, error) {
 	}
 	return canonicalValue(nil, v), nil
 }
+
+// ReadPlaintext reads plain as Open reads the plaintext of a state once
+// it is authenticated, and reports whether it is well formed.
+func ReadPlaintext(plain []byte) bool {
+	c, ok := readClaims(string(plain))
+	if !ok {
+		return false
+	}
+	_, _, ok = readState(c.state)
+	return ok
+}

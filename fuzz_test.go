@@ -763,3 +763,37 @@ func FuzzArgsDigest(f *testing.F) {
 		require.Len(t, digest, 32)
 	})
 }
+
+// FuzzStateData seals a Request and an Answer whose Data is a fuzzed JSON
+// object: it comes back as it would through JSON. It also reads fuzzed
+// bytes as the plaintext of a state, which must never panic.
+func FuzzStateData(f *testing.F) {
+	s := newSealer(f, toolnexus.SealerOptions{})
+	for _, d := range []string{`{"a":1,"b":[true,null,"x",{"c":-0.0}],"d":{}}`, `{"é":"\ud83d\ude00","n":1e308}`, `{"l":[[[]]]}`, `[]`} {
+		f.Add([]byte(d))
+	}
+	f.Fuzz(func(t *testing.T, d []byte) {
+		toolnexus.ReadPlaintext(d)
+		var data map[string]any
+		if json.Unmarshal(d, &data) != nil || len(data) == 0 {
+			return
+		}
+		st := toolnexus.State{
+			Requests: []toolnexus.Request{{ID: "pnd-1", Kind: "input", Prompt: "Name?", Data: data}},
+			Answers:  []toolnexus.Answer{{ID: "pnd-0", OK: true, Data: data}},
+		}
+		state, err := s.Seal(stagingFor, st, stateNow)
+		if errors.Is(err, toolnexus.ErrInvalidRequest) && len(d) > 16<<10 {
+			return // over the size limit
+		}
+		require.NoError(t, err)
+		got, err := s.Open(state, stagingFor, stateNow)
+		require.NoError(t, err)
+		j, err := json.Marshal(data)
+		require.NoError(t, err)
+		var want map[string]any
+		require.NoError(t, json.Unmarshal(j, &want))
+		assert.Equal(t, want, got.Requests[0].Data)
+		assert.Equal(t, want, got.Answers[0].Data)
+	})
+}

@@ -141,7 +141,10 @@ func appendValue(b []byte, v any) ([]byte, bool) {
 	case nil:
 		return append(b, valNull), true
 	case bool:
-		return append(b, valFalse+boolByte(v)*(valTrue-valFalse)), true
+		if v {
+			return append(b, valTrue), true
+		}
+		return append(b, valFalse), true
 	case float64:
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return b, false
