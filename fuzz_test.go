@@ -785,7 +785,7 @@ func FuzzSealerOpen(f *testing.F) {
 	for _, k := range [][]byte{newKey, oldKey, thirdKey} {
 		byKey[string(k)] = newSealer(f, toolnexus.SealerOptions{Keys: [][]byte{k}, Audience: audience})
 	}
-	st := toolnexus.State{Requests: []toolnexus.Request{stateReq}, Answers: []toolnexus.Answer{{ID: "pnd-0", OK: true}}}
+	st := toolnexus.State{Requests: []toolnexus.Request{stateReq}, Answers: toolnexus.Answers{{ID: "pnd-0", OK: true}}}
 	raw := func(key []byte, call toolnexus.StateCall) []byte {
 		state, err := byKey[string(key)].Seal(call, st, stateNow)
 		if err != nil {
@@ -896,7 +896,7 @@ func FuzzStateData(f *testing.F) {
 		}
 		st := toolnexus.State{
 			Requests: []toolnexus.Request{{ID: "pnd-1", Kind: "input", Prompt: "Name?", Data: data}},
-			Answers:  []toolnexus.Answer{{ID: "pnd-0", OK: true, Data: data}},
+			Answers:  toolnexus.Answers{{ID: "pnd-0", OK: true, Data: data}},
 		}
 		state, err := s.Seal(stagingFor, st, stateNow)
 		if errors.Is(err, toolnexus.ErrInvalidRequest) && len(d) > 16<<10 {

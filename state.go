@@ -213,7 +213,7 @@ type State struct {
 	// Requests are what the tool asked in the latest round: at least one.
 	Requests []Request
 	// Answers are the answers of earlier rounds, earliest first.
-	Answers []Answer
+	Answers Answers
 	// IssuedAt is when the state was sealed, to the millisecond. Seal sets
 	// it, ignoring the value given.
 	IssuedAt time.Time

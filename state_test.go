@@ -70,7 +70,7 @@ func TestSealer(t *testing.T) {
 	t.Parallel()
 	input := toolnexus.Request{ID: "pnd-3", Kind: toolnexus.KindInput, Prompt: "Which environment?",
 		Data: map[string]any{"choices": []any{"dev", "prod"}, "n": 2.5}}
-	answers := []toolnexus.Answer{{ID: "pnd-0", OK: true, Data: map[string]any{"env": "dev"}}, {ID: "pnd-00", Reason: toolnexus.ReasonDeclined}}
+	answers := toolnexus.Answers{{ID: "pnd-0", OK: true, Data: map[string]any{"env": "dev"}}, {ID: "pnd-00", Reason: toolnexus.ReasonDeclined}}
 	tests := []struct {
 		name   string
 		opts   toolnexus.SealerOptions
@@ -394,7 +394,7 @@ func TestSealerSealErrors(t *testing.T) {
 			toolnexus.ErrInvalidRequest, `toolnexus: invalid request: request "pnd-1" would make a state of 65754 bytes, over the limit of 65536`},
 		{"a tool name too large", toolnexus.StateCall{Tool: strings.Repeat("t", 64<<10)}, toolnexus.State{Requests: []toolnexus.Request{stateReq}},
 			toolnexus.ErrInvalidRequest, `toolnexus: invalid request: request "pnd-1" would make a state of 87608 bytes, over the limit of 65536`},
-		{"an answer that is not JSON", stagingFor, toolnexus.State{Requests: []toolnexus.Request{stateReq}, Answers: []toolnexus.Answer{{ID: "a", Data: map[string]any{"f": func() {}}}}},
+		{"an answer that is not JSON", stagingFor, toolnexus.State{Requests: []toolnexus.Request{stateReq}, Answers: toolnexus.Answers{{ID: "a", Data: map[string]any{"f": func() {}}}}},
 			toolnexus.ErrInvalidRequest, ""},
 		{"arguments not JSON", toolnexus.StateCall{Tool: "deploy", Arguments: json.RawMessage(`{`)}, toolnexus.State{Requests: []toolnexus.Request{stateReq}},
 			toolnexus.ErrInvalidJSON, ""},
@@ -796,7 +796,7 @@ var (
 	benchCall  = toolnexus.StateCall{Tool: "deploy", Arguments: json.RawMessage(`{"env":"staging","replicas":3}`), Principal: "https://issuer.example|user-42"}
 	benchState = toolnexus.State{
 		Requests: []toolnexus.Request{stateReq},
-		Answers:  []toolnexus.Answer{{ID: "pnd-0", OK: true, Data: map[string]any{"region": "eu-west-1"}}},
+		Answers:  toolnexus.Answers{{ID: "pnd-0", OK: true, Data: map[string]any{"region": "eu-west-1"}}},
 	}
 )
 
@@ -897,7 +897,7 @@ func TestStateCarriesEveryField(t *testing.T) {
 	st := toolnexus.State{
 		Requests: []toolnexus.Request{{ID: "i", Kind: "k", Prompt: "p", URL: "https://example.com/u", ExpiresAt: "2026-07-28T16:00:00+02:00",
 			Data: map[string]any{"n": 1.5, "s": "x", "b": true, "z": nil, "l": []any{"a", 2.0}, "m": map[string]any{"k": "v"}}}},
-		Answers: []toolnexus.Answer{{ID: "a", OK: true, Reason: "r", Data: map[string]any{"x": "y"}}, {ID: "b"}},
+		Answers: toolnexus.Answers{{ID: "a", OK: true, Reason: "r", Data: map[string]any{"x": "y"}}, {ID: "b"}},
 	}
 	got, err := s.Open(seal(t, s, stagingFor, st, stateNow), stagingFor, stateNow)
 	require.NoError(t, err)
@@ -931,7 +931,7 @@ func TestSealerData(t *testing.T) {
 			t.Parallel()
 			st := toolnexus.State{
 				Requests: []toolnexus.Request{{ID: "pnd-1", Kind: "input", Prompt: "Name?", Data: tt.data}},
-				Answers:  []toolnexus.Answer{{ID: "pnd-0", OK: true, Data: tt.data}},
+				Answers:  toolnexus.Answers{{ID: "pnd-0", OK: true, Data: tt.data}},
 			}
 			got, err := s.Open(seal(t, s, stagingFor, st, stateNow), stagingFor, stateNow)
 			require.NoError(t, err)

@@ -81,15 +81,15 @@ func appendState(b []byte, st State) ([]byte, error) {
 }
 
 // readState reads the requests and answers that appendState wrote.
-func readState(s string) ([]Request, []Answer, bool) {
+func readState(s string) ([]Request, Answers, bool) {
 	r := claimsReader{s: s, ok: true}
 	reqs := make([]Request, r.count())
 	for i := range reqs {
 		reqs[i] = Request{ID: r.str(), Kind: r.str(), Prompt: r.str(), URL: r.str(), ExpiresAt: r.str(), Data: r.data()}
 	}
-	var answers []Answer
+	var answers Answers
 	if n := r.count(); n > 0 {
-		answers = make([]Answer, n)
+		answers = make(Answers, n)
 		for i := range answers {
 			answers[i] = Answer{ID: r.str(), OK: r.byte() == 1, Reason: r.str(), Data: r.data()}
 		}
