@@ -1,7 +1,6 @@
 package toolnexus
 
 import (
-	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
 	"math"
@@ -9,20 +8,20 @@ import (
 )
 
 // The claims of a state, its plaintext: the issue time in Unix
-// milliseconds (8 bytes), the random state ID (16 bytes), the arguments
-// digest (32 bytes), then as strings (a uvarint length and the bytes) the
-// tool, the audience and the principal, then the requests and the answers,
-// each list a uvarint count and its items: a Request as its ID, Kind,
-// Prompt, URL, ExpiresAt and its Data (see appendData); an Answer as its
-// ID, a byte for OK, its Reason and its Data.
-// The header holds the expiry; the prefix and the header are the
+// milliseconds (8 bytes), the state ID (16 random bytes in URL-safe base64,
+// 22 bytes), the arguments digest (32 bytes), then as strings (a uvarint
+// length and the bytes) the tool, the audience and the principal, then the
+// requests and the answers, each list a uvarint count and its items: a
+// Request as its ID, Kind, Prompt, URL, ExpiresAt and its Data (see
+// appendData); an Answer as its ID, a byte for OK, its Reason and its
+// Data. The header holds the expiry; the prefix and the header are the
 // associated data.
 
 // claims are the fields of a state's plaintext; every string is a part of
 // one string made from the plaintext.
 type claims struct {
 	issuedAt                  int64
-	id                        string // in URL-safe base64
+	id                        string
 	digest                    string
 	tool, audience, principal string
 	state                     string // the requests and the answers
@@ -35,7 +34,7 @@ func readClaims(plain string) (claims, bool) {
 	}
 	c := claims{
 		issuedAt: int64(binary.BigEndian.Uint64([]byte(plain[:8]))),
-		id:       base64.RawURLEncoding.EncodeToString([]byte(plain[8 : 8+stateIDLen])),
+		id:       plain[8 : 8+stateIDLen],
 		digest:   plain[8+stateIDLen : claimsFixed],
 	}
 	r := claimsReader{s: plain[claimsFixed:], ok: true}
