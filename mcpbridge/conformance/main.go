@@ -112,7 +112,11 @@ func silence(rate, n uint32) []byte {
 	b.WriteString("RIFF")
 	binary.Write(&b, binary.LittleEndian, 36+data)
 	b.WriteString("WAVEfmt ")
-	binary.Write(&b, binary.LittleEndian, []any{uint32(16), uint16(1), uint16(1), rate, rate * bytesPerSample, uint16(bytesPerSample), uint16(16)})
+	// The fmt chunk: its size, PCM, one channel, the rate, bytes a second,
+	// bytes a frame, bits a sample.
+	for _, v := range []any{uint32(16), uint16(1), uint16(1), rate, rate * bytesPerSample, uint16(bytesPerSample), uint16(16)} {
+		binary.Write(&b, binary.LittleEndian, v)
+	}
 	b.WriteString("data")
 	binary.Write(&b, binary.LittleEndian, data)
 	b.Write(make([]byte, data))
