@@ -810,7 +810,8 @@ func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 // TestHandlerPrincipal binds a state to the user of the token it was
-// sealed for: another user's retry does not open it.
+// sealed for, over stateless streamable HTTP: another user's retry does not
+// open it, nor does an altered state.
 func TestHandlerPrincipal(t *testing.T) {
 	t.Parallel()
 	verify := func(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
@@ -834,6 +835,12 @@ func TestHandlerPrincipal(t *testing.T) {
 	e := callError(t, bob, retry)
 	assert.Equal(t, int64(-32602), e.Code)
 	assert.Equal(t, "Invalid or expired requestState", e.Message)
+	assert.Equal(t, `{"reason":"invalid_request_state"}`, string(e.Data))
+	tampered := *retry
+	tampered.RequestState += "-TAMPERED"
+	e = callError(t, alice, &tampered)
+	assert.Equal(t, int64(-32602), e.Code)
+	assert.Equal(t, `{"reason":"invalid_request_state"}`, string(e.Data))
 	assert.Equal(t, "alice in prod, session true", text(t, call(t, alice, retry)))
 }
 
