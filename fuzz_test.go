@@ -594,3 +594,147 @@ func objectKeys(data []byte, fields []string, check func(key string, v json.RawM
 	}
 	return true
 }
+
+// requireOpenError checks an error of opening a state: one of the sentinels
+// of Open, and for a state that does not open, the one message that says
+// nothing of why.
+func requireOpenError(t *testing.T, err error) {
+	t.Helper()
+	switch {
+	case errors.Is(err, toolnexus.ErrInvalidState):
+		if err.Error() != msgInvalidState && !strings.HasPrefix(err.Error(), "toolnexus: invalid request state: issued at ") {
+			require.EqualError(t, err, "toolnexus: invalid request state: longer than 65536 bytes")
+		}
+	case errors.Is(err, toolnexus.ErrShortKey), errors.Is(err, toolnexus.ErrStateMismatch),
+		errors.Is(err, toolnexus.ErrInvalidJSON), errors.Is(err, toolnexus.ErrExpired):
+		require.True(t, strings.HasPrefix(err.Error(), "toolnexus: "), "%v", err)
+	default:
+		t.Fatalf("error %q matches no sentinel", err)
+	}
+}
+
+// FuzzOpenRequestState opens arbitrary states with arbitrary keys, and seals
+// and opens a request with a fuzzed key, tool and arguments.
+func FuzzOpenRequestState(f *testing.F) {
+	valid := func(tool string, args json.RawMessage) string {
+		state, err := toolnexus.SealRequestState(stateKey, tool, args, stateReq)
+		if err != nil {
+			f.Fatal(err)
+		}
+		return state
+	}
+	f.Add(stateKey, valid("deploy", stagingArg), "deploy", []byte(stagingArg))
+	f.Add(stateKey, valid("deploy", stagingArg), "deploy", []byte(`{"env":"prod"}`))
+	f.Add(stateKey, valid("login", nil), "login", []byte(` null `))
+	f.Add(stateKey[:31], valid("login", nil), "login", []byte(`{}`))
+	f.Add([]byte(strings.Repeat("k", 40)), "tn1.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "", []byte(`[1,2]`))
+	f.Add([]byte(nil), "", "x", []byte(`{"a":`))
+	f.Add(stateKey, valid("\xa4", nil), "\xa5", []byte(`{}`)) // not UTF-8
+	f.Fuzz(func(t *testing.T, key []byte, state, tool string, args []byte) {
+		got, err := toolnexus.OpenRequestState(key, state, tool, args, stateNow)
+		if err == nil {
+			assert.Equal(t, stateReq, got)
+		} else {
+			requireOpenError(t, err)
+		}
+
+		sealed, err := toolnexus.SealRequestState(key, tool, args, stateReq)
+		switch {
+		case len(key) < 32:
+			require.ErrorIs(t, err, toolnexus.ErrShortKey)
+			return
+		case !json.Valid(args) && len(bytes.Trim(args, " \t\r\n")) > 0:
+			require.ErrorIs(t, err, toolnexus.ErrInvalidJSON)
+			return
+		}
+		require.NoError(t, err)
+		got, err = toolnexus.OpenRequestState(key, sealed, tool, args, stateNow)
+		require.NoError(t, err)
+		assert.Equal(t, stateReq, got)
+		_, err = toolnexus.OpenRequestState(key, sealed, tool+"x", args, stateNow)
+		require.ErrorIs(t, err, toolnexus.ErrStateMismatch)
+	})
+}
+
+// FuzzSealerOpen opens arbitrary states, and arbitrary bytes behind the
+// prefix, with a Sealer holding two keys; then seals a fuzzed call with
+// each key, opens it with the ring, and checks that each claim binds: a
+// changed byte anywhere, another tool, principal or audience, or a ring
+// without the key, and the state does not open.
+func FuzzSealerOpen(f *testing.F) {
+	const audience = "https://mcp.example.com"
+	thirdKey := bytes.Repeat([]byte{0x03}, 32)
+	ring := newSealer(f, toolnexus.SealerOptions{Keys: [][]byte{newKey, oldKey}, Audience: audience})
+	byKey := map[string]*toolnexus.Sealer{}
+	for _, k := range [][]byte{newKey, oldKey, thirdKey} {
+		byKey[string(k)] = newSealer(f, toolnexus.SealerOptions{Keys: [][]byte{k}, Audience: audience})
+	}
+	st := toolnexus.State{Requests: []toolnexus.Request{stateReq}, Answers: []toolnexus.Answer{{ID: "pnd-0", OK: true}}}
+	raw := func(key []byte, call toolnexus.StateCall) []byte {
+		state, err := byKey[string(key)].Seal(call, st, stateNow)
+		if err != nil {
+			f.Fatal(err)
+		}
+		b, err := base64.RawURLEncoding.DecodeString(strings.TrimPrefix(state, "tn1."))
+		if err != nil {
+			f.Fatal(err)
+		}
+		return b
+	}
+	for _, k := range [][]byte{newKey, oldKey, thirdKey} {
+		b := raw(k, stagingFor)
+		f.Add(b, "tn1."+base64.RawURLEncoding.EncodeToString(b), stagingFor.Tool, []byte(stagingFor.Arguments), stagingFor.Principal, uint16(0))
+		f.Add(b[:len(b)-1], "tn1."+base64.RawURLEncoding.EncodeToString(b)[1:], "deploy", []byte(`{"env":"prod"}`), "", uint16(7))
+	}
+	f.Add(raw(oldKey, toolnexus.StateCall{Tool: "\xa4"}), "tn1.", "\xa4", []byte(nil), "\xff", uint16(300))
+	f.Add([]byte{}, "tn2.AAAA", "", []byte(`[1,2]`), "p", uint16(12))
+	f.Fuzz(func(t *testing.T, body []byte, state, tool string, args []byte, principal string, flip uint16) {
+		call := toolnexus.StateCall{Tool: tool, Arguments: args, Principal: principal}
+		for _, s := range []string{state, "tn1." + base64.RawURLEncoding.EncodeToString(body)} {
+			got, err := ring.Open(s, call, stateNow)
+			if err != nil {
+				requireOpenError(t, err)
+				continue
+			}
+			assert.Equal(t, st.Requests, got.Requests)
+			expiry, err := toolnexus.RequestStateExpiry(s)
+			require.NoError(t, err)
+			assert.Equal(t, got.ExpiresAt, expiry)
+		}
+
+		for _, k := range [][]byte{newKey, oldKey} {
+			sealed, err := byKey[string(k)].Seal(call, st, stateNow)
+			if !json.Valid(args) && len(bytes.Trim(args, " \t\r\n")) > 0 {
+				require.ErrorIs(t, err, toolnexus.ErrInvalidJSON)
+				return
+			}
+			if len(tool)+len(principal)+len(args) > 32<<10 {
+				return // may be over the size limit
+			}
+			require.NoError(t, err)
+			got, err := ring.Open(sealed, call, stateNow)
+			require.NoError(t, err)
+			assert.Equal(t, st.Requests, got.Requests)
+			assert.Equal(t, st.Answers, got.Answers)
+
+			for _, other := range []toolnexus.StateCall{
+				{Tool: tool + "x", Arguments: args, Principal: principal},
+				{Tool: tool, Arguments: args, Principal: principal + "x"},
+			} {
+				_, err = ring.Open(sealed, other, stateNow)
+				require.ErrorIs(t, err, toolnexus.ErrStateMismatch)
+			}
+			_, err = newSealer(t, toolnexus.SealerOptions{Keys: [][]byte{k}, Audience: audience + "x"}).Open(sealed, call, stateNow)
+			require.ErrorIs(t, err, toolnexus.ErrStateMismatch)
+			_, err = byKey[string(thirdKey)].Open(sealed, call, stateNow)
+			require.EqualError(t, err, msgInvalidState)
+
+			b, err := base64.RawURLEncoding.DecodeString(strings.TrimPrefix(sealed, "tn1."))
+			require.NoError(t, err)
+			i := int(flip) % len(b)
+			b[i] ^= 1 << (flip % 8)
+			_, err = ring.Open("tn1."+base64.RawURLEncoding.EncodeToString(b), call, stateNow)
+			require.EqualError(t, err, msgInvalidState, "bit %d of byte %d flipped", flip%8, i)
+		}
+	})
+}

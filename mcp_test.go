@@ -236,8 +236,13 @@ func TestFromMCPCallToolResultInputRequired(t *testing.T) {
 				"type": "object", "properties": map[string]any{"answer": map[string]any{"type": "string"}}, "required": []any{"answer"}}}}},
 		{"the first of several, by id", `{"resultType":"input_required","inputRequests":{"b":{"method":"elicitation/create","params":{"mode":"form","message":"B?"}},"a":{"method":"elicitation/create","params":{"mode":"form","message":"A?"}}},"requestState":"sealed"}`,
 			toolnexus.Request{ID: "a", Kind: toolnexus.KindApproval, Prompt: "A?"}},
-		{"another method", `{"resultType":"input_required","inputRequests":{"r":{"method":"roots/list"}},"requestState":"sealed"}`,
-			toolnexus.Request{ID: "r", Kind: toolnexus.KindInput, Prompt: "[unsupported MCP input request roots/list]"}},
+		{"roots", `{"resultType":"input_required","inputRequests":{"r":{"method":"roots/list"}},"requestState":"sealed"}`,
+			toolnexus.Request{ID: "r", Kind: toolnexus.KindRoots, Prompt: "[the MCP server asks for the client's roots]"}},
+		{"sampling", `{"resultType":"input_required","inputRequests":{"s":{"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"Hi"}}],"maxTokens":50}}},"requestState":"sealed"}`,
+			toolnexus.Request{ID: "s", Kind: toolnexus.KindSampling, Prompt: "[the MCP server asks for a message from the client's model]", Data: map[string]any{
+				"messages": []any{map[string]any{"role": "user", "content": map[string]any{"type": "text", "text": "Hi"}}}, "maxTokens": 50.0}}},
+		{"another method", `{"resultType":"input_required","inputRequests":{"r":{"method":"tasks/get","params":{}}},"requestState":"sealed"}`,
+			toolnexus.Request{ID: "r", Kind: toolnexus.KindInput, Prompt: "[unsupported MCP input request tasks/get]"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
