@@ -44,7 +44,7 @@ func callToolResult(c toolnexus.MCPCallToolResult) (*mcp.CallToolResult, error) 
 	if len(c.InputRequests) > 0 {
 		res.InputRequests = make(mcp.InputRequests, len(c.InputRequests))
 		for id, ir := range c.InputRequests {
-			in, err := reencode[mcp.InputRequest](ir)
+			in, err := goInputRequest(ir)
 			if err != nil {
 				return nil, fmt.Errorf("input request %q: %w", id, err)
 			}
@@ -77,6 +77,27 @@ func goContent(b toolnexus.MCPContent) mcp.Content {
 	}
 	// Not reached: MCPCallToolResult writes valid blocks only.
 	return mcp.NewTextContent("[unsupported " + b.Type + " part]")
+}
+
+// goInputRequest returns mcp-go's input request for ir. An elicitation
+// keeps its requestedSchema as the JSON it is, so that mcp-go sends it
+// unchanged; mcp-go holds sampling params in its own struct, which keeps
+// the members it knows.
+func goInputRequest(ir toolnexus.MCPInputRequest) (mcp.InputRequest, error) {
+	in, err := reencode[mcp.InputRequest](ir)
+	if err != nil || in.Elicitation == nil {
+		return in, err
+	}
+	var p struct {
+		RequestedSchema json.RawMessage `json:"requestedSchema"`
+	}
+	if err := json.Unmarshal(ir.Params, &p); err != nil {
+		return mcp.InputRequest{}, err
+	}
+	if len(p.RequestedSchema) > 0 {
+		in.Elicitation.RequestedSchema = p.RequestedSchema
+	}
+	return in, nil
 }
 
 // reencode returns v as a To, through JSON. It converts input requests,
