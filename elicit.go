@@ -77,9 +77,13 @@ func answerSchema(prompt string, choices []string) json.RawMessage {
 //     maximum), a boolean, a single choice (a string with an untitled
 //     "enum", with legacy "enumNames", or with a titled "oneOf" of
 //     {"const","title"} objects) or several choices (type "array" whose
-//     "items" have an "enum" or an "anyOf" of {"const","title"} objects,
-//     with minItems and maxItems), each with an optional "default" of its
-//     own type; plus "required", a list of property names. Keys are read
+//     "items" are of type "string" with an "enum", or have an "anyOf" of
+//     {"const","title"} objects and no type, as the spec writes them; with
+//     minItems and maxItems), each with an optional "default" of its
+//     own type; plus "required", a list of property names, and
+//     "additionalProperties", false to refuse an answer with a key the
+//     properties do not name (with "$schema", "title" and "description",
+//     the keys the form itself may have). Keys are read
 //     exactly, and anything else is refused with [ErrInvalidRequest]
 //     naming the property, as is a default off its own property;
 //   - the choices convention: a list of strings under the key "choices" of
@@ -91,8 +95,10 @@ func answerSchema(prompt string, choices []string) json.RawMessage {
 //     prompt.
 //
 // It reports [ErrInvalidRequest] for a request that fails
-// [Request.Validate], for data that holds both "schema" and "choices", and
-// for choices that are not a non-empty list of strings.
+// [Request.Validate], for a [KindSampling] or [KindRoots] request, which no
+// elicitation asks (see [Request.MCPInputRequest]), for data that holds
+// both "schema" and "choices", and for choices that are not a non-empty
+// list of strings.
 //
 // The request's ID is the key of the elicitation in an MCP input_required
 // result, and the key of its answer when the client retries the call.
@@ -102,10 +108,14 @@ func (r Request) MCPElicitParams() (MCPElicitParams, error) {
 }
 
 // elicitParams returns the elicitation that asks r, with the form it asks
-// for (nil for a login), and whether a login carries an elicitationId.
+// for (nil for a login); withID says whether a login carries an
+// elicitationId.
 func (r Request) elicitParams(withID bool) (MCPElicitParams, *formSchema, error) {
 	if err := r.Validate(); err != nil {
 		return MCPElicitParams{}, nil, err
+	}
+	if r.Kind == KindSampling || r.Kind == KindRoots {
+		return MCPElicitParams{}, nil, errorf(ErrInvalidRequest, "request %s of kind %s is not asked by elicitation", quote(r.ID), quote(r.Kind))
 	}
 	if r.Kind == KindAuthorization && r.URL != "" {
 		p := MCPElicitParams{Mode: elicitURL, Message: r.Prompt, URL: r.URL}
@@ -115,17 +125,18 @@ func (r Request) elicitParams(withID bool) (MCPElicitParams, *formSchema, error)
 		return p, nil, nil
 	}
 	p := MCPElicitParams{Mode: elicitForm, Message: r.Prompt}
+	var form *formSchema
 	schema, hasSchema := r.Data["schema"]
 	choices, hasChoices := r.Data["choices"]
 	switch {
 	case hasSchema && hasChoices:
 		return MCPElicitParams{}, nil, errorf(ErrInvalidRequest, "request %s: data has both schema and choices", quote(r.ID))
 	case hasSchema:
-		b, err := elicitSchema(schema)
+		b, f, err := elicitSchema(schema)
 		if err != nil {
 			return MCPElicitParams{}, nil, errorf(ErrInvalidRequest, "request %s: data.schema: %v", quote(r.ID), err)
 		}
-		p.RequestedSchema = b
+		p.RequestedSchema, form = b, f
 	case hasChoices:
 		list, ok := stringList(choices)
 		if !ok || len(list) == 0 {
@@ -137,9 +148,11 @@ func (r Request) elicitParams(withID bool) (MCPElicitParams, *formSchema, error)
 	default:
 		p.RequestedSchema = answerSchema(r.Prompt, nil)
 	}
-	form, err := readFormSchema(p.RequestedSchema)
-	if err != nil { // not reached: the schemas written here are forms
-		return MCPElicitParams{}, nil, errorf(ErrInvalidRequest, "request %s: data.schema: %v", quote(r.ID), err)
+	if form == nil {
+		var err error
+		if form, err = readFormSchema(p.RequestedSchema); err != nil { // not reached: the schemas written here are forms
+			return MCPElicitParams{}, nil, errorf(ErrInvalidRequest, "request %s: %v", quote(r.ID), err)
+		}
 	}
 	return p, form, nil
 }
@@ -181,38 +194,42 @@ func stringsOf(v any) ([]string, bool) {
 }
 
 // elicitSchema checks that schema is a schema MCP elicitation takes, reading
-// its keys exactly, and returns the JSON of what it read: the schema that is
-// sent is the one that was checked, whatever the caller's value marshals to.
-func elicitSchema(schema any) (json.RawMessage, error) {
+// its keys exactly, and returns the JSON of what it read, with the form it
+// describes: the schema that is sent is the one that was checked, whatever
+// the caller's value marshals to.
+func elicitSchema(schema any) (json.RawMessage, *formSchema, error) {
 	b, err := json.Marshal(schema)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	m, err := readSchemaObject(b)
+	m, err := readObject(b, "schema")
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if _, err := parseFormSchema(m); err != nil {
-		return nil, err
+	form, err := parseFormSchema(m)
+	if err != nil {
+		return nil, nil, err
 	}
-	return json.Marshal(m)
+	b, err = json.Marshal(m)
+	return b, form, err
 }
 
-// readSchemaObject reads b, JSON, as an object with exact keys.
-func readSchemaObject(b []byte) (map[string]any, error) {
+// readObject reads b, JSON, as an object with exact keys; key names it in
+// errors.
+func readObject(b []byte, key string) (map[string]any, error) {
 	d := jsonReader{data: b}
 	if d.peek() != '{' {
-		return nil, &typeError{key: "schema", want: "an object", got: d.kind()}
+		return nil, &typeError{key: key, want: "an object", got: d.kind()}
 	}
 	if !json.Valid(b) {
 		return nil, errSyntax
 	}
-	return d.anyMap("schema")
+	return d.anyMap(key)
 }
 
 // readFormSchema reads and checks the JSON of a requestedSchema.
 func readFormSchema(b []byte) (*formSchema, error) {
-	m, err := readSchemaObject(b)
+	m, err := readObject(b, "schema")
 	if err != nil {
 		return nil, err
 	}
@@ -223,7 +240,8 @@ func readFormSchema(b []byte) (*formSchema, error) {
 // by name and the names of those required.
 type formSchema struct {
 	props    map[string]*formProp
-	required []string
+	required map[string]bool
+	closed   bool // additionalProperties false: no key but the properties'
 }
 
 // formProp is one property of a form: its type ("string", "number",
@@ -234,7 +252,7 @@ type formProp struct {
 	format               string
 	minLength, maxLength int
 	minimum, maximum     *float64
-	choices              []string // nil: any value of the type
+	choices              map[string]bool // nil: any value of the type
 	minItems, maxItems   int
 	def                  any
 	hasDef               bool
@@ -243,7 +261,7 @@ type formProp struct {
 // The keywords each part of a form schema may hold: the form itself, each
 // property by its type, the items of a multi-select, and a titled choice.
 var (
-	formKeys   = []string{"$schema", "type", "properties", "required", "title", "description"}
+	formKeys   = []string{"$schema", "type", "properties", "required", "title", "description", "additionalProperties"}
 	commonKeys = []string{"type", "title", "description", "default"}
 	typeKeys   = map[string][]string{
 		"string":  {"minLength", "maxLength", "format", "enum", "enumNames", "oneOf"},
@@ -281,10 +299,17 @@ func parseFormSchema(m map[string]any) (*formSchema, error) {
 		}
 	}
 	f := &formSchema{props: make(map[string]*formProp, len(props))}
+	if v, ok := m["additionalProperties"]; ok {
+		b, ok := v.(bool)
+		if !ok {
+			return nil, fmt.Errorf("additionalProperties is %s, not a boolean", jsonKind(v))
+		}
+		f.closed = !b
+	}
 	for _, name := range slices.Sorted(maps.Keys(props)) {
 		p, err := parseProp(props[name])
 		if err != nil {
-			return nil, fmt.Errorf("property %s%w", quote(name), err)
+			return nil, fmt.Errorf("property %s%v", quote(name), err)
 		}
 		f.props[name] = p
 	}
@@ -293,52 +318,44 @@ func parseFormSchema(m map[string]any) (*formSchema, error) {
 		if !ok {
 			return nil, errors.New("required is not a list of names")
 		}
+		f.required = make(map[string]bool, len(names))
 		for _, n := range names {
 			if _, ok := f.props[n]; !ok {
 				return nil, fmt.Errorf("required property %s is not in properties", quote(n))
 			}
+			f.required[n] = true
 		}
-		f.required = names
 	}
 	return f, nil
 }
 
-// propError is an error about a property, which parseFormSchema prefixes
-// with the property's name: its message starts with ": " or " ".
-type propError string
-
-func (e propError) Error() string { return string(e) }
-
-func propErrorf(format string, args ...any) error {
-	return propError(fmt.Sprintf(format, args...))
-}
-
-// parseProp reads the schema of one property.
+// parseProp reads the schema of one property. Its errors start with ": "
+// or " ", for parseFormSchema to prefix with the property's name.
 func parseProp(v any) (*formProp, error) {
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, propErrorf(" is %s, not an object", jsonKind(v))
+		return nil, fmt.Errorf(" is %s, not an object", jsonKind(v))
 	}
 	t, ok := m["type"].(string)
 	if !ok {
 		if _, has := m["type"]; has {
-			return nil, propErrorf(": type is %s, not a string", jsonKind(m["type"]))
+			return nil, fmt.Errorf(": type is %s, not a string", jsonKind(m["type"]))
 		}
-		return nil, propErrorf(" has no type")
+		return nil, errors.New(" has no type")
 	}
 	extra, ok := typeKeys[t]
 	if !ok {
-		return nil, propErrorf(": type %s is not string, number, integer, boolean or array", quote(t))
+		return nil, fmt.Errorf(": type %s is not string, number, integer, boolean or array", quote(t))
 	}
 	for _, k := range slices.Sorted(maps.Keys(m)) {
 		if !slices.Contains(commonKeys, k) && !slices.Contains(extra, k) {
-			return nil, propErrorf(": keyword %s is not one a %s property takes", quote(k), t)
+			return nil, fmt.Errorf(": keyword %s is not one a %s property takes", quote(k), t)
 		}
 	}
 	for _, k := range []string{"title", "description"} {
 		if v, ok := m[k]; ok {
 			if _, ok := v.(string); !ok {
-				return nil, propErrorf(": %s is %s, not a string", k, jsonKind(v))
+				return nil, fmt.Errorf(": %s is %s, not a string", k, jsonKind(v))
 			}
 		}
 	}
@@ -352,7 +369,7 @@ func parseProp(v any) (*formProp, error) {
 			p.maximum, err = number(m, "maximum")
 		}
 		if err == nil && p.minimum != nil && p.maximum != nil && *p.maximum < *p.minimum {
-			err = propErrorf(": maximum is less than minimum")
+			err = errors.New(": maximum is less than minimum")
 		}
 	case "array":
 		err = p.parseArray(m)
@@ -362,7 +379,7 @@ func parseProp(v any) (*formProp, error) {
 	}
 	if def, ok := m["default"]; ok {
 		if err := p.check(def); err != nil {
-			return nil, propErrorf(": default %s", err)
+			return nil, fmt.Errorf(": default %s", err)
 		}
 		p.def, p.hasDef = def, true
 	}
@@ -378,43 +395,32 @@ func (p *formProp) parseString(m map[string]any) error {
 		return err
 	}
 	if p.maxLength >= 0 && p.maxLength < p.minLength {
-		return propErrorf(": maxLength is less than minLength")
+		return errors.New(": maxLength is less than minLength")
 	}
 	if v, ok := m["format"]; ok {
 		f, _ := v.(string)
 		if !slices.Contains(formats, f) {
-			return propErrorf(": format is not email, uri, date or date-time")
+			return errors.New(": format is not email, uri, date or date-time")
 		}
 		p.format = f
 	}
-	enum, hasEnum := m["enum"]
-	oneOf, hasOneOf := m["oneOf"]
+	_, hasEnum := m["enum"]
+	_, hasOneOf := m["oneOf"]
 	if (hasEnum || hasOneOf) && (p.format != "" || p.minLength >= 0 || p.maxLength >= 0) {
-		return propErrorf(": a choice takes no format, minLength or maxLength")
+		return errors.New(": a choice takes no format, minLength or maxLength")
 	}
-	switch {
-	case hasEnum && hasOneOf:
-		return propErrorf(" has both enum and oneOf")
-	case hasEnum:
-		list, ok := stringsOf(enum)
-		if !ok || len(list) == 0 {
-			return propErrorf(": enum is not a non-empty list of strings")
-		}
-		p.choices = list
-		if names, ok := m["enumNames"]; ok {
-			if n, ok := stringsOf(names); !ok || len(n) != len(list) {
-				return propErrorf(": enumNames is not a list of as many strings as enum")
-			}
-		}
-	case hasOneOf:
-		list, err := titledChoices(oneOf, "oneOf")
-		if err != nil {
-			return err
-		}
-		p.choices = list
+	list, err := readChoices(m, "oneOf", "")
+	if err != nil {
+		return err
 	}
-	if _, ok := m["enumNames"]; ok && !hasEnum {
-		return propErrorf(": enumNames without enum")
+	p.choices = setOf(list)
+	if names, ok := m["enumNames"]; ok {
+		if !hasEnum {
+			return errors.New(": enumNames without enum")
+		}
+		if n, ok := stringsOf(names); !ok || len(n) != len(list) {
+			return errors.New(": enumNames is not a list of as many strings as enum")
+		}
 	}
 	return nil
 }
@@ -428,41 +434,70 @@ func (p *formProp) parseArray(m map[string]any) error {
 		return err
 	}
 	if p.maxItems >= 0 && p.maxItems < p.minItems {
-		return propErrorf(": maxItems is less than minItems")
+		return errors.New(": maxItems is less than minItems")
 	}
 	items, ok := m["items"].(map[string]any)
 	if !ok {
-		return propErrorf(": items is not an object")
+		return errors.New(": items is not an object")
 	}
 	for _, k := range slices.Sorted(maps.Keys(items)) {
 		if !slices.Contains(itemKeys, k) {
-			return propErrorf(": items: keyword %s is not one multi-select items take", quote(k))
+			return fmt.Errorf(": items: keyword %s is not one multi-select items take", quote(k))
 		}
 	}
-	if t, ok := items["type"]; ok && t != "string" {
-		return propErrorf(`: items: type is not "string"`)
+	t, hasType := items["type"]
+	if hasType && t != "string" {
+		return errors.New(`: items: type is not "string"`)
 	}
-	enum, hasEnum := items["enum"]
-	anyOf, hasAnyOf := items["anyOf"]
-	switch {
-	case hasEnum && hasAnyOf:
-		return propErrorf(": items have both enum and anyOf")
-	case hasEnum:
-		list, ok := stringsOf(enum)
-		if !ok || len(list) == 0 {
-			return propErrorf(": items: enum is not a non-empty list of strings")
-		}
-		p.choices = list
-	case hasAnyOf:
-		list, err := titledChoices(anyOf, "items: anyOf")
-		if err != nil {
-			return err
-		}
-		p.choices = list
-	default:
-		return propErrorf(": items have neither enum nor anyOf")
+	list, err := readChoices(items, "anyOf", "items: ")
+	if err != nil {
+		return err
+	}
+	if p.choices = setOf(list); p.choices == nil {
+		return errors.New(": items have neither enum nor anyOf")
+	}
+	// As the spec writes them, and as the go-sdk's client only takes them:
+	// an untitled enum is of type string, titled choices have no type.
+	switch _, titled := items["anyOf"]; {
+	case titled && hasType:
+		return errors.New(": items: titled choices (anyOf) take no type")
+	case !titled && !hasType:
+		return errors.New(`: items: an enum takes type "string"`)
 	}
 	return nil
+}
+
+// setOf returns the set of list's strings, or nil for none.
+func setOf(list []string) map[string]bool {
+	if list == nil {
+		return nil
+	}
+	set := make(map[string]bool, len(list))
+	for _, s := range list {
+		set[s] = true
+	}
+	return set
+}
+
+// readChoices reads the choices of m, an untitled "enum" or a list of
+// titled choices under titled, or nil when it has neither; prefix says where
+// m is in errors.
+func readChoices(m map[string]any, titled, prefix string) ([]string, error) {
+	enum, hasEnum := m["enum"]
+	list, hasTitled := m[titled]
+	switch {
+	case hasEnum && hasTitled:
+		return nil, fmt.Errorf(": %sboth enum and %s", prefix, titled)
+	case hasEnum:
+		choices, ok := stringsOf(enum)
+		if !ok || len(choices) == 0 {
+			return nil, fmt.Errorf(": %senum is not a non-empty list of strings", prefix)
+		}
+		return choices, nil
+	case hasTitled:
+		return titledChoices(list, prefix+titled)
+	}
+	return nil, nil
 }
 
 // titledChoices reads a oneOf or anyOf of {"const","title"} objects, whose
@@ -470,23 +505,23 @@ func (p *formProp) parseArray(m map[string]any) error {
 func titledChoices(v any, key string) ([]string, error) {
 	list, ok := v.([]any)
 	if !ok || len(list) == 0 {
-		return nil, propErrorf(": %s is not a non-empty list", key)
+		return nil, fmt.Errorf(": %s is not a non-empty list", key)
 	}
 	consts := make([]string, len(list))
 	for i, e := range list {
 		c, ok := e.(map[string]any)
 		if !ok {
-			return nil, propErrorf(": %s[%d] is %s, not an object", key, i, jsonKind(e))
+			return nil, fmt.Errorf(": %s[%d] is %s, not an object", key, i, jsonKind(e))
 		}
 		for _, k := range slices.Sorted(maps.Keys(c)) {
 			if !slices.Contains(choiceKeys, k) {
-				return nil, propErrorf(": %s[%d]: keyword %s is not const or title", key, i, quote(k))
+				return nil, fmt.Errorf(": %s[%d]: keyword %s is not const or title", key, i, quote(k))
 			}
 		}
 		s, _ := c["const"].(string)
 		title, _ := c["title"].(string)
 		if s == "" || title == "" {
-			return nil, propErrorf(": %s[%d] has no non-empty string const and title", key, i)
+			return nil, fmt.Errorf(": %s[%d] has no non-empty string const and title", key, i)
 		}
 		consts[i] = s
 	}
@@ -502,7 +537,7 @@ func count(m map[string]any, key string) (int, error) {
 	}
 	f, ok := v.(float64)
 	if !ok || f < 0 || f != math.Trunc(f) || f > math.MaxInt32 {
-		return 0, propErrorf(": %s is not a non-negative integer", key)
+		return 0, fmt.Errorf(": %s is not a non-negative integer", key)
 	}
 	return int(f), nil
 }
@@ -515,7 +550,7 @@ func number(m map[string]any, key string) (*float64, error) {
 	}
 	f, ok := v.(float64)
 	if !ok {
-		return nil, propErrorf(": %s is %s, not a number", key, jsonKind(v))
+		return nil, fmt.Errorf(": %s is %s, not a number", key, jsonKind(v))
 	}
 	return &f, nil
 }
@@ -559,7 +594,7 @@ func (p *formProp) check(v any) error {
 		if p.format != "" && !validFormat(p.format, s) {
 			return fmt.Errorf("is not a valid %s", p.format)
 		}
-		if p.choices != nil && !slices.Contains(p.choices, s) {
+		if p.choices != nil && !p.choices[s] {
 			return errors.New("is not one of its choices")
 		}
 	case "number", "integer":
@@ -596,7 +631,7 @@ func (p *formProp) check(v any) error {
 			if !ok {
 				return fmt.Errorf("item %d is %s, not a string", i, jsonKind(e))
 			}
-			if !slices.Contains(p.choices, s) {
+			if !p.choices[s] {
 				return fmt.Errorf("item %d is not one of its choices", i)
 			}
 		}
@@ -632,7 +667,8 @@ func validFormat(format, s string) bool {
 // the default of every property that is absent and not required, as the
 // go-sdk applies them. A value that is no string, number, boolean or list of
 // strings is refused under any key, as MCP defines the content; a key the
-// schema does not name is otherwise kept, as JSON Schema allows it.
+// schema does not name is otherwise kept, as JSON Schema allows it, unless
+// the schema's additionalProperties is false.
 func (f *formSchema) checkContent(content map[string]any) (map[string]any, error) {
 	for _, name := range slices.Sorted(maps.Keys(content)) {
 		v := content[name]
@@ -642,18 +678,21 @@ func (f *formSchema) checkContent(content map[string]any) (map[string]any, error
 			}
 			continue
 		}
+		if f.closed {
+			return nil, fmt.Errorf("property %s is not in the form, which takes no other", quote(name))
+		}
 		if !isContentValue(v) {
 			return nil, fmt.Errorf("property %s is %s, not a string, number, boolean or list of strings", quote(name), jsonKind(v))
 		}
 	}
-	for _, name := range f.required {
+	for _, name := range slices.Sorted(maps.Keys(f.required)) {
 		if _, ok := content[name]; !ok {
 			return nil, fmt.Errorf("required property %s is missing", quote(name))
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(f.props)) {
 		p := f.props[name]
-		if _, ok := content[name]; ok || !p.hasDef || slices.Contains(f.required, name) {
+		if _, ok := content[name]; ok || !p.hasDef || f.required[name] {
 			continue
 		}
 		if content == nil {
@@ -709,7 +748,7 @@ func RequestFromMCPElicitParams(id string, p MCPElicitParams) Request {
 	}
 	var schema map[string]any
 	if len(p.RequestedSchema) > 0 {
-		schema, _ = readSchemaObject(p.RequestedSchema) // a schema that is no object is no form field
+		schema, _ = readObject(p.RequestedSchema, "requestedSchema") // a schema that is no object is no form field
 	}
 	props, _ := schema["properties"].(map[string]any)
 	if len(props) == 0 {

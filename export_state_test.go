@@ -20,10 +20,31 @@ func StatePlaintext(s *Sealer, call StateCall, st State, now time.Time) ([]byte,
 	if err != nil {
 		return nil, err
 	}
-	raw, k, err := s.decode(state)
+	buf, err := decodeState(state)
 	if err != nil {
 		return nil, err
 	}
-	aad := append([]byte(statePrefix), raw[:headerLen]...)
-	return k.aead.Open(nil, nil, raw[headerLen:], aad)
+	k := s.key(buf[len(statePrefix) : len(statePrefix)+keyIDLen])
+	return k.aead.Open(nil, nil, buf[aadLen:], buf[:aadLen])
+}
+
+// ArgsDigest returns the digest of args that a state binds.
+func ArgsDigest(args []byte) ([]byte, error) { return argsDigest(args) }
+
+// CanonicalArgs returns the canonical form of args that the parser writes,
+// and false when it leaves args to encoding/json.
+func CanonicalArgs(args []byte) ([]byte, bool) {
+	c := canonicalizer{}
+	ok := c.args(args)
+	return c.out, ok
+}
+
+// CanonicalValue returns the canonical form of the value encoding/json
+// decodes from args.
+func CanonicalValue(args []byte) ([]byte, error) {
+	v, err := decodeArgs(args)
+	if err != nil {
+		return nil, err
+	}
+	return canonicalValue(nil, v), nil
 }

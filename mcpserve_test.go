@@ -403,7 +403,7 @@ func TestMCPServerCallSamplingAndRoots(t *testing.T) {
 	first, err := s.Call(context.Background(), call, tool)
 	require.NoError(t, err)
 	assert.Equal(t, `{"content":null,"isError":false,"resultType":"input_required","inputRequests":{`+
-		`"client_roots":{"method":"roots/list"},`+
+		`"client_roots":{"method":"roots/list","params":{}},`+
 		`"greeting":{"method":"sampling/createMessage","params":{"maxTokens":50,"messages":[{"content":{"text":"Generate a greeting","type":"text"},"role":"user"}]}}},"requestState":"STATE"}`, wire(t, first))
 	done, err := s.Call(context.Background(), retry(call, first, map[string]string{
 		"greeting":     `{"role":"assistant","content":{"type":"text","text":"Hello there!"},"model":"m"}`,

@@ -162,10 +162,13 @@ func validatePendingMore(m map[string]any) error {
 	}
 	seen := map[string]bool{first.ID: true}
 	for i, e := range elems {
+		req, ok := requestOf(e)
+		if !ok {
+			return errorf(ErrInvalidRequest, "metadata %q holds %s at %d, not a request", MetadataPendingMore, describeValue(e), i)
+		}
 		if err := validatePending(e); err != nil {
 			return fmt.Errorf("%w (%s %d)", err, MetadataPendingMore, i)
 		}
-		req, _ := requestOf(e)
 		if seen[req.ID] {
 			return errorf(ErrInvalidRequest, "request id %s repeats (%s %d)", quote(req.ID), MetadataPendingMore, i)
 		}

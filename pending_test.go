@@ -205,7 +205,7 @@ func TestValidatePendingMore(t *testing.T) {
 		{"an invalid request", toolnexus.PendingAll(req, toolnexus.Request{ID: "b", Kind: "input"}),
 			`toolnexus: invalid request: request "b" has no prompt (pendingMore 0)`},
 		{"not a request", toolnexus.Pending(req).WithMetadata("pendingMore", []any{"b"}),
-			`toolnexus: invalid request: metadata "pending" holds string, not a request (pendingMore 0)`},
+			`toolnexus: invalid request: metadata "pendingMore" holds string at 0, not a request`},
 		{"not a list", toolnexus.Pending(req).WithMetadata("pendingMore", "b"),
 			`toolnexus: invalid request: metadata "pendingMore" holds string, not a list of requests`},
 		{"without a first", toolnexus.Ok("x").WithMetadata("pendingMore", []toolnexus.Request{req}),

@@ -18,6 +18,13 @@ import (
 // carries extra fields for the host (never secrets) and ExpiresAt is an
 // RFC 3339 time after which an answer is refused.
 //
+// Data says what the answer holds. A list of strings under "choices" asks
+// for one of them, and the answer's Data names it under "answer" (the
+// choices convention; [Request.MCPElicitParams] asks it as an enum); a
+// JSON Schema under "schema" asks for a form of those fields instead. The
+// Data of a [KindSampling] request is the params of the MCP
+// sampling/createMessage request it stands for.
+//
 // A Request is a value that survives JSON, processes and restarts; Data goes
 // through JSON as any map[string]any does, so a number comes back as a
 // float64 and a []string as a []any (see [Answer.DecodeData] to read one

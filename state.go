@@ -13,7 +13,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io"
 	"math"
 	"strings"
 	"time"
@@ -227,28 +226,24 @@ type State struct {
 	ID string
 }
 
-// stateBody is the JSON part of a state's claims.
-type stateBody struct {
-	Requests []Request `json:"requests"`
-	Answers  []Answer  `json:"answers,omitempty"`
-}
-
 // Seal returns the request state that carries st for call, issued at now:
 // an opaque string the client holds and sends back, unchanged, with its
 // answers. The state is encrypted and authenticated with the first key,
 // and holds, besides st, the tool, a SHA-256 digest of the arguments, the
 // audience, the principal, the issue time, the expiry and a random ID.
 //
-// The digest is of the arguments decoded and encoded again, so that the
-// order of keys and the spacing do not matter; empty arguments, null and {}
-// are the same call. Pass them as the tool reads them: a decoder that folds
-// the case of keys, as encoding/json does into a struct, can read two
-// argument objects with the same canonical form differently.
+// The digest is of the arguments' value, so that the order of keys, the
+// spacing and the escapes do not matter; empty arguments, null and {} are
+// the same call, and numbers must be written the same. Pass them as the
+// tool reads them: a decoder that folds the case of keys, as encoding/json
+// does into a struct, can read two argument objects with different values
+// the same way.
 //
-// Seal reports the error of [Request.Validate] for a request that is not
-// valid, [ErrInvalidRequest] for a State without requests or one whose
-// state would be longer than 64 KiB, and [ErrInvalidJSON] when the
-// arguments are not JSON.
+// A Request's Data goes through JSON, as it does on the wire: a number
+// comes back as a float64. Seal reports the error of [Request.Validate]
+// for a request that is not valid, [ErrInvalidRequest] for a State without
+// requests, with Data that is not JSON, or whose state would be longer
+// than 64 KiB, and [ErrInvalidJSON] when the arguments are not JSON.
 func (s *Sealer) Seal(call StateCall, st State, now time.Time) (string, error) {
 	if len(st.Requests) == 0 {
 		return "", errorf(ErrInvalidRequest, "a request state holds no request")
@@ -272,36 +267,47 @@ func (s *Sealer) Seal(call StateCall, st State, now time.Time) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	body, err := json.Marshal(stateBody{Requests: st.Requests, Answers: st.Answers})
-	if err != nil {
-		return "", errorf(ErrInvalidRequest, "request %s: %v", quote(st.Requests[0].ID), err)
-	}
-	bound := len(call.Tool) + len(s.audience) + len(call.Principal) + 3*binary.MaxVarintLen64
-	if len(body)+bound > maxStateLen {
-		return "", errorf(ErrInvalidRequest, "request %s would make a state over the limit of %d bytes", quote(st.Requests[0].ID), maxStateLen)
-	}
-	plain := make([]byte, claimsFixed, claimsFixed+bound+len(body))
-	binary.BigEndian.PutUint64(plain, uint64(now.UnixMilli()))
-	if _, err := io.ReadFull(rand.Reader, plain[8:8+stateIDLen]); err != nil {
-		return "", fmt.Errorf("toolnexus: cannot seal request state: %w", err)
-	}
-	copy(plain[8+stateIDLen:], digest)
+	id := st.Requests[0].ID
+
+	// The plaintext is written where AES-GCM seals it in place, after the
+	// prefix, the header and the nonce.
+	k := s.keys[0]
+	buf := make([]byte, aadLen, aadLen+k.aead.Overhead()+claimsFixed+len(call.Tool)+len(s.audience)+len(call.Principal)+stateSizeHint(st))
+	copy(buf, statePrefix)
+	copy(buf[len(statePrefix):], k.id[:])
+	binary.BigEndian.PutUint64(buf[len(statePrefix)+keyIDLen:], uint64(expiry))
+	plain := binary.BigEndian.AppendUint64(buf[aadLen:], uint64(now.UnixMilli()))
+	plain = plain[:8+stateIDLen]
+	rand.Read(plain[8:]) // never fails
+	plain = append(plain, digest...)
 	plain = appendString(plain, call.Tool)
 	plain = appendString(plain, s.audience)
 	plain = appendString(plain, call.Principal)
-	plain = append(plain, body...)
-
-	k := s.keys[0]
-	sealed := make([]byte, aadLen, aadLen+len(plain)+k.aead.Overhead())
-	copy(sealed, statePrefix)
-	copy(sealed[len(statePrefix):], k.id[:])
-	binary.BigEndian.PutUint64(sealed[len(statePrefix)+keyIDLen:], uint64(expiry))
-	sealed = k.aead.Seal(sealed, nil, plain, sealed[:aadLen])
-	raw := sealed[len(statePrefix):]
-	if size := len(statePrefix) + base64.RawURLEncoding.EncodedLen(len(raw)); size > maxStateLen {
-		return "", errorf(ErrInvalidRequest, "request %s would make a state of %d bytes, over the limit of %d", quote(st.Requests[0].ID), size, maxStateLen)
+	if plain, err = appendState(plain, st); err != nil {
+		return "", errorf(ErrInvalidRequest, "request %s: %v", quote(id), err)
 	}
-	return statePrefix + base64.RawURLEncoding.EncodeToString(raw), nil
+	size := len(statePrefix) + base64.RawURLEncoding.EncodedLen(headerLen+k.aead.Overhead()+len(plain))
+	if size > maxStateLen {
+		return "", errorf(ErrInvalidRequest, "request %s would make a state of %d bytes, over the limit of %d", quote(id), size, maxStateLen)
+	}
+	sealed := k.aead.Seal(buf[:aadLen], nil, plain, buf[:aadLen])
+	return encodeState(sealed[len(statePrefix):], size), nil
+}
+
+// encodeState returns the state of raw, the bytes after the prefix, whose
+// length is size.
+func encodeState(raw []byte, size int) string {
+	var b strings.Builder
+	b.Grow(size)
+	b.WriteString(statePrefix)
+	var chunk [256]byte // 192 bytes of raw at a time, with no padding between
+	for len(raw) > 0 {
+		n := min(len(raw), 192)
+		base64.RawURLEncoding.Encode(chunk[:], raw[:n])
+		b.Write(chunk[:base64.RawURLEncoding.EncodedLen(n)])
+		raw = raw[n:]
+	}
+	return b.String()
 }
 
 // Open returns the State that state, sealed by a Sealer with one of s's
@@ -310,39 +316,36 @@ func (s *Sealer) Seal(call StateCall, st State, now time.Time) (string, error) {
 // reports [ErrInvalidState] for a state that is longer than 64 KiB, was
 // sealed with a key s does not hold, was altered in any way, or was issued
 // later than now by more than the clock skew allowed; [ErrStateMismatch]
-// for a state sealed for another tool, other arguments (with the same
-// canonical form), another audience or another principal ([ErrInvalidJSON]
-// when the arguments are not JSON); and [ErrExpired] for one that has
-// expired. Open does not claim the state: see [Sealer.Claim].
+// for a state sealed for another tool, other arguments, another audience
+// or another principal ([ErrInvalidJSON] when the arguments are not JSON);
+// and [ErrExpired] for one that has expired. Open does not claim the
+// state: see [Sealer.Claim].
 func (s *Sealer) Open(state string, call StateCall, now time.Time) (State, error) {
-	raw, k, err := s.decode(state)
+	buf, err := decodeState(state)
 	if err != nil {
 		return State{}, err
 	}
-	aad := make([]byte, aadLen, aadLen+len(raw))
-	copy(aad, statePrefix)
-	copy(aad[len(statePrefix):], raw[:headerLen])
-	plain, err := k.aead.Open(aad[aadLen:], nil, raw[headerLen:], aad)
+	k := s.key(buf[len(statePrefix) : len(statePrefix)+keyIDLen])
+	if k == nil {
+		return State{}, errInvalidState
+	}
+	ciphertext := buf[aadLen:]
+	plain, err := k.aead.Open(ciphertext[:0], nil, ciphertext, buf[:aadLen])
 	if err != nil {
 		return State{}, errInvalidState
 	}
-	c, ok := readClaims(plain)
+	c, ok := readClaims(string(plain))
 	if !ok {
 		return State{}, errInvalidState
 	}
 	if err := s.check(c, call); err != nil {
 		return State{}, err
 	}
-	st := State{
-		IssuedAt: time.UnixMilli(c.issuedAt).UTC(),
-		ID:       base64.RawURLEncoding.EncodeToString(c.id),
-	}
-	var body stateBody
-	if err := json.Unmarshal(c.body, &body); err != nil || len(body.Requests) == 0 {
+	st := State{IssuedAt: time.UnixMilli(c.issuedAt).UTC(), ID: c.id}
+	if st.Requests, st.Answers, ok = readState(c.state); !ok {
 		return State{}, errInvalidState
 	}
-	st.Requests, st.Answers = body.Requests, body.Answers
-	expiry := int64(binary.BigEndian.Uint64(raw[keyIDLen:headerLen]))
+	expiry := int64(binary.BigEndian.Uint64(buf[len(statePrefix)+keyIDLen : aadLen]))
 	if s.maxAge > 0 {
 		if st.IssuedAt.After(now.Add(s.skew)) {
 			return State{}, errorf(ErrInvalidState, "issued at %s, later than %s allows with a clock skew of %v",
@@ -352,31 +355,28 @@ func (s *Sealer) Open(state string, call StateCall, now time.Time) (State, error
 	}
 	if expiry != noExpiry {
 		st.ExpiresAt = time.UnixMilli(expiry).UTC()
-	}
-	if err := s.checkExpiry(st, now); err != nil {
-		return State{}, err
+		// The header's expiry is the earliest of the requests' too: only a
+		// state that has expired needs them read.
+		if !now.Before(st.ExpiresAt) {
+			return State{}, s.expired(st, now)
+		}
 	}
 	return st, nil
 }
 
-// decode returns the bytes of state after its prefix, once it is well
-// formed, and the key of s that its key id names.
-func (s *Sealer) decode(state string) ([]byte, *stateKey, error) {
-	raw, err := decodeState(state)
-	if err != nil {
-		return nil, nil, err
-	}
+// key returns the key of s whose id is id, or nil.
+func (s *Sealer) key(id []byte) *stateKey {
 	for i := range s.keys {
-		if bytes.Equal(s.keys[i].id[:], raw[:keyIDLen]) {
-			return raw, &s.keys[i], nil
+		if bytes.Equal(s.keys[i].id[:], id) {
+			return &s.keys[i]
 		}
 	}
-	return nil, nil, errInvalidState
+	return nil
 }
 
-// decodeState returns the bytes of state after its prefix, once it is well
-// formed: at most 64 KiB, strict base64, long enough for a header, a nonce
-// and a tag.
+// decodeState returns the bytes of state, its prefix followed by the
+// base64 decoded, once it is well formed: at most 64 KiB, strict base64,
+// long enough for a header, a nonce and a tag.
 func decodeState(state string) ([]byte, error) {
 	if len(state) > maxStateLen {
 		return nil, errorf(ErrInvalidState, "longer than %d bytes", maxStateLen)
@@ -387,65 +387,39 @@ func decodeState(state string) ([]byte, error) {
 	if !ok || strings.ContainsAny(body, "\r\n") {
 		return nil, errInvalidState
 	}
-	raw, err := base64.RawURLEncoding.Strict().DecodeString(body)
-	if err != nil || len(raw) < headerLen+12+16 {
+	buf := make([]byte, len(statePrefix)+base64.RawURLEncoding.DecodedLen(len(body)))
+	copy(buf, statePrefix)
+	n, err := base64.RawURLEncoding.Strict().Decode(buf[len(statePrefix):], []byte(body))
+	if err != nil || n < headerLen+12+16 {
 		return nil, errInvalidState
 	}
-	return raw, nil
-}
-
-// claims are the fields of a state's plaintext.
-type claims struct {
-	issuedAt                  int64
-	id, digest                []byte
-	tool, audience, principal []byte
-	body                      []byte
-}
-
-// readClaims splits the plaintext of a state into its claims.
-func readClaims(plain []byte) (claims, bool) {
-	if len(plain) < claimsFixed {
-		return claims{}, false
-	}
-	c := claims{
-		issuedAt: int64(binary.BigEndian.Uint64(plain)),
-		id:       plain[8 : 8+stateIDLen],
-		digest:   plain[8+stateIDLen : claimsFixed],
-	}
-	rest, ok := plain[claimsFixed:], true
-	for _, f := range []*[]byte{&c.tool, &c.audience, &c.principal} {
-		if *f, rest, ok = cutString(rest); !ok {
-			return claims{}, false
-		}
-	}
-	c.body = rest
-	return c, true
+	return buf[:len(statePrefix)+n], nil
 }
 
 // check reports whether the claims c were sealed for call on s.
 func (s *Sealer) check(c claims, call StateCall) error {
-	if string(c.audience) != s.audience {
+	if c.audience != s.audience {
 		return errorf(ErrStateMismatch, "it was sealed for another audience, not %s", quote(s.audience))
 	}
-	if string(c.tool) != call.Tool {
+	if c.tool != call.Tool {
 		return errorf(ErrStateMismatch, "it was sealed for another tool, not %s", quote(call.Tool))
 	}
 	digest, err := argsDigest(call.Arguments)
 	if err != nil {
 		return err
 	}
-	if !bytes.Equal(c.digest, digest) {
+	if c.digest != string(digest) {
 		return errorf(ErrStateMismatch, "it was sealed for other arguments to %s", quote(call.Tool))
 	}
-	if string(c.principal) != call.Principal {
+	if c.principal != call.Principal {
 		return errorf(ErrStateMismatch, "it was sealed for another principal")
 	}
 	return nil
 }
 
-// checkExpiry reports [ErrExpired] when st has expired at now, naming the
-// limit that was reached.
-func (s *Sealer) checkExpiry(st State, now time.Time) error {
+// expired returns the error of st, which has expired at now, naming the
+// limit it reached.
+func (s *Sealer) expired(st State, now time.Time) error {
 	for _, r := range st.Requests {
 		if r.Expired(now) {
 			return errorf(ErrExpired, "request %s expired at %s", quote(r.ID), r.ExpiresAt)
@@ -455,10 +429,7 @@ func (s *Sealer) checkExpiry(st State, now time.Time) error {
 		return errorf(ErrExpired, "the state issued at %s has passed the maximum age of %v",
 			st.IssuedAt.Format(time.RFC3339Nano), s.maxAge)
 	}
-	if !st.ExpiresAt.IsZero() && !now.Before(st.ExpiresAt) {
-		return errorf(ErrExpired, "the state expired at %s", st.ExpiresAt.Format(time.RFC3339Nano))
-	}
-	return nil
+	return errorf(ErrExpired, "the state expired at %s", st.ExpiresAt.Format(time.RFC3339Nano))
 }
 
 // Claim marks st, a State that [Sealer.Open] returned, as finished, once
@@ -494,11 +465,11 @@ func (s *Sealer) Claim(ctx context.Context, st State) error {
 // the state earlier (a key retired, a shorter maximum age, a state already
 // used). It reports [ErrInvalidState] for a string that is not a state.
 func RequestStateExpiry(state string) (time.Time, error) {
-	raw, err := decodeState(state)
+	buf, err := decodeState(state)
 	if err != nil {
 		return time.Time{}, err
 	}
-	expiry := int64(binary.BigEndian.Uint64(raw[keyIDLen:headerLen]))
+	expiry := int64(binary.BigEndian.Uint64(buf[len(statePrefix)+keyIDLen : aadLen]))
 	if expiry == noExpiry {
 		return time.Time{}, nil
 	}
@@ -574,44 +545,3 @@ func unboundSealer(key []byte) (*Sealer, error) {
 // errInvalidState is the one error of a state that fails to open: it does
 // not say which check failed.
 var errInvalidState = errorf(ErrInvalidState, "not sealed with this key, or altered")
-
-// appendString appends s to b behind its length.
-func appendString(b []byte, s string) []byte {
-	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
-}
-
-// cutString cuts from b a string that appendString wrote.
-func cutString(b []byte) (s, rest []byte, ok bool) {
-	n, size := binary.Uvarint(b)
-	if size <= 0 || n > uint64(len(b)-size) {
-		return nil, nil, false
-	}
-	return b[size : size+int(n)], b[size+int(n):], true
-}
-
-// argsDigest returns the SHA-256 of the canonical form of args: decoded and
-// encoded again by encoding/json, numbers kept as written, with empty input
-// and null read as {}.
-func argsDigest(args json.RawMessage) ([]byte, error) {
-	var v any = map[string]any{}
-	if len(bytes.Trim(args, " \t\r\n")) > 0 {
-		d := json.NewDecoder(bytes.NewReader(args))
-		d.UseNumber()
-		var decoded any
-		if err := d.Decode(&decoded); err != nil {
-			return nil, errorf(ErrInvalidJSON, "arguments: %v", err)
-		}
-		if _, err := d.Token(); err != io.EOF {
-			return nil, errorf(ErrInvalidJSON, "arguments: not one JSON value")
-		}
-		if decoded != nil {
-			v = decoded
-		}
-	}
-	canonical, err := json.Marshal(v)
-	if err != nil {
-		return nil, errorf(ErrInvalidJSON, "arguments: %v", err)
-	}
-	sum := sha256.Sum256(canonical)
-	return sum[:], nil
-}

@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -389,9 +390,9 @@ func TestSealerSealErrors(t *testing.T) {
 		{"unreadable expiry", stagingFor, toolnexus.State{Requests: []toolnexus.Request{{ID: "pnd-1", Kind: "input", Prompt: "Name?", ExpiresAt: "soon"}}},
 			toolnexus.ErrInvalidExpiry, `toolnexus: invalid expiresAt: "soon" is not RFC 3339`},
 		{"too large", stagingFor, toolnexus.State{Requests: []toolnexus.Request{{ID: "pnd-1", Kind: "input", Prompt: strings.Repeat("p", 48<<10)}}},
-			toolnexus.ErrInvalidRequest, `toolnexus: invalid request: request "pnd-1" would make a state of 65798 bytes, over the limit of 65536`},
+			toolnexus.ErrInvalidRequest, `toolnexus: invalid request: request "pnd-1" would make a state of 65750 bytes, over the limit of 65536`},
 		{"a tool name too large", toolnexus.StateCall{Tool: strings.Repeat("t", 64<<10)}, toolnexus.State{Requests: []toolnexus.Request{stateReq}},
-			toolnexus.ErrInvalidRequest, `toolnexus: invalid request: request "pnd-1" would make a state over the limit of 65536 bytes`},
+			toolnexus.ErrInvalidRequest, `toolnexus: invalid request: request "pnd-1" would make a state of 87604 bytes, over the limit of 65536`},
 		{"an answer that is not JSON", stagingFor, toolnexus.State{Requests: []toolnexus.Request{stateReq}, Answers: []toolnexus.Answer{{ID: "a", Data: map[string]any{"f": func() {}}}}},
 			toolnexus.ErrInvalidRequest, ""},
 		{"arguments not JSON", toolnexus.StateCall{Tool: "deploy", Arguments: json.RawMessage(`{`)}, toolnexus.State{Requests: []toolnexus.Request{stateReq}},
@@ -849,4 +850,31 @@ func BenchmarkBareGCMOpen(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// TestStateCarriesEveryField guards the binary encoding of a state's
+// requests and answers: a field added to Request or Answer must be added
+// to it, and to this list.
+func TestStateCarriesEveryField(t *testing.T) {
+	t.Parallel()
+	names := func(v any) []string {
+		var out []string
+		for _, f := range reflect.VisibleFields(reflect.TypeOf(v)) {
+			out = append(out, f.Name)
+		}
+		return out
+	}
+	assert.Equal(t, []string{"ID", "Kind", "Prompt", "URL", "Data", "ExpiresAt"}, names(toolnexus.Request{}))
+	assert.Equal(t, []string{"ID", "OK", "Data", "Reason"}, names(toolnexus.Answer{}))
+
+	s := newSealer(t, toolnexus.SealerOptions{})
+	st := toolnexus.State{
+		Requests: []toolnexus.Request{{ID: "i", Kind: "k", Prompt: "p", URL: "https://example.com/u", ExpiresAt: "2026-07-28T16:00:00+02:00",
+			Data: map[string]any{"n": 1.5, "s": "x", "b": true, "z": nil, "l": []any{"a", 2.0}, "m": map[string]any{"k": "v"}}}},
+		Answers: []toolnexus.Answer{{ID: "a", OK: true, Reason: "r", Data: map[string]any{"x": "y"}}, {ID: "b"}},
+	}
+	got, err := s.Open(seal(t, s, stagingFor, st, stateNow), stagingFor, stateNow)
+	require.NoError(t, err)
+	assert.Equal(t, st.Requests, got.Requests)
+	assert.Equal(t, st.Answers, got.Answers)
 }

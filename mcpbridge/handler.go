@@ -180,6 +180,32 @@ func CallHandler[In any](b *Bridge, fn CallFunc[In]) mcp.ToolHandlerFor[In, any]
 	}
 }
 
+// OutFunc is a tool of [OutHandler]: given the whole [Call], it returns its
+// result and its structured output. The output of a suspension is not
+// sent.
+type OutFunc[In, Out any] func(ctx context.Context, c Call[In]) (toolnexus.ToolResult, Out)
+
+// OutHandler returns fn as a handler for the SDK's [mcp.AddTool] with a
+// typed output: the SDK infers the tool's output schema from Out, checks
+// the Out of each finished call against it and sends it as the result's
+// structuredContent, with the result's content as [CallToolResult] writes
+// it. It runs fn as [CallHandler] does, and a suspension asks as it does.
+func OutHandler[In, Out any](b *Bridge, fn OutFunc[In, Out]) mcp.ToolHandlerFor[In, Out] {
+	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
+		var out Out
+		res, err := b.call(ctx, req, func(ctx context.Context, as toolnexus.Answers) toolnexus.ToolResult {
+			r, o := fn(ctx, Call[In]{Request: req, In: in, Answers: as})
+			out = o // the output of the last run, the one that finished
+			return r
+		})
+		if err != nil || res.InputRequests != nil {
+			var zero Out
+			return res, zero, err
+		}
+		return res, out, nil
+	}
+}
+
 // call runs one call of a tool as [CallHandler] does.
 func (b *Bridge) call(ctx context.Context, req *mcp.CallToolRequest, tool func(context.Context, toolnexus.Answers) toolnexus.ToolResult) (*mcp.CallToolResult, error) {
 	c, err := b.toolCall(req)

@@ -113,6 +113,13 @@ func newTestServer(t *testing.T, key []byte, opts *mcpbridge.Options) *mcp.Serve
 		}
 		return toolnexus.Ok(fmt.Sprintf("%s in %s, session %t", user, c.In.Env, c.Request.Session != nil))
 	}))
+	mcp.AddTool(s, &mcp.Tool{Name: "typed"}, mcpbridge.OutHandler(b, func(_ context.Context, c mcpbridge.Call[envInput]) (toolnexus.ToolResult, deployment) {
+		a, ok := c.Answers.Get("go")
+		if !ok {
+			return toolnexus.Pending(toolnexus.Request{ID: "go", Kind: toolnexus.KindApproval, Prompt: "Deploy to " + c.In.Env + "?"}), deployment{}
+		}
+		return toolnexus.Ok("deployed"), deployment{Env: c.In.Env, Approved: a.OK}
+	}))
 	mcp.AddTool(s, &mcp.Tool{Name: "render"}, mcpbridge.Handler(b, func(context.Context, struct{}, *toolnexus.Answer) toolnexus.ToolResult {
 		p, err := toolnexus.PartFromBytes(testPNG, "image/png")
 		if err != nil {
@@ -121,6 +128,12 @@ func newTestServer(t *testing.T, key []byte, opts *mcpbridge.Options) *mcp.Serve
 		return toolnexus.Ok("chart", p)
 	}))
 	return s
+}
+
+// deployment is the structured output of the typed tool.
+type deployment struct {
+	Env      string `json:"env"`
+	Approved bool   `json:"approved"`
 }
 
 // sampleRequest asks the client's model a question.
@@ -838,6 +851,35 @@ func TestHandlerPanic(t *testing.T) {
 	assert.Contains(t, log.String(), "the tool's bug")
 	assert.Contains(t, log.String(), "handler_test.go")
 	assert.False(t, call(t, cs, &mcp.CallToolParams{Name: "render"}).IsError)
+}
+
+// TestOutHandler sends a typed tool's output as structuredContent, checked
+// by the SDK against the schema it infers, once the call finishes.
+func TestOutHandler(t *testing.T) {
+	t.Parallel()
+	for _, version := range []string{"2026-07-28", "2025-11-25"} {
+		t.Run(version, func(t *testing.T) {
+			t.Parallel()
+			opts := &mcp.ClientOptions{Capabilities: formAndURL,
+				ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+					return &mcp.ElicitResult{Action: "accept"}, nil
+				}}
+			cs, w := connect(t, newTestServer(t, testKey, nil), opts, version)
+			tools, err := cs.ListTools(context.Background(), nil)
+			require.NoError(t, err)
+			for _, tool := range tools.Tools {
+				if tool.Name == "typed" {
+					b, err := json.Marshal(tool.OutputSchema)
+					require.NoError(t, err)
+					assert.JSONEq(t, `{"type":"object","required":["env","approved"],"properties":{"env":{"type":"string"},"approved":{"type":"boolean"}},"additionalProperties":false}`, string(b))
+				}
+			}
+			res := call(t, cs, &mcp.CallToolParams{Name: "typed", Arguments: map[string]any{"env": "prod"}})
+			assert.False(t, res.IsError)
+			assert.Equal(t, []mcp.Content{&mcp.TextContent{Text: "deployed"}}, res.Content)
+			assert.JSONEq(t, `{"env":"prod","approved":true}`, string(mustKeys(t, w.lastResult(t))["structuredContent"]))
+		})
+	}
 }
 
 // TestHandlerResult sends what is not a suspension as CallToolResult does,

@@ -3,6 +3,7 @@ package toolnexus
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -11,7 +12,7 @@ import (
 // MCPInputRequest is one input request of an input_required MCP result
 // (protocol 2026-07-28): a request the client fulfils before it retries the
 // call, Method "elicitation/create", "sampling/createMessage" or
-// "roots/list", with its Params as JSON (none for roots/list).
+// "roots/list", with its Params as JSON.
 // [Request.MCPInputRequest] builds one and [RequestFromMCPInputRequest]
 // reads one back.
 type MCPInputRequest struct {
@@ -43,8 +44,8 @@ func (r Request) MCPInputRequest() (MCPInputRequest, error) {
 //     "maxTokens", a positive integer, and may hold the other keys of
 //     CreateMessageRequestParams, each of its type ([ErrInvalidRequest]
 //     names any other);
-//   - a [KindRoots] request is "roots/list", without params (r.Data is
-//     not sent);
+//   - a [KindRoots] request is "roots/list" with empty params (r.Data is
+//     not sent): the spec makes them optional, and the go-sdk needs them;
 //   - any other request is "elicitation/create" whose params are those of
 //     [Request.MCPElicitParams], except that a url mode elicitation carries
 //     an elicitationId only on versions before 2026-07-28, which removed it.
@@ -64,13 +65,16 @@ func (r Request) ask(protocol string) (MCPInputRequest, *formSchema, error) {
 	}
 	switch r.Kind {
 	case KindSampling:
+		if len(r.Data) == 0 {
+			return MCPInputRequest{}, nil, errorf(ErrInvalidRequest, "request %s of kind %s has no data, the sampling/createMessage params", quote(r.ID), quote(r.Kind))
+		}
 		params, err := samplingParams(r.Data)
 		if err != nil {
 			return MCPInputRequest{}, nil, errorf(ErrInvalidRequest, "request %s: sampling data: %v", quote(r.ID), err)
 		}
 		return MCPInputRequest{Method: methodSampling, Params: params}, nil, nil
 	case KindRoots:
-		return MCPInputRequest{Method: methodRoots}, nil, nil
+		return MCPInputRequest{Method: methodRoots, Params: json.RawMessage(`{}`)}, nil, nil
 	}
 	withID := protocol != "" && protocol < firstWithoutElicitationID
 	p, form, err := r.elicitParams(withID)
@@ -107,7 +111,7 @@ func samplingParams(data map[string]any) (json.RawMessage, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := readSchemaObject(b)
+	m, err := readObject(b, "data")
 	if err != nil {
 		return nil, err
 	}
@@ -122,7 +126,7 @@ func samplingParams(data map[string]any) (json.RawMessage, error) {
 	}
 	messages, _ := m["messages"].([]any)
 	if len(messages) == 0 {
-		return nil, fmt.Errorf("messages is not a non-empty list")
+		return nil, errors.New("messages is not a non-empty list")
 	}
 	for i, msg := range messages {
 		if err := checkMessage(msg); err != nil {
@@ -130,15 +134,15 @@ func samplingParams(data map[string]any) (json.RawMessage, error) {
 		}
 	}
 	if n, ok := m["maxTokens"].(float64); !ok || n < 1 || n != float64(int64(n)) {
-		return nil, fmt.Errorf("maxTokens is not a positive integer")
+		return nil, errors.New("maxTokens is not a positive integer")
 	}
 	if s, ok := m["stopSequences"]; ok {
 		if _, ok := stringsOf(s); !ok {
-			return nil, fmt.Errorf("stopSequences is not a list of strings")
+			return nil, errors.New("stopSequences is not a list of strings")
 		}
 	}
 	if c, ok := m["includeContext"]; ok && !slices.Contains([]string{"none", "thisServer", "allServers"}, c.(string)) {
-		return nil, fmt.Errorf("includeContext is not none, thisServer or allServers")
+		return nil, errors.New("includeContext is not none, thisServer or allServers")
 	}
 	return json.Marshal(m)
 }
@@ -152,14 +156,14 @@ func checkMessage(v any) error {
 		return fmt.Errorf("is %s, not an object", jsonKind(v))
 	}
 	if role, _ := msg["role"].(string); role != "user" && role != "assistant" {
-		return fmt.Errorf(`role is not "user" or "assistant"`)
+		return errors.New(`role is not "user" or "assistant"`)
 	}
 	blocks, ok := msg["content"].([]any)
 	if !ok {
 		blocks = []any{msg["content"]}
 	}
 	if len(blocks) == 0 {
-		return fmt.Errorf("content is an empty list")
+		return errors.New("content is an empty list")
 	}
 	for i, b := range blocks {
 		block, ok := b.(map[string]any)
@@ -195,7 +199,7 @@ func RequestFromMCPInputRequest(id string, ir MCPInputRequest) Request {
 	case methodSampling:
 		var params map[string]any
 		if len(ir.Params) > 0 {
-			params, _ = readSchemaObject(ir.Params)
+			params, _ = readObject(ir.Params, "params")
 		}
 		if params != nil {
 			return Request{ID: id, Kind: KindSampling, Prompt: samplingPrompt, Data: params}
@@ -351,7 +355,7 @@ func checkSamplingResult(m map[string]any) error {
 		return err
 	}
 	if model, _ := m["model"].(string); model == "" {
-		return fmt.Errorf("model is not a non-empty string")
+		return errors.New("model is not a non-empty string")
 	}
 	if s, ok := m["stopReason"]; ok && s != nil {
 		if _, ok := s.(string); !ok {

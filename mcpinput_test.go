@@ -44,7 +44,7 @@ func TestRequestMCPInputRequest(t *testing.T) {
 		{"sampling", toolnexus.Request{ID: "pnd-4", Kind: toolnexus.KindSampling, Prompt: "Ask the model", Data: samplingData}, "",
 			`{"method":"sampling/createMessage","params":{"maxTokens":100,"messages":[{"content":{"text":"Capital of France?","type":"text"},"role":"user"}],"systemPrompt":"Be brief."}}`},
 		{"roots", toolnexus.Request{ID: "pnd-5", Kind: toolnexus.KindRoots, Prompt: "Your roots", Data: map[string]any{"note": "kept for the host"}}, "2025-11-25",
-			`{"method":"roots/list"}`},
+			`{"method":"roots/list","params":{}}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -76,7 +76,7 @@ func TestRequestMCPInputRequestErrors(t *testing.T) {
 		{"no prompt", toolnexus.Request{ID: "pnd-1", Kind: toolnexus.KindRoots},
 			`toolnexus: invalid request: request "pnd-1" has no prompt`},
 		{"sampling without data", sampling(nil),
-			`toolnexus: invalid request: request "pnd-1": sampling data: "schema" is null, not an object`},
+			`toolnexus: invalid request: request "pnd-1" of kind "sampling" has no data, the sampling/createMessage params`},
 		{"sampling without messages", sampling(map[string]any{"maxTokens": 5}),
 			`toolnexus: invalid request: request "pnd-1": sampling data: messages is not a non-empty list`},
 		{"sampling without maxTokens", sampling(map[string]any{"messages": msg}),
@@ -216,6 +216,9 @@ func TestRequestAnswerFromMCPErrors(t *testing.T) {
 			`toolnexus: invalid answer: request "pnd-3": property "answer" is a number, not a string`},
 		{"missing required", question, `{"action":"accept","content":{}}`, toolnexus.ErrInvalidAnswer,
 			`toolnexus: invalid answer: request "pnd-3": required property "answer" is missing`},
+		{"a required property with a default is still required", toolnexus.Request{ID: "pnd-1", Kind: toolnexus.KindInput, Prompt: "p", Data: map[string]any{"schema": map[string]any{
+			"type": "object", "properties": map[string]any{"env": map[string]any{"type": "string", "default": "dev"}}, "required": []string{"env"}}}},
+			`{"action":"accept","content":{}}`, toolnexus.ErrInvalidAnswer, answer + `required property "env" is missing`},
 		{"no content for a required field", question, `{"action":"accept"}`, toolnexus.ErrInvalidAnswer,
 			`toolnexus: invalid answer: request "pnd-3": required property "answer" is missing`},
 		{"outside the choices", choices, `{"action":"accept","content":{"answer":"staging"}}`, toolnexus.ErrInvalidAnswer,
@@ -264,6 +267,9 @@ func TestRequestAnswerFromMCPErrors(t *testing.T) {
 			answer + `property "day" is not a valid date`},
 		{"not a date-time", form, `{"action":"accept","content":{"env":"dev","at":"2026-01-01 10:00"}}`, toolnexus.ErrInvalidAnswer,
 			answer + `property "at" is not a valid date-time`},
+		{"a key of its own in a closed form", toolnexus.Request{ID: "pnd-1", Kind: toolnexus.KindInput, Prompt: "p", Data: map[string]any{"schema": map[string]any{
+			"type": "object", "properties": map[string]any{"env": map[string]any{"type": "string"}}, "additionalProperties": false}}},
+			`{"action":"accept","content":{"env":"dev","note":"hi"}}`, toolnexus.ErrInvalidAnswer, answer + `property "note" is not in the form, which takes no other`},
 		{"a nested object under a key of its own", form, `{"action":"accept","content":{"env":"dev","where":{"a":1}}}`, toolnexus.ErrInvalidAnswer,
 			answer + `property "where" is an object, not a string, number, boolean or list of strings`},
 		{"a list of numbers under a key of its own", form, `{"action":"accept","content":{"env":"dev","n":[1]}}`, toolnexus.ErrInvalidAnswer,
