@@ -8,10 +8,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -23,6 +25,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/toolnexus-go/toolnexus/mcpgobridge"
 )
 
 // The client suite of this file drives both example servers, built from
@@ -423,19 +426,64 @@ func TestEnvironment(t *testing.T) {
 		env     map[string]string
 		wantErr string
 	}{
-		{"not hex", map[string]string{"TOOLNEXUS_STATE_KEY": "zz"}, "TOOLNEXUS_STATE_KEY: toolnexus: invalid request state key: key 1 of 1 is not hex"},
+		{"not hex", map[string]string{"TOOLNEXUS_STATE_KEY": "zz"}, "TOOLNEXUS_STATE_KEYS: toolnexus: invalid request state key: key 1 of 1 is not hex"},
 		{"short", map[string]string{"TOOLNEXUS_STATE_KEYS": testKey + ",abcd"}, "TOOLNEXUS_STATE_KEYS: toolnexus: request state key too short: key 2 of 2: 2 bytes, want at least 32"},
-		{"two keys in one", map[string]string{"TOOLNEXUS_STATE_KEY": testKey + "," + testKey}, "TOOLNEXUS_STATE_KEY holds 2 keys: use TOOLNEXUS_STATE_KEYS"},
-		{"single use", map[string]string{"TOOLNEXUS_SINGLE_USE": "yes"}, `TOOLNEXUS_SINGLE_USE is "yes", want 1 or 0`},
+		{"both", map[string]string{"TOOLNEXUS_STATE_KEY": testKey, "TOOLNEXUS_STATE_KEYS": testKey}, "both TOOLNEXUS_STATE_KEYS and TOOLNEXUS_STATE_KEY are set: set one"},
+		{"single use", map[string]string{"TOOLNEXUS_SINGLE_USE": "yes"}, `TOOLNEXUS_SINGLE_USE is "yes", not 1 or 0`},
+		{"redis", map[string]string{"TOOLNEXUS_REDIS_URL": "http://localhost"}, "TOOLNEXUS_REDIS_URL: redis: invalid URL scheme: http"},
+		{"expiry", map[string]string{"TOOLNEXUS_EXPIRY": "-1h"}, `TOOLNEXUS_EXPIRY is "-1h", not a positive duration such as 2h`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			_, err := newServer(func(k string) string { return tt.env[k] })
+			_, _, err := config(func(k string) string { return tt.env[k] })
 			assert.EqualError(t, err, tt.wantErr)
 		})
 	}
-	srv, err := newServer(func(string) string { return "" })
+	key, opts, err := config(func(k string) string { return map[string]string{"TOOLNEXUS_EXPIRY": "48h"}[k] })
+	require.NoError(t, err)
+	assert.Len(t, key, 32)
+	assert.Equal(t, &mcpgobridge.Options{Audience: "toolnexus-example", Keys: [][]byte{}, Expiry: 48 * time.Hour, MaxAge: 48 * time.Hour}, opts)
+	srv, err := newServer(key, opts)
 	require.NoError(t, err)
 	assert.Len(t, srv.ListTools(), 3)
+}
+
+// TestRedis refuses a replay on another server process sharing one Redis
+// with TOOLNEXUS_REDIS_URL, against a redis-server started on a free port
+// of 127.0.0.1.
+func TestRedis(t *testing.T) {
+	t.Parallel()
+	url := startRedis(t)
+	bin := binary(t, "mcpgobridge", ".")
+	env := []string{"TOOLNEXUS_STATE_KEY=" + testKey, "TOOLNEXUS_REDIS_URL=" + url}
+	first, second := startRaw(t, bin, env...), startRaw(t, bin, env...)
+	id, state := first.suspend()
+	assert.Contains(t, first.approve(2, id, state), deployed)
+	assert.Equal(t, `{"jsonrpc":"2.0","id":2,"error":{"code":-32603,"message":"Invalid or expired requestState"}}`, second.approve(2, id, state))
+}
+
+// startRedis starts a redis-server on a free port of 127.0.0.1, without
+// persistence, stopped when the test ends, and returns its URL.
+func startRedis(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	require.NoError(t, ln.Close())
+	cmd := exec.Command("redis-server", "--port", port, "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", t.TempDir())
+	require.NoError(t, cmd.Start(), "redis-server (Debian package redis-server) is needed")
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	})
+	for range 100 {
+		if c, err := net.Dial("tcp", "127.0.0.1:"+port); err == nil {
+			c.Close()
+			return "redis://127.0.0.1:" + port + "/0"
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("redis-server did not start on port %s", port)
+	return ""
 }
