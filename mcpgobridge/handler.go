@@ -183,6 +183,9 @@ func CallHandler[In any](b *Bridge, fn CallFunc[In]) server.ToolHandlerFunc {
 
 // serve runs one call of req's tool, whose arguments are args.
 func (b *Bridge) serve(ctx context.Context, req mcp.CallToolRequest, args json.RawMessage, tool func(context.Context, toolnexus.Answers) toolnexus.ToolResult) (*mcp.CallToolResult, error) {
+	if b == nil {
+		return nil, errNilBridge
+	}
 	responses, err := inputResponses(req.Params.InputResponses)
 	if err != nil {
 		return nil, &toolnexus.MCPError{Code: toolnexus.CodeInvalidParams, Message: "Invalid inputResponses", Err: err}
@@ -283,6 +286,9 @@ func client(ctx context.Context) toolnexus.MCPClient {
 	c.Roots = caps.Roots != nil
 	return c
 }
+
+// errNilBridge reports a handler made with a nil Bridge.
+var errNilBridge = errors.New("mcpgobridge: the handler has no Bridge")
 
 // errNoServer reports a call on an older protocol outside an mcp-go server.
 var errNoServer = errors.New("mcpgobridge: no mcp-go server in the context to ask the client through")

@@ -482,6 +482,10 @@ func TestNew(t *testing.T) {
 	b, err := mcpgobridge.New(keyA, nil)
 	require.NoError(t, err)
 	require.NotNil(t, b)
+
+	res, err := mcpgobridge.Handler(nil, approve)(context.Background(), mcp.CallToolRequest{})
+	assert.Nil(t, res)
+	assert.EqualError(t, err, "mcpgobridge: the handler has no Bridge")
 }
 
 // legacyClient connects an mcp-go client on 2025-11-25 with opts to srv
