@@ -127,7 +127,7 @@ func newServer(key []byte) (*server.MCPServer, error) {
 					mcp.NewPromptMessage(mcp.RoleUser, mcp.NewTextContent(fmt.Sprintf("Context: %v", answer.Content)))}), nil
 			}
 			return server.NewInputRequestBuilder("").Elicit("user_context", mcp.ElicitationParams{
-				Message: "What context should the prompt use?",
+				Message:         "What context should the prompt use?",
 				RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{"context": stringType}, "required": []any{"context"}},
 			}).PromptResult(), nil
 		})
