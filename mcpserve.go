@@ -339,6 +339,9 @@ func (s *MCPServer) suspend(ctx context.Context, c MCPToolCall, call StateCall, 
 func (s *MCPServer) inputRequests(c MCPToolCall, reqs []Request) (map[string]MCPInputRequest, error) {
 	inputs := make(map[string]MCPInputRequest, len(reqs))
 	for _, req := range reqs {
+		if _, dup := inputs[req.ID]; dup {
+			return nil, errorf(ErrInvalidRequest, "tool %s asks two requests with the ID %s", quote(c.Tool), quote(req.ID))
+		}
 		in, err := req.MCPInputRequestFor(c.Client.Protocol)
 		if err != nil {
 			return nil, err

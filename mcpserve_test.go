@@ -692,6 +692,35 @@ func TestMCPServerCallExpiry(t *testing.T) {
 	assertInvalidState(t, err, toolnexus.ErrExpired)
 }
 
+func TestMCPServerCallBrokenSuspension(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		r    toolnexus.ToolResult
+		want string
+	}{
+		{"no prompt", toolnexus.Pending(toolnexus.Request{ID: "q", Kind: toolnexus.KindInput}), `request "q" has no prompt`},
+		{"an ID twice", toolnexus.PendingAll(
+			toolnexus.Request{ID: "q", Kind: toolnexus.KindApproval, Prompt: "Go?"},
+			toolnexus.Request{ID: "q", Kind: toolnexus.KindApproval, Prompt: "Really?"}), `asks two requests with the ID "q"`},
+		{"sampling without messages", toolnexus.Pending(toolnexus.Request{ID: "s", Kind: toolnexus.KindSampling, Prompt: "Hi"}), `request "s"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s, log := newMCPServer(t, toolnexus.SealerOptions{})
+			_, err := s.Call(context.Background(), toolnexus.MCPToolCall{Tool: "t", Client: newClient},
+				func(context.Context, toolnexus.Answers) toolnexus.ToolResult { return tc.r })
+			var e *toolnexus.MCPError
+			require.ErrorAs(t, err, &e)
+			assert.Equal(t, -32603, e.Code)
+			assert.Equal(t, "Internal error", e.Message)
+			assert.ErrorIs(t, err, toolnexus.ErrInvalidRequest)
+			assert.Contains(t, err.Error(), tc.want)
+			assert.Contains(t, log.String(), "MCP call failed")
+		})
+	}
+}
+
 func TestMCPServerCallNoSealer(t *testing.T) {
 	t.Parallel()
 	var s toolnexus.MCPServer

@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 the tests ask for sampling and roots, which SEP-2577 deprecates.
+
 package mcpbridge_test
 
 import (
@@ -5,7 +7,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -421,9 +422,6 @@ func TestHandlerInvalidState(t *testing.T) {
 	id, state := suspended(t, cs, "deploy", staging)
 	loginID, loginState := suspended(t, cs, "login", nil)
 	accept := mcp.InputResponseMap{id: &mcp.ElicitResult{Action: "accept"}}
-	other, err := mcpbridge.New(otherKey, nil)
-	require.NoError(t, err)
-	_ = other
 	i := len(state) / 2
 	swap := byte('A')
 	if state[i] == 'A' {
@@ -899,5 +897,4 @@ func TestHandlerResult(t *testing.T) {
 
 	res = call(t, cs, &mcp.CallToolParams{Name: "deploy", Arguments: map[string]any{"env": 7}})
 	assert.True(t, res.IsError, "the SDK checks the arguments against the schema of In")
-	assert.False(t, errors.Is(nil, toolnexus.ErrInvalidState))
 }
