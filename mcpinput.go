@@ -193,7 +193,7 @@ const (
 func RequestFromMCPInputRequest(id string, ir MCPInputRequest) Request {
 	switch ir.Method {
 	case methodElicit:
-		if p, err := readElicitParams(ir.Params); err == nil {
+		if p, ok := ir.elicitation(); ok {
 			return RequestFromMCPElicitParams(id, p)
 		}
 	case methodSampling:
@@ -208,6 +208,16 @@ func RequestFromMCPInputRequest(id string, ir MCPInputRequest) Request {
 		return Request{ID: id, Kind: KindRoots, Prompt: rootsPrompt}
 	}
 	return Request{ID: id, Kind: KindInput, Prompt: "[unsupported MCP input request " + label(ir.Method) + "]"}
+}
+
+// elicitation returns the params of ir and true when it is an elicitation
+// whose params read, or false.
+func (ir MCPInputRequest) elicitation() (MCPElicitParams, bool) {
+	if ir.Method != methodElicit {
+		return MCPElicitParams{}, false
+	}
+	p, err := readElicitParams(ir.Params)
+	return p, err == nil
 }
 
 // readElicitParams reads the JSON of elicitation params with exact keys;
