@@ -29,7 +29,13 @@ func StatePlaintext(s *Sealer, call StateCall, st State, now time.Time) ([]byte,
 }
 
 // ArgsDigest returns the digest of args that a state binds.
-func ArgsDigest(args []byte) ([]byte, error) { return argsDigest(args) }
+func ArgsDigest(args []byte) ([]byte, error) {
+	d, err := argsDigest(args)
+	if err != nil {
+		return nil, err
+	}
+	return d[:], nil
+}
 
 // CanonicalArgs returns the canonical form of args that the parser writes,
 // and false when it leaves args to encoding/json.
@@ -47,4 +53,15 @@ func CanonicalValue(args []byte) ([]byte, error) {
 		return nil, err
 	}
 	return canonicalValue(nil, v), nil
+}
+
+// ReadPlaintext reads plain as Open reads the plaintext of a state once
+// it is authenticated, and reports whether it is well formed.
+func ReadPlaintext(plain []byte) bool {
+	c, ok := readClaims(string(plain))
+	if !ok {
+		return false
+	}
+	_, _, ok = readState(c.state)
+	return ok
 }

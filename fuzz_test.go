@@ -785,7 +785,7 @@ func FuzzSealerOpen(f *testing.F) {
 	for _, k := range [][]byte{newKey, oldKey, thirdKey} {
 		byKey[string(k)] = newSealer(f, toolnexus.SealerOptions{Keys: [][]byte{k}, Audience: audience})
 	}
-	st := toolnexus.State{Requests: []toolnexus.Request{stateReq}, Answers: []toolnexus.Answer{{ID: "pnd-0", OK: true}}}
+	st := toolnexus.State{Requests: []toolnexus.Request{stateReq}, Answers: toolnexus.Answers{{ID: "pnd-0", OK: true}}}
 	raw := func(key []byte, call toolnexus.StateCall) []byte {
 		state, err := byKey[string(key)].Seal(call, st, stateNow)
 		if err != nil {
@@ -877,5 +877,39 @@ func FuzzArgsDigest(f *testing.F) {
 			return
 		}
 		require.Len(t, digest, 32)
+	})
+}
+
+// FuzzStateData seals a Request and an Answer whose Data is a fuzzed JSON
+// object: it comes back as it would through JSON. It also reads fuzzed
+// bytes as the plaintext of a state, which must never panic.
+func FuzzStateData(f *testing.F) {
+	s := newSealer(f, toolnexus.SealerOptions{})
+	for _, d := range []string{`{"a":1,"b":[true,null,"x",{"c":-0.0}],"d":{}}`, `{"é":"\ud83d\ude00","n":1e308}`, `{"l":[[[]]]}`, `[]`} {
+		f.Add([]byte(d))
+	}
+	f.Fuzz(func(t *testing.T, d []byte) {
+		toolnexus.ReadPlaintext(d)
+		var data map[string]any
+		if json.Unmarshal(d, &data) != nil || len(data) == 0 {
+			return
+		}
+		st := toolnexus.State{
+			Requests: []toolnexus.Request{{ID: "pnd-1", Kind: "input", Prompt: "Name?", Data: data}},
+			Answers:  toolnexus.Answers{{ID: "pnd-0", OK: true, Data: data}},
+		}
+		state, err := s.Seal(stagingFor, st, stateNow)
+		if errors.Is(err, toolnexus.ErrInvalidRequest) && len(d) > 16<<10 {
+			return // over the size limit
+		}
+		require.NoError(t, err)
+		got, err := s.Open(state, stagingFor, stateNow)
+		require.NoError(t, err)
+		j, err := json.Marshal(data)
+		require.NoError(t, err)
+		var want map[string]any
+		require.NoError(t, json.Unmarshal(j, &want))
+		assert.Equal(t, want, got.Requests[0].Data)
+		assert.Equal(t, want, got.Answers[0].Data)
 	})
 }

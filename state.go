@@ -56,7 +56,8 @@ const (
 	keyIDLen     = 8
 	headerLen    = keyIDLen + 8 // key id, expiry in Unix milliseconds
 	aadLen       = len(statePrefix) + headerLen
-	stateIDLen   = 16
+	stateIDBytes = 16 // random bytes of a state's ID
+	stateIDLen   = 22 // the ID in URL-safe base64
 	digestLen    = sha256.Size
 	claimsFixed  = 8 + stateIDLen + digestLen // issued-at, state id, arguments digest
 	noExpiry     = math.MaxInt64              // the header's expiry of a state that never expires
@@ -100,6 +101,14 @@ type SealerOptions struct {
 // concurrent use. Every server that may receive the retry of a call (the
 // instances behind one load balancer, or one server across a restart)
 // needs a Sealer with the same keys and audience.
+//
+// A state is text: the prefix "tn1." and, in URL-safe base64 without
+// padding, an 8-byte key id (derived from the key, never the key), the
+// expiry in Unix milliseconds (8 bytes, big-endian; the largest int64 for
+// none), the 12-byte random nonce, the encrypted claims and the 16-byte
+// tag. The prefix, key id and expiry are authenticated as associated
+// data; the key id lets Open try one key, and the expiry lets a host
+// read, with [RequestStateExpiry], until when the state may be accepted.
 //
 // Keys are rotated without failing a parked call, each step rolled out to
 // every server before the next: add the new key as the second key (every
@@ -213,7 +222,7 @@ type State struct {
 	// Requests are what the tool asked in the latest round: at least one.
 	Requests []Request
 	// Answers are the answers of earlier rounds, earliest first.
-	Answers []Answer
+	Answers Answers
 	// IssuedAt is when the state was sealed, to the millisecond. Seal sets
 	// it, ignoring the value given.
 	IssuedAt time.Time
@@ -269,17 +278,18 @@ func (s *Sealer) Seal(call StateCall, st State, now time.Time) (string, error) {
 	}
 	id := st.Requests[0].ID
 
-	// The plaintext is written where AES-GCM seals it in place, after the
-	// prefix, the header and the nonce.
+	// The plaintext is written where AES-GCM seals it in place: after the
+	// prefix and the header (Seal moves it past the nonce).
 	k := s.keys[0]
 	buf := make([]byte, aadLen, aadLen+k.aead.Overhead()+claimsFixed+len(call.Tool)+len(s.audience)+len(call.Principal)+stateSizeHint(st))
 	copy(buf, statePrefix)
 	copy(buf[len(statePrefix):], k.id[:])
 	binary.BigEndian.PutUint64(buf[len(statePrefix)+keyIDLen:], uint64(expiry))
+	var random [stateIDBytes]byte
+	rand.Read(random[:]) // never fails
 	plain := binary.BigEndian.AppendUint64(buf[aadLen:], uint64(now.UnixMilli()))
-	plain = plain[:8+stateIDLen]
-	rand.Read(plain[8:]) // never fails
-	plain = append(plain, digest...)
+	plain = base64.RawURLEncoding.AppendEncode(plain, random[:])
+	plain = append(plain, digest[:]...)
 	plain = appendString(plain, call.Tool)
 	plain = appendString(plain, s.audience)
 	plain = appendString(plain, call.Principal)
@@ -384,7 +394,7 @@ func decodeState(state string) ([]byte, error) {
 	body, ok := strings.CutPrefix(state, statePrefix)
 	// The decoder skips line breaks, which would let one state have many
 	// spellings; the strict encoding refuses non-zero trailing bits.
-	if !ok || strings.ContainsAny(body, "\r\n") {
+	if !ok || strings.IndexByte(body, '\n') >= 0 || strings.IndexByte(body, '\r') >= 0 {
 		return nil, errInvalidState
 	}
 	buf := make([]byte, len(statePrefix)+base64.RawURLEncoding.DecodedLen(len(body)))
@@ -408,7 +418,7 @@ func (s *Sealer) check(c claims, call StateCall) error {
 	if err != nil {
 		return err
 	}
-	if c.digest != string(digest) {
+	if c.digest != string(digest[:]) {
 		return errorf(ErrStateMismatch, "it was sealed for other arguments to %s", quote(call.Tool))
 	}
 	if c.principal != call.Principal {

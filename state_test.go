@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
 	"regexp"
 	"strings"
@@ -69,7 +70,7 @@ func TestSealer(t *testing.T) {
 	t.Parallel()
 	input := toolnexus.Request{ID: "pnd-3", Kind: toolnexus.KindInput, Prompt: "Which environment?",
 		Data: map[string]any{"choices": []any{"dev", "prod"}, "n": 2.5}}
-	answers := []toolnexus.Answer{{ID: "pnd-0", OK: true, Data: map[string]any{"env": "dev"}}, {ID: "pnd-00", Reason: toolnexus.ReasonDeclined}}
+	answers := toolnexus.Answers{{ID: "pnd-0", OK: true, Data: map[string]any{"env": "dev"}}, {ID: "pnd-00", Reason: toolnexus.ReasonDeclined}}
 	tests := []struct {
 		name   string
 		opts   toolnexus.SealerOptions
@@ -390,10 +391,10 @@ func TestSealerSealErrors(t *testing.T) {
 		{"unreadable expiry", stagingFor, toolnexus.State{Requests: []toolnexus.Request{{ID: "pnd-1", Kind: "input", Prompt: "Name?", ExpiresAt: "soon"}}},
 			toolnexus.ErrInvalidExpiry, `toolnexus: invalid expiresAt: "soon" is not RFC 3339`},
 		{"too large", stagingFor, toolnexus.State{Requests: []toolnexus.Request{{ID: "pnd-1", Kind: "input", Prompt: strings.Repeat("p", 48<<10)}}},
-			toolnexus.ErrInvalidRequest, `toolnexus: invalid request: request "pnd-1" would make a state of 65750 bytes, over the limit of 65536`},
+			toolnexus.ErrInvalidRequest, `toolnexus: invalid request: request "pnd-1" would make a state of 65762 bytes, over the limit of 65536`},
 		{"a tool name too large", toolnexus.StateCall{Tool: strings.Repeat("t", 64<<10)}, toolnexus.State{Requests: []toolnexus.Request{stateReq}},
-			toolnexus.ErrInvalidRequest, `toolnexus: invalid request: request "pnd-1" would make a state of 87604 bytes, over the limit of 65536`},
-		{"an answer that is not JSON", stagingFor, toolnexus.State{Requests: []toolnexus.Request{stateReq}, Answers: []toolnexus.Answer{{ID: "a", Data: map[string]any{"f": func() {}}}}},
+			toolnexus.ErrInvalidRequest, `toolnexus: invalid request: request "pnd-1" would make a state of 87616 bytes, over the limit of 65536`},
+		{"an answer that is not JSON", stagingFor, toolnexus.State{Requests: []toolnexus.Request{stateReq}, Answers: toolnexus.Answers{{ID: "a", Data: map[string]any{"f": func() {}}}}},
 			toolnexus.ErrInvalidRequest, ""},
 		{"arguments not JSON", toolnexus.StateCall{Tool: "deploy", Arguments: json.RawMessage(`{`)}, toolnexus.State{Requests: []toolnexus.Request{stateReq}},
 			toolnexus.ErrInvalidJSON, ""},
@@ -795,7 +796,7 @@ var (
 	benchCall  = toolnexus.StateCall{Tool: "deploy", Arguments: json.RawMessage(`{"env":"staging","replicas":3}`), Principal: "https://issuer.example|user-42"}
 	benchState = toolnexus.State{
 		Requests: []toolnexus.Request{stateReq},
-		Answers:  []toolnexus.Answer{{ID: "pnd-0", OK: true, Data: map[string]any{"region": "eu-west-1"}}},
+		Answers:  toolnexus.Answers{{ID: "pnd-0", OK: true, Data: map[string]any{"region": "eu-west-1"}}},
 	}
 )
 
@@ -841,6 +842,31 @@ func BenchmarkBareGCMSeal(b *testing.B) {
 	}
 }
 
+// BenchmarkBareGCMSealText and BenchmarkBareGCMOpenText add to the bare
+// cipher the URL-safe base64 that any text token needs.
+func BenchmarkBareGCMSealText(b *testing.B) {
+	aead, plain := bareGCM(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = base64.RawURLEncoding.EncodeToString(aead.Seal(nil, nil, plain, nil))
+	}
+}
+
+func BenchmarkBareGCMOpenText(b *testing.B) {
+	aead, plain := bareGCM(b)
+	text := base64.RawURLEncoding.EncodeToString(aead.Seal(nil, nil, plain, nil))
+	b.ReportAllocs()
+	for b.Loop() {
+		sealed, err := base64.RawURLEncoding.DecodeString(text)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := aead.Open(sealed[:0], nil, sealed, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 func BenchmarkBareGCMOpen(b *testing.B) {
 	aead, plain := bareGCM(b)
 	sealed := aead.Seal(nil, nil, plain, nil)
@@ -871,10 +897,49 @@ func TestStateCarriesEveryField(t *testing.T) {
 	st := toolnexus.State{
 		Requests: []toolnexus.Request{{ID: "i", Kind: "k", Prompt: "p", URL: "https://example.com/u", ExpiresAt: "2026-07-28T16:00:00+02:00",
 			Data: map[string]any{"n": 1.5, "s": "x", "b": true, "z": nil, "l": []any{"a", 2.0}, "m": map[string]any{"k": "v"}}}},
-		Answers: []toolnexus.Answer{{ID: "a", OK: true, Reason: "r", Data: map[string]any{"x": "y"}}, {ID: "b"}},
+		Answers: toolnexus.Answers{{ID: "a", OK: true, Reason: "r", Data: map[string]any{"x": "y"}}, {ID: "b"}},
 	}
 	got, err := s.Open(seal(t, s, stagingFor, st, stateNow), stagingFor, stateNow)
 	require.NoError(t, err)
 	assert.Equal(t, st.Requests, got.Requests)
 	assert.Equal(t, st.Answers, got.Answers)
+}
+
+// TestSealerData seals Data of every kind: each comes back as it would
+// through JSON, as on the wire.
+func TestSealerData(t *testing.T) {
+	t.Parallel()
+	s := newSealer(t, toolnexus.SealerOptions{})
+	tests := []struct {
+		name string
+		data map[string]any
+		want map[string]any
+	}{
+		{"JSON values", map[string]any{"s": "é", "n": -0.5, "big": 1e300, "t": true, "f": false, "z": nil,
+			"l": []any{1.0, "two", []any{}, map[string]any{}}, "m": map[string]any{"k": map[string]any{"deep": []any{nil}}}},
+			map[string]any{"s": "é", "n": -0.5, "big": 1e300, "t": true, "f": false, "z": nil,
+				"l": []any{1.0, "two", []any{}, map[string]any{}}, "m": map[string]any{"k": map[string]any{"deep": []any{nil}}}}},
+		{"Go values", map[string]any{"i": 3, "strs": []string{"a", "b"}, "num": json.Number("12"), "raw": json.RawMessage(`{"x":[1]}`)},
+			map[string]any{"i": 3.0, "strs": []any{"a", "b"}, "num": 12.0, "raw": map[string]any{"x": []any{1.0}}}},
+		{"nil slice and map", map[string]any{"l": []any(nil), "m": map[string]any(nil)}, map[string]any{"l": nil, "m": nil}},
+		{"a string that is not UTF-8", map[string]any{"s": "a\xffb"}, map[string]any{"s": "a\ufffdb"}},
+		{"a key that is not UTF-8", map[string]any{"\xff": 1.0}, map[string]any{"\ufffd": 1.0}},
+		{"empty", map[string]any{}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			st := toolnexus.State{
+				Requests: []toolnexus.Request{{ID: "pnd-1", Kind: "input", Prompt: "Name?", Data: tt.data}},
+				Answers:  toolnexus.Answers{{ID: "pnd-0", OK: true, Data: tt.data}},
+			}
+			got, err := s.Open(seal(t, s, stagingFor, st, stateNow), stagingFor, stateNow)
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, got.Requests[0].Data)
+			assert.Equal(t, tt.want, got.Answers[0].Data)
+		})
+	}
+	_, err := s.Seal(stagingFor, toolnexus.State{Requests: []toolnexus.Request{{ID: "pnd-1", Kind: "input", Prompt: "Name?",
+		Data: map[string]any{"nan": math.NaN()}}}}, stateNow)
+	assertErr(t, err, toolnexus.ErrInvalidRequest, `toolnexus: invalid request: request "pnd-1": json: unsupported value: NaN`)
 }

@@ -20,17 +20,16 @@ import (
 // writes it straight from the text, and encoding/json decodes what the
 // parser leaves to it (a string that is not valid UTF-8, a surrogate
 // escape, a deep nesting, an error to report).
-func argsDigest(args json.RawMessage) ([]byte, error) {
+func argsDigest(args json.RawMessage) ([sha256.Size]byte, error) {
 	c := canonicalizer{out: make([]byte, 0, 64+len(args))}
 	if !c.args(args) {
 		v, err := decodeArgs(args)
 		if err != nil {
-			return nil, err
+			return [sha256.Size]byte{}, err
 		}
 		c.out = canonicalValue(c.out[:0], v)
 	}
-	sum := sha256.Sum256(c.out)
-	return sum[:], nil
+	return sha256.Sum256(c.out), nil
 }
 
 // decodeArgs decodes args as encoding/json does, numbers kept as written,
