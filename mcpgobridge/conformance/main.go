@@ -66,7 +66,8 @@ func newServer(key []byte) (*server.MCPServer, error) {
 		return nil, err
 	}
 	srv := server.NewMCPServer("toolnexus-mcpgobridge-conformance", "v0.1.0",
-		server.WithToolCapabilities(false), server.WithLogging())
+		server.WithToolCapabilities(false), server.WithLogging(), server.WithCompletions(),
+		server.WithResourceCapabilities(true, false), server.WithPromptCapabilities(false))
 	png, err := toolnexus.PartFromBytes(pixel, "image/png")
 	if err != nil {
 		return nil, err
@@ -131,6 +132,8 @@ func newServer(key []byte) (*server.MCPServer, error) {
 				RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{"context": stringType}, "required": []any{"context"}},
 			}).PromptResult(), nil
 		})
+	addResources(srv)
+	addPrompts(srv)
 	return srv, nil
 }
 
