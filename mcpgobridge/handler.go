@@ -164,7 +164,14 @@ func Handler[In any](b *Bridge, fn ToolFunc[In]) server.ToolHandlerFunc {
 // missing capability on 2026-07-28 and a panic in fn are JSON-RPC errors
 // whose message is the one [toolnexus.MCPError] gives; mcp-go sends every
 // error of a tool handler with the code -32603 and no data, so their code
-// is not the one the core chose.
+// is not the one the core chose. The reasons go to [Options].Logger, and
+// the error a hook of mcp-go's server.Hooks.AddOnError gets wraps the
+// core's, so [errors.Is] tells them apart.
+//
+// mcp-go holds what it carries in its own types: the params of a sampling
+// request keep the members mcp-go's CreateMessageParams knows, and on
+// older protocols a client's response reaches the bridge as mcp-go decoded
+// and re-encodes it, not as the client wrote it.
 func CallHandler[In any](b *Bridge, fn CallFunc[In]) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		args, err := arguments(req)
