@@ -115,15 +115,19 @@ const (
 //
 // What a round trip through toolnexus keeps (an MCP result read with
 // [FromMCPCallToolResult] and written back): isError, every text, each
-// image, audio, embedded resource (text or blob, with its uri and MIME type
-// without parameters) and resource_link (uri, name, MIME type), in their
-// order among the media, and structuredContent. It drops annotations,
-// _meta (of the result and of each block), a resource_link's title,
-// description and size, and the boundaries and places of text blocks: the
-// texts come back as one text block, first (text first is the toolnexus
-// rule), or none when they were all empty. A text resource of a type other
-// than text/* or JSON comes back as a blob, and blocks of unknown types as
-// their placeholder text.
+// image, audio, embedded resource (its uri, its MIME type in lower case
+// without parameters, and its bytes) and resource_link (uri, MIME type, and
+// the name of a file's link), in their order among the media, and
+// structuredContent. It drops annotations, _meta (of the result and of each
+// block), a resource_link's title, description and size (and the name of an
+// image or audio link, which comes back as the last segment of its URL), and
+// the boundaries and places of text blocks: the texts come back as one text
+// block, first (text first is the toolnexus rule), or none when they were
+// all empty. An embedded resource comes back with text when its type is
+// text/* or JSON and its bytes are UTF-8, else with a blob, whichever it
+// came with; blocks of unknown types come back as their placeholder text.
+// The interop module checks this against MCP's reference server,
+// @modelcontextprotocol/server-everything.
 //
 // A suspension is sent as its text. To suspend a call over MCP, so that the
 // client asks the person and retries, see [Request.MCPElicitParams] and the
