@@ -106,9 +106,12 @@ var openAIAudioFormats = map[string]string{
 // follows whose content starts with the text "Output of tool NAME (CALL_ID):"
 // and holds them in order: a PNG, JPEG, GIF or WebP image of up to 20 MB as
 // image_url (its http or https URL, or a data URL), a PDF of up to 32 MB as
-// file (a data URL and the part's name, or "file.pdf"), and WAV or MP3 audio
-// as input_audio. Chat takes no file or audio by URL; those, other parts and
-// parts over the limits the API documents become placeholders.
+// file (a data URL and the part's name, or "file.pdf"), WAV or MP3 audio as
+// input_audio, and a plain text, Markdown, CSV or JSON file holding UTF-8
+// as a text part with its content: Chat takes no other file, and the file
+// inputs guide says to send the text of one that way. Chat takes no file or
+// audio by URL; those, other parts and parts over the limits the API
+// documents become placeholders.
 //
 // Chat has no error flag: a failed result is told by its Output. When one
 // assistant message made several calls, send the tool messages of all of
@@ -157,6 +160,10 @@ func openAIChatPart(p ContentPart) (OpenAIChatContentPart, string) {
 		return OpenAIChatContentPart{Type: "file", File: &OpenAIFile{FileData: dataURL(p), Filename: fileName(p)}}, ""
 	case p.Type == PartAudio && openAIAudioFormats[mt] != "" && p.Data != "":
 		return OpenAIChatContentPart{Type: "input_audio", InputAudio: &OpenAIInputAudio{Data: p.Data, Format: openAIAudioFormats[mt]}}, ""
+	case p.Type == PartFile && openAIFiles[mt] && p.Data != "":
+		if text, ok := textOf(mt, p.Data); ok {
+			return OpenAIChatContentPart{Type: "text", Text: text}, ""
+		}
 	}
 	return OpenAIChatContentPart{}, placeholder(p)
 }
