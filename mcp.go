@@ -180,14 +180,19 @@ func textOf(mt, data string) (string, bool) {
 }
 
 // resourceURIs returns the URIs that metadata gives parts under
-// [MetadataResourceURIs], by index, keeping only valid absolute URIs.
+// [MetadataResourceURIs], by index, keeping only valid absolute URIs (nil
+// when it gives none).
 func resourceURIs(metadata map[string]any) map[int]string {
-	uris := map[int]string{}
+	var uris map[int]string
 	add := func(key, uri string) {
 		i, err := strconv.Atoi(key)
-		if err == nil && i >= 0 && strconv.Itoa(i) == key && checkURL(uri) == nil {
-			uris[i] = uri
+		if err != nil || i < 0 || strconv.Itoa(i) != key || checkURL(uri) != nil {
+			return
 		}
+		if uris == nil {
+			uris = map[int]string{}
+		}
+		uris[i] = uri
 	}
 	switch m := metadata[MetadataResourceURIs].(type) {
 	case map[string]string:
