@@ -434,7 +434,7 @@ func TestMCPServer(t *testing.T) {
 			part(t, png, "image/png"),
 			part(t, wavBytes, "audio/wav"),
 			part(t, pdfBytes, "application/pdf").WithName("report.pdf"),
-		)
+		).WithMetadata(toolnexus.MetadataResourceURIs, map[string]string{"2": "file:///reports/report.pdf"})
 		assert.Equal(t, want, r)
 		for i, b := range [][]byte{png, wavBytes, pdfBytes} {
 			got, err := base64.StdEncoding.DecodeString(r.Parts[i].Data)
