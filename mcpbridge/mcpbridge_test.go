@@ -211,6 +211,9 @@ func TestRoundTrip(t *testing.T) {
 		toolnexus.Ok("done"),
 		toolnexus.Error("failed halfway", part(t, testPNG, "image/png"), part(t, testWAV, "audio/wav"),
 			part(t, testPDF, "application/pdf").WithName("report.pdf"), urlPart(t, "https://example.com/report.pdf", "application/pdf").WithName("report.pdf")),
+		toolnexus.Ok(`{"n":1}`, part(t, []byte("a note"), "text/plain").WithName("notes.txt"), part(t, testPNG, "image/png")).
+			WithMetadata(toolnexus.MetadataResourceURIs, map[string]string{"0": "file:///notes.txt", "1": "file:///a.png"}).
+			WithMetadata(toolnexus.MetadataStructuredContent, json.RawMessage(`{"n":1}`)),
 	} {
 		got, err := mcpbridge.FromCallToolResult(mcpbridge.CallToolResult(r))
 		require.NoError(t, err)
