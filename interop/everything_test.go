@@ -124,7 +124,9 @@ func connectEverything(t *testing.T) (*mcp.ClientSession, *resultRecorder) {
 
 	cmd := exec.Command(node, server, "stdio")
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH")}
-	rec := &resultRecorder{Transport: &mcp.CommandTransport{Command: cmd}}
+	// Close gives the server a second to exit once its stdin is closed
+	// (the go-sdk's default is 5s), then stops it.
+	rec := &resultRecorder{Transport: &mcp.CommandTransport{Command: cmd, TerminateDuration: time.Second}}
 	client := mcp.NewClient(&mcp.Implementation{Name: "toolnexus-interop", Version: "1.0.0"}, &mcp.ClientOptions{
 		CreateMessageHandler: func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
 			return &mcp.CreateMessageResult{Model: "test-model", Role: "assistant", Content: &mcp.TextContent{Text: "Hi."}}, nil
