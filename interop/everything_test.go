@@ -155,7 +155,7 @@ func connectEverything(t *testing.T) (*mcp.ClientSession, *resultRecorder) {
 // the media blocks come back in order with their payload, uri, MIME type
 // (lower case, no parameters) and a file link's name; the texts come back
 // joined, first; structuredContent comes back as it was; annotations,
-// _meta, a link's description are dropped.
+// _meta and a link's description are dropped.
 func TestEverythingRoundTrip(t *testing.T) {
 	session, rec := connectEverything(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
