@@ -383,6 +383,7 @@ func FuzzFromMCPCallToolResult(f *testing.F) {
 		`{"content":[{"type":"resource","resource":{"uri":"x:a%00b%0Ac.pdf","mimeType":"text/plain; charset=utf-8","blob":"aGVsbG8="}}]}`,
 		`{"content":[{"type":"text","text":"x","TYPE":"image","DATA":"AAAA"}],"isError":true,"ISERROR":false,"is\u0045rror":true}`,
 		`{"content":[{"type":"resource_link","uri":"https://example.com/r","name":"../../etc/passwd","mimeType":"application/pdf"}]}`,
+		`{"content":[{"type":"resource","resource":{"uri":"test://r","mimeType":"Text/Plain","text":"h\u00e9llo"}},{"type":"image","data":"iVBORw0KGgo=","mimeType":"Image/PNG"}],"structuredContent":{"a":1}}`,
 		`{"resultType":"input_required","inputRequests":{"pnd-1":{"method":"elicitation/create","params":{"mode":"url","message":"Sign in","url":"https://example.com/login"}}},"requestState":"s"}`,
 		`{"resultType":"input_required","inputRequests":{"q":{"method":"elicitation/create","params":{"mode":"form","message":"Which?","requestedSchema":{"type":"object","properties":{"answer":{"type":"string"}}}}}}}`,
 		`{"resultType":"input_required","inputRequests":{"s":{"method":"sampling/createMessage","params":{"messages":[],"maxTokens":1}},"r":{"method":"roots/list"},"x":{"method":"x","params":null}}}`,
@@ -418,15 +419,21 @@ func FuzzFromMCPCallToolResult(f *testing.F) {
 		require.NoError(t, err)
 		require.NoError(t, back.Validate())
 		require.Equal(t, media(r.Parts), media(back.Parts))
+		require.Equal(t, r.Metadata[toolnexus.MetadataResourceURIs], back.Metadata[toolnexus.MetadataResourceURIs], "resource URIs are restored")
+		if sc, ok := r.Metadata[toolnexus.MetadataStructuredContent].(json.RawMessage); ok && sc[0] == '{' {
+			require.Equal(t, sc, back.Metadata[toolnexus.MetadataStructuredContent], "structured content is restored")
+		}
 	})
 }
 
-// media returns the parts that are not text, without their names.
+// media returns the parts that are not text, without their names and with
+// their MIME types in lower case, as MCP is sent them.
 func media(parts []toolnexus.ContentPart) []toolnexus.ContentPart {
 	var m []toolnexus.ContentPart
 	for _, p := range parts {
 		if p.Type != toolnexus.PartText {
 			p.Name = ""
+			p.MIMEType = strings.ToLower(p.MIMEType)
 			m = append(m, p)
 		}
 	}

@@ -62,13 +62,15 @@ func sdkContent(b toolnexus.MCPContent) mcp.Content {
 		if b.Resource == nil {
 			break
 		}
-		blob, err := base64.StdEncoding.DecodeString(b.Resource.Blob)
-		if err != nil {
-			break
+		res := &mcp.ResourceContents{URI: b.Resource.URI, MIMEType: b.Resource.MIMEType, Text: b.Resource.Text}
+		if b.Resource.Blob != "" { // a text resource has no blob, not an empty one
+			blob, err := base64.StdEncoding.DecodeString(b.Resource.Blob)
+			if err != nil {
+				break
+			}
+			res.Blob = blob
 		}
-		return &mcp.EmbeddedResource{Resource: &mcp.ResourceContents{
-			URI: b.Resource.URI, MIMEType: b.Resource.MIMEType, Text: b.Resource.Text, Blob: blob,
-		}}
+		return &mcp.EmbeddedResource{Resource: res}
 	case "resource_link":
 		return &mcp.ResourceLink{URI: b.URI, Name: b.Name, MIMEType: b.MIMEType}
 	}
