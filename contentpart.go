@@ -454,26 +454,10 @@ func (p ContentPart) GoString() string {
 		p.Type, quote(p.Text), p.MIMEType, decodedLen(p.Data), quote(printedURL(p.URL)), p.Name)
 }
 
-// printedURL is u as a part prints it: a data URL, which was put wrongly in
-// URL, without its payload.
-func printedURL(u string) string {
-	if isDataURL(u) {
-		return redactDataURL(u)
-	}
-	return u
-}
-
 // Format prints p for every verb without its payload: %#v is [ContentPart.GoString],
 // %q the quoted [ContentPart.String], every other verb the String.
 func (p ContentPart) Format(f fmt.State, verb rune) {
-	switch {
-	case verb == 'v' && f.Flag('#'):
-		io.WriteString(f, p.GoString())
-	case verb == 'q':
-		io.WriteString(f, strconv.Quote(p.String()))
-	default:
-		io.WriteString(f, p.String())
-	}
+	format(f, verb, p)
 }
 
 // LogValue implements [slog.LogValuer]: a part logs as a group of its type,
