@@ -781,8 +781,8 @@ func (w *walk) goValue(v any, depth int) string {
 // string is quoted and cut (a data URL loses its payload); raw JSON and
 // bytes show their length; any other value its type.
 
-// showWire returns v, a wire value, for %v (or for %#v when goSyntax),
-// with the named fields shown as their size.
+// showWire returns v, a wire value, for %v, its non-zero fields, or for %#v
+// when goSyntax, all its fields, with the named fields shown as their size.
 func showWire(v any, goSyntax bool, payload ...string) string {
 	rv := reflect.ValueOf(v)
 	t := rv.Type()
@@ -794,7 +794,8 @@ func showWire(v any, goSyntax bool, payload ...string) string {
 	first := true
 	for i := range t.NumField() {
 		f := t.Field(i)
-		if !f.IsExported() {
+		fv := rv.Field(i)
+		if !f.IsExported() || !goSyntax && fv.IsZero() {
 			continue
 		}
 		if !first {
@@ -807,7 +808,6 @@ func showWire(v any, goSyntax bool, payload ...string) string {
 		first = false
 		b.WriteString(f.Name)
 		b.WriteByte(':')
-		fv := rv.Field(i)
 		if slices.Contains(payload, f.Name) && fv.Kind() == reflect.String {
 			b.WriteString(payloadShown(fv.String()))
 			continue
@@ -821,6 +821,9 @@ func showWire(v any, goSyntax bool, payload ...string) string {
 // payloadShown is a payload as a wire value shows it: its size, or a data
 // URL without its data.
 func payloadShown(s string) string {
+	if s == "" {
+		return `""`
+	}
 	if isDataURL(s) {
 		return strconv.Quote(redactDataURL(s))
 	}
@@ -992,3 +995,250 @@ func wireLogValue(v reflect.Value, depth int) slog.Value {
 	}
 	return slog.StringValue(v.Type().String())
 }
+
+// The method sets of the wire types. Each prints its value as a struct of
+// its exported fields, without payload: fmt (String, GoString, Format, for
+// every verb) and log/slog (LogValue) alike.
+
+// String returns v's fields without payload, for %v.
+func (v MCPCallToolResult) String() string { return showWire(v, false) }
+
+// GoString returns v in Go syntax without payload, for %#v.
+func (v MCPCallToolResult) GoString() string { return showWire(v, true) }
+
+// Format prints v for every verb without payload, as [MCPCallToolResult.String] (%#v: [MCPCallToolResult.GoString]).
+func (v MCPCallToolResult) Format(f fmt.State, verb rune) { format(f, verb, v) }
+
+// LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
+func (v MCPCallToolResult) LogValue() slog.Value { return logWire(v) }
+
+// String returns v's fields without payload, for %v.
+func (v MCPInputRequest) String() string { return showWire(v, false) }
+
+// GoString returns v in Go syntax without payload, for %#v.
+func (v MCPInputRequest) GoString() string { return showWire(v, true) }
+
+// Format prints v for every verb without payload, as [MCPInputRequest.String] (%#v: [MCPInputRequest.GoString]).
+func (v MCPInputRequest) Format(f fmt.State, verb rune) { format(f, verb, v) }
+
+// LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
+func (v MCPInputRequest) LogValue() slog.Value { return logWire(v) }
+
+// String returns v's fields without payload, for %v.
+func (v MCPContent) String() string { return showWire(v, false, "Data") }
+
+// GoString returns v in Go syntax without payload, for %#v.
+func (v MCPContent) GoString() string { return showWire(v, true, "Data") }
+
+// Format prints v for every verb without payload, as [MCPContent.String] (%#v: [MCPContent.GoString]).
+func (v MCPContent) Format(f fmt.State, verb rune) { format(f, verb, v) }
+
+// LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
+func (v MCPContent) LogValue() slog.Value { return logWire(v, "Data") }
+
+// String returns v's fields without payload, for %v.
+func (v MCPResource) String() string { return showWire(v, false, "Blob") }
+
+// GoString returns v in Go syntax without payload, for %#v.
+func (v MCPResource) GoString() string { return showWire(v, true, "Blob") }
+
+// Format prints v for every verb without payload, as [MCPResource.String] (%#v: [MCPResource.GoString]).
+func (v MCPResource) Format(f fmt.State, verb rune) { format(f, verb, v) }
+
+// LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
+func (v MCPResource) LogValue() slog.Value { return logWire(v, "Blob") }
+
+// String returns v's fields without payload, for %v.
+func (v MCPElicitParams) String() string { return showWire(v, false) }
+
+// GoString returns v in Go syntax without payload, for %#v.
+func (v MCPElicitParams) GoString() string { return showWire(v, true) }
+
+// Format prints v for every verb without payload, as [MCPElicitParams.String] (%#v: [MCPElicitParams.GoString]).
+func (v MCPElicitParams) Format(f fmt.State, verb rune) { format(f, verb, v) }
+
+// LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
+func (v MCPElicitParams) LogValue() slog.Value { return logWire(v) }
+
+// String returns v's fields without payload, for %v.
+func (v MCPElicitResult) String() string { return showWire(v, false) }
+
+// GoString returns v in Go syntax without payload, for %#v.
+func (v MCPElicitResult) GoString() string { return showWire(v, true) }
+
+// Format prints v for every verb without payload, as [MCPElicitResult.String] (%#v: [MCPElicitResult.GoString]).
+func (v MCPElicitResult) Format(f fmt.State, verb rune) { format(f, verb, v) }
+
+// LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
+func (v MCPElicitResult) LogValue() slog.Value { return logWire(v) }
+
+// String returns v's fields without payload, for %v.
+func (v AnthropicToolResultBlock) String() string { return showWire(v, false) }
+
+// GoString returns v in Go syntax without payload, for %#v.
+func (v AnthropicToolResultBlock) GoString() string { return showWire(v, true) }
+
+// Format prints v for every verb without payload, as [AnthropicToolResultBlock.String] (%#v: [AnthropicToolResultBlock.GoString]).
+func (v AnthropicToolResultBlock) Format(f fmt.State, verb rune) { format(f, verb, v) }
+
+// LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
+func (v AnthropicToolResultBlock) LogValue() slog.Value { return logWire(v) }
+
+// String returns v's fields without payload, for %v.
+func (v AnthropicContentBlock) String() string { return showWire(v, false) }
+
+// GoString returns v in Go syntax without payload, for %#v.
+func (v AnthropicContentBlock) GoString() string { return showWire(v, true) }
+
+// Format prints v for every verb without payload, as [AnthropicContentBlock.String] (%#v: [AnthropicContentBlock.GoString]).
+func (v AnthropicContentBlock) Format(f fmt.State, verb rune) { format(f, verb, v) }
+
+// LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
+func (v AnthropicContentBlock) LogValue() slog.Value { return logWire(v) }
+
+// String returns v's fields without payload, for %v.
+func (v AnthropicSource) String() string { return showWire(v, false, "Data") }
+
+// GoString returns v in Go syntax without payload, for %#v.
+func (v AnthropicSource) GoString() string { return showWire(v, true, "Data") }
+
+// Format prints v for every verb without payload, as [AnthropicSource.String] (%#v: [AnthropicSource.GoString]).
+func (v AnthropicSource) Format(f fmt.State, verb rune) { format(f, verb, v) }
+
+// LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
+func (v AnthropicSource) LogValue() slog.Value { return logWire(v, "Data") }
+
+// String returns v's fields without payload, for %v.
+func (v OpenAIChatMessage) String() string { return showWire(v, false) }
+
+// GoString returns v in Go syntax without payload, for %#v.
+func (v OpenAIChatMessage) GoString() string { return showWire(v, true) }
+
+// Format prints v for every verb without payload, as [OpenAIChatMessage.String] (%#v: [OpenAIChatMessage.GoString]).
+func (v OpenAIChatMessage) Format(f fmt.State, verb rune) { format(f, verb, v) }
+
+// LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
+func (v OpenAIChatMessage) LogValue() slog.Value { return logWire(v) }
+
+// String returns v's fields without payload, for %v.
+func (v OpenAIChatContentPart) String() string { return showWire(v, false) }
+
+// GoString returns v in Go syntax without payload, for %#v.
+func (v OpenAIChatContentPart) GoString() string { return showWire(v, true) }
+
+// Format prints v for every verb without payload, as [OpenAIChatContentPart.String] (%#v: [OpenAIChatContentPart.GoString]).
+func (v OpenAIChatContentPart) Format(f fmt.State, verb rune) { format(f, verb, v) }
+
+// LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
+func (v OpenAIChatContentPart) LogValue() slog.Value { return logWire(v) }
+
+// String returns v's fields without payload, for %v.
+func (v OpenAIImageURL) String() string { return showWire(v, false) }
+
+// GoString returns v in Go syntax without payload, for %#v.
+func (v OpenAIImageURL) GoString() string { return showWire(v, true) }
+
+// Format prints v for every verb without payload, as [OpenAIImageURL.String] (%#v: [OpenAIImageURL.GoString]).
+func (v OpenAIImageURL) Format(f fmt.State, verb rune) { format(f, verb, v) }
+
+// LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
+func (v OpenAIImageURL) LogValue() slog.Value { return logWire(v) }
+
+// String returns v's fields without payload, for %v.
+func (v OpenAIFile) String() string { return showWire(v, false, "FileData") }
+
+// GoString returns v in Go syntax without payload, for %#v.
+func (v OpenAIFile) GoString() string { return showWire(v, true, "FileData") }
+
+// Format prints v for every verb without payload, as [OpenAIFile.String] (%#v: [OpenAIFile.GoString]).
+func (v OpenAIFile) Format(f fmt.State, verb rune) { format(f, verb, v) }
+
+// LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
+func (v OpenAIFile) LogValue() slog.Value { return logWire(v, "FileData") }
+
+// String returns v's fields without payload, for %v.
+func (v OpenAIInputAudio) String() string { return showWire(v, false, "Data") }
+
+// GoString returns v in Go syntax without payload, for %#v.
+func (v OpenAIInputAudio) GoString() string { return showWire(v, true, "Data") }
+
+// OpenAIInputAudio has a field named Format, so it cannot have the method:
+// its String and GoString serve %v, %+v, %s, %q, %x, %X and %#v, and a
+// verb for numbers (%d) prints its fields as fmt does. It shows no payload
+// where it is printed as part of an [OpenAIChatContentPart] or
+// [OpenAIChatMessage], and logs none.
+
+// LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
+func (v OpenAIInputAudio) LogValue() slog.Value { return logWire(v, "Data") }
+
+// String returns v's fields without payload, for %v.
+func (v OpenAIFunctionCallOutput) String() string { return showWire(v, false) }
+
+// GoString returns v in Go syntax without payload, for %#v.
+func (v OpenAIFunctionCallOutput) GoString() string { return showWire(v, true) }
+
+// Format prints v for every verb without payload, as [OpenAIFunctionCallOutput.String] (%#v: [OpenAIFunctionCallOutput.GoString]).
+func (v OpenAIFunctionCallOutput) Format(f fmt.State, verb rune) { format(f, verb, v) }
+
+// LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
+func (v OpenAIFunctionCallOutput) LogValue() slog.Value { return logWire(v) }
+
+// String returns v's fields without payload, for %v.
+func (v OpenAIResponsesContent) String() string { return showWire(v, false, "FileData") }
+
+// GoString returns v in Go syntax without payload, for %#v.
+func (v OpenAIResponsesContent) GoString() string { return showWire(v, true, "FileData") }
+
+// Format prints v for every verb without payload, as [OpenAIResponsesContent.String] (%#v: [OpenAIResponsesContent.GoString]).
+func (v OpenAIResponsesContent) Format(f fmt.State, verb rune) { format(f, verb, v) }
+
+// LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
+func (v OpenAIResponsesContent) LogValue() slog.Value { return logWire(v, "FileData") }
+
+// String returns v's fields without payload, for %v.
+func (v GeminiFunctionResponse) String() string { return showWire(v, false) }
+
+// GoString returns v in Go syntax without payload, for %#v.
+func (v GeminiFunctionResponse) GoString() string { return showWire(v, true) }
+
+// Format prints v for every verb without payload, as [GeminiFunctionResponse.String] (%#v: [GeminiFunctionResponse.GoString]).
+func (v GeminiFunctionResponse) Format(f fmt.State, verb rune) { format(f, verb, v) }
+
+// LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
+func (v GeminiFunctionResponse) LogValue() slog.Value { return logWire(v) }
+
+// String returns v's fields without payload, for %v.
+func (v GeminiFunctionResponsePart) String() string { return showWire(v, false) }
+
+// GoString returns v in Go syntax without payload, for %#v.
+func (v GeminiFunctionResponsePart) GoString() string { return showWire(v, true) }
+
+// Format prints v for every verb without payload, as [GeminiFunctionResponsePart.String] (%#v: [GeminiFunctionResponsePart.GoString]).
+func (v GeminiFunctionResponsePart) Format(f fmt.State, verb rune) { format(f, verb, v) }
+
+// LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
+func (v GeminiFunctionResponsePart) LogValue() slog.Value { return logWire(v) }
+
+// String returns v's fields without payload, for %v.
+func (v GeminiBlob) String() string { return showWire(v, false, "Data") }
+
+// GoString returns v in Go syntax without payload, for %#v.
+func (v GeminiBlob) GoString() string { return showWire(v, true, "Data") }
+
+// Format prints v for every verb without payload, as [GeminiBlob.String] (%#v: [GeminiBlob.GoString]).
+func (v GeminiBlob) Format(f fmt.State, verb rune) { format(f, verb, v) }
+
+// LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
+func (v GeminiBlob) LogValue() slog.Value { return logWire(v, "Data") }
+
+// String returns v's fields without payload, for %v.
+func (v GeminiFileData) String() string { return showWire(v, false) }
+
+// GoString returns v in Go syntax without payload, for %#v.
+func (v GeminiFileData) GoString() string { return showWire(v, true) }
+
+// Format prints v for every verb without payload, as [GeminiFileData.String] (%#v: [GeminiFileData.GoString]).
+func (v GeminiFileData) Format(f fmt.State, verb rune) { format(f, verb, v) }
+
+// LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
+func (v GeminiFileData) LogValue() slog.Value { return logWire(v) }

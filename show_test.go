@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -451,5 +452,129 @@ func BenchmarkRedacted(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// wireValues are a value of every exported wire type, each holding data
+// somewhere: base64, a data URL, raw JSON.
+func wireValues(data string) []struct {
+	name      string
+	v         any
+	jsonWhole bool // a slice: slog's JSONHandler encodes it with encoding/json
+	noFormat  bool // a type that cannot have a Format method
+} {
+	img := toolnexus.ContentPart{Type: toolnexus.PartImage, MIMEType: "image/png", Data: data}
+	pdf := toolnexus.ContentPart{Type: toolnexus.PartFile, MIMEType: "application/pdf", Data: data, Name: "r.pdf"}
+	wav := toolnexus.ContentPart{Type: toolnexus.PartAudio, MIMEType: "audio/wav", Data: data}
+	r := toolnexus.Ok("hello", img, pdf, wav)
+	dataURL := "data:image/png;base64," + data
+	chat := r.OpenAIChatMessages("call-1", "shot")
+	mcp := r.MCPCallToolResult()
+	params := toolnexus.MCPElicitParams{Mode: "url", Message: "m", URL: dataURL,
+		RequestedSchema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"string","default":"` + dataURL + `"}}}`)}
+	items := r.OpenAIResponsesOutput("call-1").Output.([]toolnexus.OpenAIResponsesContent)
+	block := r.AnthropicToolResult("tu-1").Content
+	block = slices.DeleteFunc(block, func(b toolnexus.AnthropicContentBlock) bool { return b.Source == nil })
+	return []struct {
+		name      string
+		v         any
+		jsonWhole bool
+		noFormat  bool
+	}{
+		{"MCPCallToolResult", mcp, false, false},
+		{"MCPCallToolResult with structuredContent", toolnexus.MCPCallToolResult{StructuredContent: json.RawMessage(`{"d":"` + data + `"}`)}, false, false},
+		{"MCPCallToolResult input_required", toolnexus.MCPCallToolResult{ResultType: "input_required",
+			InputRequests: map[string]toolnexus.MCPInputRequest{"r": {Method: "elicitation/create", Params: params}}}, false, false},
+		{"MCPInputRequest", toolnexus.MCPInputRequest{Method: "elicitation/create", Params: params}, false, false},
+		{"MCPElicitParams", params, false, false},
+		{"MCPElicitResult", toolnexus.MCPElicitResult{Action: "accept", Content: map[string]any{"a": dataURL}}, false, false},
+		{"MCPContent", mcp.Content[1], false, false},
+		{"MCPContent resource", mcp.Content[2], false, false},
+		{"MCPResource", *mcp.Content[2].Resource, false, false},
+		{"AnthropicToolResultBlock", r.AnthropicToolResult("tu-1"), false, false},
+		{"AnthropicContentBlock", block[0], false, false},
+		{"AnthropicSource", *block[1].Source, false, false},
+		{"[]OpenAIChatMessage", chat, true, false},
+		{"OpenAIChatMessage", chat[1], false, false},
+		{"OpenAIChatContentPart", chat[1].Content.([]toolnexus.OpenAIChatContentPart)[1], false, false},
+		{"OpenAIImageURL", *chat[1].Content.([]toolnexus.OpenAIChatContentPart)[1].ImageURL, false, false},
+		{"OpenAIFile", *chat[1].Content.([]toolnexus.OpenAIChatContentPart)[2].File, false, false},
+		{"OpenAIInputAudio", *chat[1].Content.([]toolnexus.OpenAIChatContentPart)[3].InputAudio, false, true},
+		{"OpenAIFile raw base64", toolnexus.OpenAIFile{FileData: data, Filename: "r.pdf"}, false, false},
+		{"OpenAIFunctionCallOutput", r.OpenAIResponsesOutput("call-1"), false, false},
+		{"OpenAIResponsesContent", items[len(items)-2], false, false},
+		{"GeminiFunctionResponse", r.GeminiFunctionResponse("shot", "id-1"), false, false},
+		{"GeminiFunctionResponsePart", r.GeminiFunctionResponse("shot", "id-1").Parts[0], false, false},
+		{"GeminiBlob", *r.GeminiFunctionResponse("shot", "id-1").Parts[0].InlineData, false, false},
+		{"GeminiFileData", toolnexus.GeminiFileData{MIMEType: "image/png", FileURI: dataURL}, false, false},
+	}
+}
+
+// TestWireValuesPrintNoPayload is the leak matrix of the wire types: no verb
+// of fmt, with or without flags and width, no method and no slog handler
+// prints a window of the data they carry, as a value or behind a pointer.
+func TestWireValuesPrintNoPayload(t *testing.T) {
+	t.Parallel()
+	data := secretPayload()[:3<<10]
+	for _, tt := range wireValues(data) {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			out, err := json.Marshal(tt.v)
+			require.NoError(t, err)
+			require.Contains(t, string(out), data[:64], "the JSON carries the data")
+			ptr := reflect.New(reflect.TypeOf(tt.v))
+			ptr.Elem().Set(reflect.ValueOf(tt.v))
+			for _, v := range []any{tt.v, ptr.Interface()} {
+				for _, verb := range printVerbs {
+					if tt.noFormat && !strings.ContainsAny(verb, "vsqxX") {
+						continue
+					}
+					assertNoPayload(t, fmt.Sprintf(verb, v), data, 16)
+				}
+				assertNoPayload(t, fmt.Sprint(v), data, 16)
+				assertNoPayload(t, fmt.Sprintln(v), data, 16)
+				if s, ok := v.(fmt.Stringer); ok {
+					assertNoPayload(t, s.String(), data, 16)
+				}
+				if s, ok := v.(fmt.GoStringer); ok {
+					assertNoPayload(t, s.GoString(), data, 16)
+				}
+				text, js := logWithoutTime(slog.Any("v", v), slog.Group("g", slog.Any("v", v)))
+				assertNoPayload(t, text, data, 16)
+				if !tt.jsonWhole {
+					assertNoPayload(t, js, data, 16)
+				}
+			}
+		})
+	}
+}
+
+// TestWireValuesJSON checks that the printing methods of the wire types
+// leave their JSON as it is: byte for byte the JSON of a struct with the same
+// fields and no methods.
+func TestWireValuesJSON(t *testing.T) {
+	t.Parallel()
+	for _, tt := range wireValues(secretPayload()[:64]) {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			v := reflect.ValueOf(tt.v)
+			if v.Kind() != reflect.Struct {
+				return
+			}
+			fields := make([]reflect.StructField, v.NumField())
+			for i := range fields {
+				f := v.Type().Field(i)
+				fields[i] = reflect.StructField{Name: f.Name, Type: f.Type, Tag: f.Tag}
+			}
+			plain := reflect.New(reflect.StructOf(fields)).Elem()
+			for i := range fields {
+				plain.Field(i).Set(v.Field(i))
+			}
+			want, err := json.Marshal(plain.Interface())
+			require.NoError(t, err)
+			got, err := json.Marshal(tt.v)
+			require.NoError(t, err)
+			assert.Equal(t, string(want), string(got))
+		})
 	}
 }
