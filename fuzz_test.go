@@ -494,6 +494,14 @@ func FuzzJSONReader(f *testing.F) {
 		if !json.Valid(data) {
 			return
 		}
+		switch notUTF8(data) {
+		case yes:
+			require.EqualError(t, skipErr, "a string is not valid UTF-8")
+			require.Error(t, strErr)
+			return
+		case maybe:
+			return
+		}
 		require.NoError(t, skipErr)
 		require.Equal(t, len(bytes.TrimRight(data, " \t\r\n")), end, "skip reads the whole value, and no white space after it")
 		require.Equal(t, string(bytes.TrimSpace(data)), string(value))
@@ -526,6 +534,13 @@ func FuzzExactKeys(f *testing.F) {
 			return
 		}
 		got, gotErr := toolnexus.DecodeExact(data)
+		switch notUTF8(data) {
+		case yes:
+			assertErr(t, gotErr, toolnexus.ErrInvalidJSON, "")
+			return
+		case maybe:
+			return
+		}
 		var mirror plainResult
 		mirrorErr := json.Unmarshal(data, &mirror)
 		require.Equal(t, mirrorErr == nil, gotErr == nil, "ToolResult: %v, plain struct: %v", gotErr, mirrorErr)
@@ -593,4 +608,32 @@ func objectKeys(data []byte, fields []string, check func(key string, v json.RawM
 		}
 	}
 	return true
+}
+
+// The answers of notUTF8.
+const (
+	no = iota
+	yes
+	maybe
+)
+
+// notUTF8 tells whether data, valid JSON, holds a string that is not UTF-8
+// (raw bytes that are not, or a lone surrogate escape, which encoding/json
+// reads as U+FFFD): maybe when data also holds a U+FFFD of its own.
+func notUTF8(data []byte) int {
+	if !utf8.Valid(data) {
+		return yes
+	}
+	if bytes.Contains(data, []byte("\uFFFD")) || bytes.Contains(bytes.ToLower(data), []byte(`\ufffd`)) {
+		return maybe
+	}
+	var v any
+	if json.Unmarshal(data, &v) != nil {
+		return no
+	}
+	b, _ := json.Marshal(v)
+	if bytes.Contains(b, []byte("\uFFFD")) || bytes.Contains(b, []byte(`\ufffd`)) {
+		return yes
+	}
+	return no
 }

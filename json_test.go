@@ -137,9 +137,8 @@ func TestUnmarshalLenient(t *testing.T) {
 			`{"output":"x","isError":false,"parts":[{"type":"image","mimeType":"image/png","data":"AAAA"}]}`},
 		{"escapes and white space", " {\n\t\"output\" : \"a\\u00e9\\n\\ud83d\\ude00\" , \"isError\" : true } ",
 			toolnexus.ToolResult{Output: "aé\n😀", IsError: true}, `{"output":"aé\n😀","isError":true}`},
-		{"invalid UTF-8 becomes U+FFFD", "{\"output\":\"a\xffb\"}", toolnexus.ToolResult{Output: "a\ufffdb"}, "{\"output\":\"a\ufffdb\",\"isError\":false}"},
-		{"invalid UTF-8 in a metadata key becomes U+FFFD", "{\"output\":\"\",\"metadata\":{\"a\xffb\":1}}",
-			toolnexus.ToolResult{Metadata: map[string]any{"a\ufffdb": 1.0}}, "{\"output\":\"\",\"isError\":false,\"metadata\":{\"a\ufffdb\":1}}"},
+		{"a surrogate pair", `{"output":"\ud83d\ude00\uD83D\uDE00"}`, toolnexus.ToolResult{Output: "😀😀"}, `{"output":"😀😀","isError":false}`},
+		{"U+FFFD of its own", "{\"output\":\"\\ufffd\uFFFD\"}", toolnexus.ToolResult{Output: "\ufffd\ufffd"}, "{\"output\":\"\ufffd\ufffd\",\"isError\":false}"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -223,7 +222,7 @@ func TestUnmarshalErrors(t *testing.T) {
 		{"answer ok a string", new(toolnexus.Answer), `{"ok":"yes"}`, `toolnexus: invalid JSON: "ok" is a string, not a boolean`},
 		{"answer not an object", new(toolnexus.Answer), `true`, `toolnexus: invalid JSON: "answer" is a boolean, not an object`},
 	}
-	for _, tt := range tests {
+	for _, tt := range append(tests, utf8Errors...) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			if tt.into == nil {
@@ -362,4 +361,33 @@ func TestDecodeBytesPerInputByte(t *testing.T) {
 		}
 		assert.LessOrEqual(t, perBlock[10_000], perBlock[1000])
 	})
+}
+
+// utf8Errors are strings and keys that are not UTF-8, each where a reader
+// reads it: raw bytes that are not (\xff), a lone surrogate escape, high or
+// low, a high surrogate followed by no low one, and a surrogate encoded as
+// UTF-8 (CESU-8). Each is refused with the place it is at, never the value.
+var utf8Errors = []struct {
+	name    string
+	into    any
+	in      string
+	wantMsg string
+}{
+	{"output with a raw \\xff", nil, "{\"output\":\"a\xffb\"}", `toolnexus: invalid JSON: output: a string is not valid UTF-8`},
+	{"output with a lone high surrogate", nil, `{"output":"a\ud800b"}`, `toolnexus: invalid JSON: output: a string is not valid UTF-8`},
+	{"output with a lone low surrogate", nil, `{"output":"\udc00"}`, `toolnexus: invalid JSON: output: a string is not valid UTF-8`},
+	{"output with two high surrogates", nil, `{"output":"\ud800\ud800"}`, `toolnexus: invalid JSON: output: a string is not valid UTF-8`},
+	{"output with a high surrogate before an escape", nil, `{"output":"\ud800\n"}`, `toolnexus: invalid JSON: output: a string is not valid UTF-8`},
+	{"output with CESU-8", nil, "{\"output\":\"\xed\xa0\x80\"}", `toolnexus: invalid JSON: output: a string is not valid UTF-8`},
+	{"part data", nil, `{"output":"x","parts":[{"type":"text"},{"type":"image","data":"\ud800"}]}`, `toolnexus: invalid JSON: parts[1].data: a string is not valid UTF-8`},
+	{"metadata key", nil, "{\"metadata\":{\"a\":{\"b\xff\":1}}}", `toolnexus: invalid JSON: metadata.a: a key is not valid UTF-8`},
+	{"metadata value deep", nil, `{"metadata":{"a b":[0,{"c":"\udfff"}]}}`, `toolnexus: invalid JSON: metadata["a b"][1].c: a string is not valid UTF-8`},
+	{"metadata value 10 000 deep", nil, `{"metadata":` + strings.Repeat(`{"a":`, 9990) + `"\ud800"` + strings.Repeat(`}`, 9991),
+		`toolnexus: invalid JSON: metadata.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a…: a string is not valid UTF-8`},
+	{"unknown key's value", nil, `{"output":"x","extra":["\ud800"]}`, `toolnexus: invalid JSON: extra: a string is not valid UTF-8`},
+	{"top-level key", nil, `{"\ud800":1}`, `toolnexus: invalid JSON: a key is not valid UTF-8`},
+	{"request id", new(toolnexus.Request), `{"id":"\ud800","kind":"input"}`, `toolnexus: invalid JSON: id: a string is not valid UTF-8`},
+	{"request data", new(toolnexus.Request), `{"id":"r","data":{"k":"\udc00"}}`, `toolnexus: invalid JSON: data.k: a string is not valid UTF-8`},
+	{"answer id", new(toolnexus.Answer), `{"id":"a\udbff","ok":true}`, `toolnexus: invalid JSON: id: a string is not valid UTF-8`},
+	{"answer reason", new(toolnexus.Answer), "{\"id\":\"a\",\"reason\":\"\xc0\xaf\"}", `toolnexus: invalid JSON: reason: a string is not valid UTF-8`},
 }

@@ -211,7 +211,9 @@ func (d *jsonReader) mcpResult() (c MCPCallToolResult, content []byte, err error
 					err = errSyntax
 				}
 			case '[':
+				d.reread = true // mcpContents reads it
 				content, err = d.skip()
+				d.reread = false
 			default:
 				err = &typeError{key: "content", want: "an array", got: d.kind()}
 			}
@@ -250,13 +252,16 @@ func (d *jsonReader) mcpContents(m *mcpReader) error {
 			return fmt.Errorf("content[%d] is %s, not an object", i, d.kind())
 		}
 		c, text, err := d.mcpContent()
+		if err == nil && c.Type == "text" {
+			err = at(m.rawText(text), ".text")
+		}
 		if err != nil {
+			if _, ok := err.(*pathError); ok {
+				return at(err, "content["+strconv.Itoa(i)+"]")
+			}
 			return fmt.Errorf("content[%d]: %w", i, err)
 		}
 		if c.Type == "text" {
-			if err := m.rawText(text); err != nil {
-				return fmt.Errorf("content[%d]: %w", i, err)
-			}
 			continue
 		}
 		m.block(c)
@@ -513,9 +518,9 @@ func (m *mcpReader) rawText(raw []byte) error {
 		m.texts = append(m.texts, mcpText{raw: body})
 		return nil
 	}
-	var t string
-	if err := json.Unmarshal(raw, &t); err != nil {
-		return err
+	t, err := unquote(raw[1 : len(raw)-1])
+	if err != nil {
+		return &pathError{err: fmt.Errorf("a string %w", err)}
 	}
 	m.text(t)
 	return nil
