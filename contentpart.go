@@ -340,14 +340,21 @@ func checkMIMEType(m string) error {
 	return err
 }
 
-// parseMIMEType checks a type/subtype MIME type, with parameters or not, and
-// returns it without them, as written.
+// parseMIMEType checks a MIME type as RFC 2045 writes one, type/subtype
+// tokens with optional parameters, and returns it without them, as written.
 func parseMIMEType(m string) (string, error) {
 	if m == "" {
 		return "", ErrMissingMIMEType
 	}
+	for i := 0; i < len(m); i++ {
+		// Only printable ASCII, and spaces and tabs between parameters:
+		// nothing around the type is trimmed, and a peer's "image/png\n" or
+		// "image/png\u00a0" is no MIME type.
+		if c := m[i]; (c < ' ' && c != '\t') || c >= 0x7f {
+			return "", errorf(ErrInvalidMIMEType, "%s holds a control or non-ASCII character", quote(m))
+		}
+	}
 	bare, params, hasParams := strings.Cut(m, ";")
-	bare = strings.TrimSpace(bare)
 	typ, sub, ok := strings.Cut(bare, "/")
 	if !ok || !isToken(typ) || !isToken(sub) {
 		return "", errorf(ErrInvalidMIMEType, "%s is not type/subtype", quote(m))

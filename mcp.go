@@ -644,7 +644,7 @@ func partFromMCP(c MCPContent) (ContentPart, bool) {
 // bareType returns a MIME type without its parameters, as written.
 func bareType(mimeType string) string {
 	t, _, _ := strings.Cut(mimeType, ";")
-	return strings.TrimSpace(t)
+	return t
 }
 
 // canonicalBase64 returns data as canonical standard base64: as it is when
