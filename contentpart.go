@@ -387,18 +387,27 @@ func checkURL(u string) error {
 	if isDataURL(u) {
 		return errorf(ErrInvalidPart, "data URL %s in url; use PartFromURL to store it as data", quote(u))
 	}
+	if !isAbsoluteURL(u) {
+		return errorf(ErrInvalidPart, "url %s is not an absolute URL", quote(u))
+	}
+	return nil
+}
+
+// isAbsoluteURL reports whether u has a scheme and something after it, and
+// no space or control character.
+func isAbsoluteURL(u string) bool {
 	scheme, rest, ok := strings.Cut(u, ":")
 	if !ok || scheme == "" || rest == "" || strings.IndexFunc(u, isSpaceOrControl) >= 0 {
-		return errorf(ErrInvalidPart, "url %s is not an absolute URL", quote(u))
+		return false
 	}
 	for i := 0; i < len(scheme); i++ {
 		c := scheme[i]
 		letter := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 		if !letter && (i == 0 || !('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.')) {
-			return errorf(ErrInvalidPart, "url %s is not an absolute URL", quote(u))
+			return false
 		}
 	}
-	return nil
+	return true
 }
 
 // isSpaceOrControl reports whether r may not appear in a URL as it is: a

@@ -142,6 +142,9 @@ func (pr PartReader) MCPCallToolResult(data []byte) (ToolResult, error) {
 		return ToolResult{}, errorf(ErrInvalidMCP, "%v", err)
 	}
 	if c.ResultType == inputRequired {
+		if err := c.checkInputRequests(); err != nil {
+			return ToolResult{}, err
+		}
 		return c.suspension(), nil
 	}
 	texts, others := countBlocks(content)
@@ -448,6 +451,9 @@ func (d *jsonReader) elicitParams() (MCPElicitParams, error) {
 // RequestState is kept in Metadata under [MetadataRequestState].
 func (c MCPCallToolResult) ToolResult() (ToolResult, error) {
 	if c.ResultType == inputRequired {
+		if err := c.checkInputRequests(); err != nil {
+			return ToolResult{}, err
+		}
 		return c.suspension(), nil
 	}
 	others := 0
@@ -491,7 +497,7 @@ type mcpText struct {
 // newMCPReader returns a reader for blocks, others of which are not text.
 func newMCPReader(structured json.RawMessage, blocks, others int) (*mcpReader, error) {
 	m := &mcpReader{texts: make([]mcpText, 0, blocks), parts: make([]ContentPart, 0, others)}
-	if len(structured) > 0 {
+	if len(structured) > 0 && string(bytes.TrimSpace(structured)) != "null" { // null is no structured content
 		var out bytes.Buffer
 		if err := json.Compact(&out, structured); err != nil {
 			return nil, errorf(ErrInvalidMCP, "structuredContent: %v", err)
@@ -582,6 +588,22 @@ func (m *mcpReader) result(isError bool) ToolResult {
 	return r
 }
 
+// checkInputRequests refuses a url mode elicitation whose URL a part could
+// not hold (see [PartFromURL]): a peer's login page must be an absolute URL
+// with no space or control character, and no data URL.
+func (c MCPCallToolResult) checkInputRequests() error {
+	for _, id := range slices.Sorted(maps.Keys(c.InputRequests)) {
+		p := c.InputRequests[id].Params
+		if c.InputRequests[id].Method != methodElicit || p.Mode != elicitURL && (p.Mode != "" || p.URL == "") {
+			continue
+		}
+		if isDataURL(p.URL) || !isAbsoluteURL(p.URL) {
+			return errorf(ErrInvalidMCP, "input request %s: url %s is not an absolute URL", quote(id), quote(p.URL))
+		}
+	}
+	return nil
+}
+
 // suspension reads an input_required result.
 func (c MCPCallToolResult) suspension() ToolResult {
 	ids := slices.Sorted(maps.Keys(c.InputRequests))
@@ -641,10 +663,14 @@ func partFromMCP(c MCPContent) (ContentPart, bool) {
 	return newPart(mimeType, data, lastSegment(res.URI)), true
 }
 
-// bareType returns a MIME type without its parameters, as written.
+// bareType returns a MIME type without its parameters, as written, or a
+// MIME type that is not one (see [ContentPart.Validate]) as it is, for the
+// part that has it to fail.
 func bareType(mimeType string) string {
-	t, _, _ := strings.Cut(mimeType, ";")
-	return t
+	if t, err := parseMIMEType(mimeType); err == nil {
+		return t
+	}
+	return mimeType
 }
 
 // canonicalBase64 returns data as canonical standard base64: as it is when
