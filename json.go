@@ -28,6 +28,9 @@ type jsonReader struct {
 	// reread says that skip need not check that the strings it crosses are
 	// UTF-8, for they are read again.
 	reread bool
+	// pythonFlag says that the result read has a key "is_error" and no
+	// "isError".
+	pythonFlag bool
 }
 
 // errSyntax reports input that is not JSON where the reader expected it.
@@ -549,9 +552,12 @@ func unmarshal[T any](data []byte, v *T, read func(*jsonReader) (T, error)) erro
 // repeats, the last one wins), input longer than maxBytes is refused with a
 // [*PartTooLargeError] before any of it is decoded (zero or less means no
 // limit), a part's name is cut to its base name, and the result must pass
-// [ToolResult.Validate]. A value of the wrong type, or input that is not
-// JSON, reports [ErrInvalidJSON]. Missing keys and null leave their fields
-// zero and unknown keys are ignored, as json.Unmarshal does.
+// [ToolResult.Validate]. A value of the wrong type, a string that is not
+// UTF-8, or input that is not JSON, reports [ErrInvalidJSON] naming where.
+// Missing keys and null leave their fields zero, "parts":[] is no parts,
+// and unknown keys are ignored, as json.Unmarshal does, but for "is_error"
+// without "isError" (Python's dataclasses.asdict writes it): such a result
+// does not say whether it failed, and reports ErrInvalidJSON.
 func ParseToolResult(data []byte, maxBytes int64) (ToolResult, error) {
 	if err := (PartReader{MaxBytes: maxBytes}).check(int64(len(data))); err != nil {
 		return ToolResult{}, err
@@ -567,6 +573,14 @@ func ParseToolResult(data []byte, maxBytes int64) (ToolResult, error) {
 	r, err := d.toolResult()
 	if err != nil {
 		return ToolResult{}, errorf(ErrInvalidJSON, "%v", err)
+	}
+	if len(r.Parts) == 0 {
+		r.Parts = nil // "parts":[], as other ports write it, is no parts
+	}
+	if d.pythonFlag {
+		// Keys are exact, so the flag would read as false, and a failed
+		// call as a success.
+		return ToolResult{}, errorf(ErrInvalidJSON, `the result has "is_error" (as Python's dataclasses.asdict writes it), not "isError": whether it failed is unknown`)
 	}
 	if err := r.Validate(); err != nil {
 		return ToolResult{}, err
@@ -591,21 +605,25 @@ func (a *Answer) UnmarshalJSON(data []byte) error {
 
 func (d *jsonReader) toolResult() (ToolResult, error) {
 	var r ToolResult
+	var isError, isUnderscore bool
 	err := d.members("result", func(key []byte) (known bool, err error) {
 		switch string(key) {
 		case "output":
 			r.Output, err = d.str("output")
 		case "isError":
+			isError = true
 			r.IsError, err = d.boolean("isError")
 		case "parts":
 			r.Parts, err = d.parts()
 		case "metadata":
 			r.Metadata, err = d.anyMap("metadata")
 		default:
+			isUnderscore = isUnderscore || string(key) == "is_error"
 			return false, nil
 		}
 		return true, err
 	})
+	d.pythonFlag = isUnderscore && !isError
 	return r, err
 }
 

@@ -51,7 +51,8 @@ func AuthRequired(url, prompt string) ToolResult {
 // after: a Request, or any value whose JSON is an object with a non-empty
 // string "kind" (such as the map[string]any that decoding gives), is a
 // suspension, and its string fields id, kind, prompt, url and expiresAt and
-// its object data are read into the Request (other keys are ignored). Any
+// its object data are read into the Request (other keys are ignored; a
+// member that is null, as other ports write an absent one, is absent). Any
 // other value, such as a string, true, a Request without a Kind or an object
 // without kind, is not one. A suspension without an id or prompt is still
 // returned; [ToolResult.Validate] refuses it.
@@ -161,8 +162,10 @@ func validatePending(v any) error {
 		return errorf(ErrInvalidRequest, "metadata %q holds %s, not a request", MetadataPending, describeValue(v))
 	}
 	if m, ok := v.(map[string]any); ok {
+		// A null member is an absent one, as other ports write them
+		// ("url":null, "id":null).
 		for _, k := range [...]string{"id", "kind", "prompt", "url", "expiresAt"} {
-			if f, ok := m[k]; ok {
+			if f, ok := m[k]; ok && f != nil {
 				if _, ok := f.(string); !ok {
 					return errorf(ErrInvalidRequest, "pending %s is %T, not a string", k, f)
 				}
