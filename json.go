@@ -321,17 +321,18 @@ type pathError struct {
 	err  error
 }
 
-// maxPath is the most levels of a place an error names.
-const maxPath = 16
+// maxPath is the most bytes of a place an error names, outermost first.
+const maxPath = 128
 
 func (e *pathError) Error() string {
 	var b strings.Builder
 	n := len(e.path)
-	for i := n - 1; i >= max(n-maxPath, 0); i-- {
+	for i := n - 1; i >= 0; i-- {
+		if b.Len()+len(e.path[i]) > maxPath {
+			b.WriteString("…")
+			break
+		}
 		b.WriteString(e.path[i])
-	}
-	if n > maxPath {
-		b.WriteString("…")
 	}
 	if n > 0 {
 		b.WriteString(": ")
