@@ -592,7 +592,8 @@ func ParseToolResult(data []byte, maxBytes int64) (ToolResult, error) {
 // UnmarshalJSON decodes a request from JSON with exact keys ("id", "kind",
 // "prompt", "url", "data", "expiresAt"), as every other port reads them: a
 // case variant of a key is an unknown key, ignored, and when a key repeats
-// the last one wins. A value of the wrong type reports [ErrInvalidJSON].
+// the last one wins. A null member is an absent one. A value of the wrong
+// type, or a string that is not UTF-8, reports [ErrInvalidJSON].
 func (r *Request) UnmarshalJSON(data []byte) error {
 	return unmarshal(data, r, (*jsonReader).request)
 }

@@ -112,8 +112,10 @@ func mcpBlock(i int, p ContentPart) (MCPContent, string) {
 // FromMCPCallToolResult returns the ToolResult for data, the JSON of an MCP
 // CallToolResult, as [MCPCallToolResult.ToolResult] reads it. Keys are read
 // exactly, as the MCP SDKs read them: "ISERROR" is not "isError", and a
-// text block with "TYPE":"image" is not an image. Input that is not JSON, or
-// whose known keys hold values of the wrong type, reports [ErrInvalidMCP].
+// text block with "TYPE":"image" is not an image. Input that is not JSON,
+// whose known keys hold values of the wrong type, that holds a string that
+// is not UTF-8 (named by where it is), or that asks for a url mode
+// elicitation at a URL a part could not hold, reports [ErrInvalidMCP].
 // It reads input of any size; use [PartReader.MCPCallToolResult] to limit it.
 func FromMCPCallToolResult(data []byte) (ToolResult, error) {
 	return PartReader{}.MCPCallToolResult(data)
@@ -431,8 +433,8 @@ func (d *jsonReader) elicitParams() (MCPElicitParams, error) {
 
 // ToolResult returns the ToolResult c stands for. Its Output is the text
 // blocks joined by newlines or, when c has StructuredContent, that JSON,
-// compacted; text blocks then become text parts, except those holding the
-// same JSON. Image and audio blocks become image and audio parts; an
+// compacted (a structuredContent of null is none); text blocks then become
+// text parts, except those holding the same JSON. Image and audio blocks become image and audio parts; an
 // embedded resource with a blob becomes a part of the type its MIME type
 // implies (application/octet-stream when it has none), named after the last
 // segment of its uri, and one with text is read like a text block; a
