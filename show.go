@@ -1,6 +1,7 @@
 package toolnexus
 
 import (
+	"cmp"
 	"encoding/hex"
 	"fmt"
 	"io"
@@ -928,8 +929,8 @@ func format(f fmt.State, verb rune, v interface {
 	}
 }
 
-// logWire logs v, a wire value, as a group of its non-zero exported fields,
-// with the named fields logged as their size.
+// logWire logs v, a wire value, as a group of its non-zero exported fields
+// under their JSON keys, with the named fields logged as their size.
 func logWire(v any, payload ...string) slog.Value {
 	rv := reflect.ValueOf(v)
 	t := rv.Type()
@@ -940,15 +941,13 @@ func logWire(v any, payload ...string) slog.Value {
 		if !f.IsExported() || fv.IsZero() {
 			continue
 		}
+		key, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		key = cmp.Or(key, f.Name)
 		if slices.Contains(payload, f.Name) && fv.Kind() == reflect.String {
-			if isDataURL(fv.String()) {
-				attrs = append(attrs, slog.String(f.Name, redactDataURL(fv.String())))
-			} else {
-				attrs = append(attrs, slog.Int64(f.Name+"Size", decodedLen(fv.String())))
-			}
+			attrs = append(attrs, slog.String(key, strings.Trim(payloadShown(fv.String()), `"`)))
 			continue
 		}
-		attrs = append(attrs, slog.Attr{Key: f.Name, Value: wireLogValue(fv, 0)})
+		attrs = append(attrs, slog.Attr{Key: key, Value: wireLogValue(fv, 0)})
 	}
 	return slog.GroupValue(attrs...)
 }

@@ -578,3 +578,22 @@ func TestWireValuesJSON(t *testing.T) {
 		})
 	}
 }
+
+// TestWireValueForms checks the forms a wire value prints and logs in: its
+// fields, each payload replaced by its size and a data URL by its head.
+func TestWireValueForms(t *testing.T) {
+	t.Parallel()
+	c := toolnexus.MCPContent{Type: "image", Data: "AAAA", MIMEType: "image/png"}
+	assert.Equal(t, `{Type:"image" Data:"<3 bytes>" MIMEType:"image/png"}`, fmt.Sprintf("%v", c))
+	assert.Equal(t, `{Type:"image" Data:"<3 bytes>" MIMEType:"image/png"}`, fmt.Sprintf("%d", &c))
+	assert.Equal(t, `"{Type:\"image\" Data:\"<3 bytes>\" MIMEType:\"image/png\"}"`, fmt.Sprintf("%q", c))
+	assert.Equal(t, `toolnexus.MCPContent{Type:"image", Text:"", Data:"<3 bytes>", MIMEType:"image/png", URI:"", Name:"", Resource:nil}`, fmt.Sprintf("%#v", c))
+	text, js := logWithoutTime(slog.Any("v", c))
+	assert.Equal(t, `level=INFO msg=m v.type=image v.data="<3 bytes>" v.mimeType=image/png`, text)
+	assert.Equal(t, `{"level":"INFO","msg":"m","v":{"type":"image","data":"<3 bytes>","mimeType":"image/png"}}`, js)
+
+	p := toolnexus.OpenAIChatContentPart{Type: "image_url", ImageURL: &toolnexus.OpenAIImageURL{URL: "data:image/png;base64,AAAA"}}
+	assert.Equal(t, `{Type:"image_url" ImageURL:&{URL:"data:image/png;base64,…"}}`, p.String())
+	text, _ = logWithoutTime(slog.Any("v", p))
+	assert.Equal(t, `level=INFO msg=m v.type=image_url v.image_url.url=data:image/png;base64,…`, text)
+}
