@@ -200,7 +200,8 @@ type walk struct {
 	todoN  []*node
 	copies map[ref]reflect.Value
 	fills  []fill
-	shown  map[ref]bool // references logged or printed already
+	first  ref          // the first reference logged or printed
+	shown  map[ref]bool // the others
 }
 
 // holds reports whether a payload can be reached from v. Every reference it
@@ -570,10 +571,13 @@ func (w *walk) once(v reflect.Value) bool {
 	if !ok {
 		return true
 	}
-	if w.shown[r] {
+	switch {
+	case w.first == r || w.shown[r]:
 		return false
-	}
-	if w.shown == nil {
+	case w.first == ref{}:
+		w.first = r // most walks show one reference, the metadata: no map
+		return true
+	case w.shown == nil:
 		w.shown = map[ref]bool{}
 	}
 	w.shown[r] = true
@@ -669,7 +673,9 @@ func (w *walk) logValue(v any, depth int) slog.Value {
 	switch rv.Kind() {
 	case reflect.Slice, reflect.Array, reflect.Map:
 		if depth <= maxDepth && rv.Len() <= maxItems && w.holdsParts(rv) {
-			if !w.once(rv) {
+			// Parts hold no reference: a slice of them, logged twice, is
+			// logged twice at the same cost.
+			if rv.Type().Elem() != partType && !w.once(rv) {
 				return seen(rv)
 			}
 			return w.itemsLogValue(rv, depth)
