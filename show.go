@@ -273,7 +273,10 @@ func (w *walk) inline(v reflect.Value, n *node, depth int) {
 		}
 	case reflect.Struct:
 		for i := range v.NumField() {
-			if v.Type().Field(i).IsExported() {
+			switch {
+			case isPayload(v.Type(), i, v.Field(i)):
+				n.direct = true
+			case v.Type().Field(i).IsExported():
 				w.inline(v.Field(i), n, depth+1)
 			}
 		}
@@ -488,6 +491,9 @@ func (w *walk) redact(v reflect.Value, depth int) (reflect.Value, bool) {
 				continue
 			}
 			e, changed := w.redact(elem(i), depth+1)
+			if v.Kind() == reflect.Struct && isPayload(v.Type(), i, e) {
+				e, changed = reflect.Zero(e.Type()), true // a wire value's payload
+			}
 			if !changed {
 				continue
 			}
@@ -501,7 +507,10 @@ func (w *walk) redact(v reflect.Value, depth int) (reflect.Value, bool) {
 				c.Index(i).Set(e)
 			}
 		}
-		return c, c.IsValid()
+		if !c.IsValid() {
+			return v, false
+		}
+		return c, true
 	}
 	return v, false
 }
@@ -774,13 +783,15 @@ func (w *walk) goValue(v any, depth int) string {
 }
 
 // The wire types ([MCPCallToolResult], [AnthropicContentBlock], …) print and
-// log as their exported fields, with every payload replaced by its size.
-// Each has one small method set that names its payload fields:
+// log as their exported fields, with every payload replaced by its size, and
+// Redacted drops their payloads. A new wire type gets an entry in
+// wirePayloads naming its payload fields (none is an entry too) and one
+// small method set:
 //
-//	func (c T) String() string                  { return showWire(c, false, "Data") }
-//	func (c T) GoString() string                { return showWire(c, true, "Data") }
-//	func (c T) Format(f fmt.State, verb rune)   { format(f, verb, c) }
-//	func (c T) LogValue() slog.Value            { return logWire(c, "Data") }
+//	func (v T) String() string                { return showWire(v, false) }
+//	func (v T) GoString() string              { return showWire(v, true) }
+//	func (v T) Format(f fmt.State, verb rune) { format(f, verb, v) }
+//	func (v T) LogValue() slog.Value          { return logWire(v) }
 //
 // The methods have value receivers and json.Marshal uses none of them, so
 // the JSON of a wire value is unchanged. A field whose value is a wire
@@ -788,9 +799,45 @@ func (w *walk) goValue(v any, depth int) string {
 // string is quoted and cut (a data URL loses its payload); raw JSON and
 // bytes show their length; any other value its type.
 
+// wirePayloads names, for each wire type, the fields that hold a payload:
+// base64, a data URL, or JSON a tool returned.
+var wirePayloads = map[reflect.Type][]string{
+	reflect.TypeFor[MCPCallToolResult]():          {"StructuredContent"},
+	reflect.TypeFor[MCPInputRequest]():            nil,
+	reflect.TypeFor[MCPContent]():                 {"Data"},
+	reflect.TypeFor[MCPResource]():                {"Blob"},
+	reflect.TypeFor[MCPElicitParams]():            {"RequestedSchema"},
+	reflect.TypeFor[MCPElicitResult]():            nil,
+	reflect.TypeFor[AnthropicToolResultBlock]():   nil,
+	reflect.TypeFor[AnthropicContentBlock]():      nil,
+	reflect.TypeFor[AnthropicSource]():            {"Data"},
+	reflect.TypeFor[OpenAIChatMessage]():          nil,
+	reflect.TypeFor[OpenAIChatContentPart]():      nil,
+	reflect.TypeFor[OpenAIImageURL]():             {"URL"},
+	reflect.TypeFor[OpenAIFile]():                 {"FileData"},
+	reflect.TypeFor[OpenAIInputAudio]():           {"Data"},
+	reflect.TypeFor[OpenAIFunctionCallOutput]():   nil,
+	reflect.TypeFor[OpenAIResponsesContent]():     {"ImageURL", "FileData"},
+	reflect.TypeFor[GeminiFunctionResponse]():     nil,
+	reflect.TypeFor[GeminiFunctionResponsePart](): nil,
+	reflect.TypeFor[GeminiBlob]():                 {"Data"},
+	reflect.TypeFor[GeminiFileData]():             nil,
+}
+
+// isPayload reports whether the i'th field of the struct type t holds a
+// payload: a field wirePayloads names whose value, a string or raw JSON, is
+// not empty, other than an http(s) URL.
+func isPayload(t reflect.Type, i int, v reflect.Value) bool {
+	names := wirePayloads[t]
+	if names == nil || !slices.Contains(names, t.Field(i).Name) || v.IsZero() {
+		return false
+	}
+	return v.Kind() != reflect.String || !webURL(v.String())
+}
+
 // showWire returns v, a wire value, for %v, its non-zero fields, or for %#v
 // when goSyntax, all its fields, with the named fields shown as their size.
-func showWire(v any, goSyntax bool, payload ...string) string {
+func showWire(v any, goSyntax bool) string {
 	rv := reflect.ValueOf(v)
 	t := rv.Type()
 	var b strings.Builder
@@ -815,7 +862,7 @@ func showWire(v any, goSyntax bool, payload ...string) string {
 		first = false
 		b.WriteString(f.Name)
 		b.WriteByte(':')
-		if slices.Contains(payload, f.Name) && fv.Kind() == reflect.String {
+		if isPayload(t, i, fv) && fv.Kind() == reflect.String {
 			b.WriteString(payloadShown(fv.String()))
 			continue
 		}
@@ -937,7 +984,7 @@ func format(f fmt.State, verb rune, v interface {
 
 // logWire logs v, a wire value, as a group of its non-zero exported fields
 // under their JSON keys, with the named fields logged as their size.
-func logWire(v any, payload ...string) slog.Value {
+func logWire(v any) slog.Value {
 	rv := reflect.ValueOf(v)
 	t := rv.Type()
 	attrs := make([]slog.Attr, 0, t.NumField())
@@ -949,7 +996,7 @@ func logWire(v any, payload ...string) slog.Value {
 		}
 		key, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 		key = cmp.Or(key, f.Name)
-		if slices.Contains(payload, f.Name) && fv.Kind() == reflect.String {
+		if isPayload(t, i, fv) && fv.Kind() == reflect.String {
 			attrs = append(attrs, slog.String(key, strings.Trim(payloadShown(fv.String()), `"`)))
 			continue
 		}
@@ -1030,28 +1077,28 @@ func (v MCPInputRequest) Format(f fmt.State, verb rune) { format(f, verb, v) }
 func (v MCPInputRequest) LogValue() slog.Value { return logWire(v) }
 
 // String returns v's fields without payload, for %v.
-func (v MCPContent) String() string { return showWire(v, false, "Data") }
+func (v MCPContent) String() string { return showWire(v, false) }
 
 // GoString returns v in Go syntax without payload, for %#v.
-func (v MCPContent) GoString() string { return showWire(v, true, "Data") }
+func (v MCPContent) GoString() string { return showWire(v, true) }
 
 // Format prints v for every verb without payload, as [MCPContent.String] (%#v: [MCPContent.GoString]).
 func (v MCPContent) Format(f fmt.State, verb rune) { format(f, verb, v) }
 
 // LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
-func (v MCPContent) LogValue() slog.Value { return logWire(v, "Data") }
+func (v MCPContent) LogValue() slog.Value { return logWire(v) }
 
 // String returns v's fields without payload, for %v.
-func (v MCPResource) String() string { return showWire(v, false, "Blob") }
+func (v MCPResource) String() string { return showWire(v, false) }
 
 // GoString returns v in Go syntax without payload, for %#v.
-func (v MCPResource) GoString() string { return showWire(v, true, "Blob") }
+func (v MCPResource) GoString() string { return showWire(v, true) }
 
 // Format prints v for every verb without payload, as [MCPResource.String] (%#v: [MCPResource.GoString]).
 func (v MCPResource) Format(f fmt.State, verb rune) { format(f, verb, v) }
 
 // LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
-func (v MCPResource) LogValue() slog.Value { return logWire(v, "Blob") }
+func (v MCPResource) LogValue() slog.Value { return logWire(v) }
 
 // String returns v's fields without payload, for %v.
 func (v MCPElicitParams) String() string { return showWire(v, false) }
@@ -1102,16 +1149,16 @@ func (v AnthropicContentBlock) Format(f fmt.State, verb rune) { format(f, verb, 
 func (v AnthropicContentBlock) LogValue() slog.Value { return logWire(v) }
 
 // String returns v's fields without payload, for %v.
-func (v AnthropicSource) String() string { return showWire(v, false, "Data") }
+func (v AnthropicSource) String() string { return showWire(v, false) }
 
 // GoString returns v in Go syntax without payload, for %#v.
-func (v AnthropicSource) GoString() string { return showWire(v, true, "Data") }
+func (v AnthropicSource) GoString() string { return showWire(v, true) }
 
 // Format prints v for every verb without payload, as [AnthropicSource.String] (%#v: [AnthropicSource.GoString]).
 func (v AnthropicSource) Format(f fmt.State, verb rune) { format(f, verb, v) }
 
 // LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
-func (v AnthropicSource) LogValue() slog.Value { return logWire(v, "Data") }
+func (v AnthropicSource) LogValue() slog.Value { return logWire(v) }
 
 // String returns v's fields without payload, for %v.
 func (v OpenAIChatMessage) String() string { return showWire(v, false) }
@@ -1150,22 +1197,22 @@ func (v OpenAIImageURL) Format(f fmt.State, verb rune) { format(f, verb, v) }
 func (v OpenAIImageURL) LogValue() slog.Value { return logWire(v) }
 
 // String returns v's fields without payload, for %v.
-func (v OpenAIFile) String() string { return showWire(v, false, "FileData") }
+func (v OpenAIFile) String() string { return showWire(v, false) }
 
 // GoString returns v in Go syntax without payload, for %#v.
-func (v OpenAIFile) GoString() string { return showWire(v, true, "FileData") }
+func (v OpenAIFile) GoString() string { return showWire(v, true) }
 
 // Format prints v for every verb without payload, as [OpenAIFile.String] (%#v: [OpenAIFile.GoString]).
 func (v OpenAIFile) Format(f fmt.State, verb rune) { format(f, verb, v) }
 
 // LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
-func (v OpenAIFile) LogValue() slog.Value { return logWire(v, "FileData") }
+func (v OpenAIFile) LogValue() slog.Value { return logWire(v) }
 
 // String returns v's fields without payload, for %v.
-func (v OpenAIInputAudio) String() string { return showWire(v, false, "Data") }
+func (v OpenAIInputAudio) String() string { return showWire(v, false) }
 
 // GoString returns v in Go syntax without payload, for %#v.
-func (v OpenAIInputAudio) GoString() string { return showWire(v, true, "Data") }
+func (v OpenAIInputAudio) GoString() string { return showWire(v, true) }
 
 // OpenAIInputAudio has a field named Format, so it cannot have the method:
 // its String and GoString serve %v, %+v, %s, %q, %x, %X and %#v, and a
@@ -1174,7 +1221,7 @@ func (v OpenAIInputAudio) GoString() string { return showWire(v, true, "Data") }
 // [OpenAIChatMessage], and logs none.
 
 // LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
-func (v OpenAIInputAudio) LogValue() slog.Value { return logWire(v, "Data") }
+func (v OpenAIInputAudio) LogValue() slog.Value { return logWire(v) }
 
 // String returns v's fields without payload, for %v.
 func (v OpenAIFunctionCallOutput) String() string { return showWire(v, false) }
@@ -1189,16 +1236,16 @@ func (v OpenAIFunctionCallOutput) Format(f fmt.State, verb rune) { format(f, ver
 func (v OpenAIFunctionCallOutput) LogValue() slog.Value { return logWire(v) }
 
 // String returns v's fields without payload, for %v.
-func (v OpenAIResponsesContent) String() string { return showWire(v, false, "FileData") }
+func (v OpenAIResponsesContent) String() string { return showWire(v, false) }
 
 // GoString returns v in Go syntax without payload, for %#v.
-func (v OpenAIResponsesContent) GoString() string { return showWire(v, true, "FileData") }
+func (v OpenAIResponsesContent) GoString() string { return showWire(v, true) }
 
 // Format prints v for every verb without payload, as [OpenAIResponsesContent.String] (%#v: [OpenAIResponsesContent.GoString]).
 func (v OpenAIResponsesContent) Format(f fmt.State, verb rune) { format(f, verb, v) }
 
 // LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
-func (v OpenAIResponsesContent) LogValue() slog.Value { return logWire(v, "FileData") }
+func (v OpenAIResponsesContent) LogValue() slog.Value { return logWire(v) }
 
 // String returns v's fields without payload, for %v.
 func (v GeminiFunctionResponse) String() string { return showWire(v, false) }
@@ -1225,16 +1272,16 @@ func (v GeminiFunctionResponsePart) Format(f fmt.State, verb rune) { format(f, v
 func (v GeminiFunctionResponsePart) LogValue() slog.Value { return logWire(v) }
 
 // String returns v's fields without payload, for %v.
-func (v GeminiBlob) String() string { return showWire(v, false, "Data") }
+func (v GeminiBlob) String() string { return showWire(v, false) }
 
 // GoString returns v in Go syntax without payload, for %#v.
-func (v GeminiBlob) GoString() string { return showWire(v, true, "Data") }
+func (v GeminiBlob) GoString() string { return showWire(v, true) }
 
 // Format prints v for every verb without payload, as [GeminiBlob.String] (%#v: [GeminiBlob.GoString]).
 func (v GeminiBlob) Format(f fmt.State, verb rune) { format(f, verb, v) }
 
 // LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
-func (v GeminiBlob) LogValue() slog.Value { return logWire(v, "Data") }
+func (v GeminiBlob) LogValue() slog.Value { return logWire(v) }
 
 // String returns v's fields without payload, for %v.
 func (v GeminiFileData) String() string { return showWire(v, false) }

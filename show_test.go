@@ -66,6 +66,7 @@ func TestRedactedMetadata(t *testing.T) {
 		{"map[string]any", map[string]any{"shot": img, "n": 1}, map[string]any{"shot": imgOut, "n": 1}},
 		{"struct of the caller's", attachment{Title: "t", Part: img, note: "n"}, attachment{Title: "t", Part: imgOut, note: "n"}},
 		{"pointer to a struct of the caller's", &attachment{Part: pdf}, &attachment{Part: pdfOut}},
+		{"structs of the caller's, one holding a part", []attachment{{Title: "t"}, {Part: img}}, []attachment{{Title: "t"}, {Part: imgOut}}},
 		{"ToolResult", toolnexus.Ok("inner", img), redactedInner},
 		{"*ToolResult", &toolnexus.ToolResult{Output: "inner", Parts: []toolnexus.ContentPart{img}}, &redactedInner},
 		{"[]ToolResult", []toolnexus.ToolResult{toolnexus.Ok("inner", img)}, []toolnexus.ToolResult{redactedInner}},
@@ -143,9 +144,19 @@ func reaches(v any, data string) bool {
 			if strings.Contains(v.String(), data[100:116]) {
 				return true
 			}
+		case reflect.Slice:
+			if v.Type().Elem().Kind() == reflect.Uint8 {
+				if strings.Contains(string(v.Bytes()), data[100:116]) {
+					return true
+				}
+				continue
+			}
+			for i := range v.Len() {
+				stack = append(stack, v.Index(i))
+			}
 		case reflect.Interface, reflect.Pointer:
 			stack = append(stack, v.Elem())
-		case reflect.Slice, reflect.Array:
+		case reflect.Array:
 			for i := range v.Len() {
 				stack = append(stack, v.Index(i))
 			}
@@ -513,7 +524,8 @@ func wireValues(data string) []struct {
 
 // TestWireValuesPrintNoPayload is the leak matrix of the wire types: no verb
 // of fmt, with or without flags and width, no method and no slog handler
-// prints a window of the data they carry, as a value or behind a pointer.
+// prints a window of the data they carry, as a value or behind a pointer,
+// and Redacted keeps none of it.
 func TestWireValuesPrintNoPayload(t *testing.T) {
 	t.Parallel()
 	data := secretPayload()[:3<<10]
@@ -525,6 +537,11 @@ func TestWireValuesPrintNoPayload(t *testing.T) {
 			require.Contains(t, string(out), data[:64], "the JSON carries the data")
 			ptr := reflect.New(reflect.TypeOf(tt.v))
 			ptr.Elem().Set(reflect.ValueOf(tt.v))
+			r := toolnexus.Ok("x").WithMetadata("v", tt.v).WithMetadata("p", ptr.Interface())
+			red, err := json.Marshal(r.Redacted())
+			require.NoError(t, err)
+			assertNoPayload(t, string(red), data, 16)
+			assert.True(t, reaches(r, data), "the original keeps it")
 			for _, v := range []any{tt.v, ptr.Interface()} {
 				for _, verb := range printVerbs {
 					if tt.noFormat && !strings.ContainsAny(verb, "vsqxX") {
@@ -597,4 +614,17 @@ func TestWireValueForms(t *testing.T) {
 	assert.Equal(t, `{Type:"image_url" ImageURL:&{URL:"data:image/png;base64,…"}}`, p.String())
 	text, _ = logWithoutTime(slog.Any("v", p))
 	assert.Equal(t, `level=INFO msg=m v.type=image_url v.image_url.url=data:image/png;base64,…`, text)
+}
+
+// TestRedactedWireValues checks what Redacted keeps of a wire value in
+// metadata: all but its payload (the leak matrix checks that none is left).
+func TestRedactedWireValues(t *testing.T) {
+	t.Parallel()
+	img := toolnexus.ContentPart{Type: toolnexus.PartImage, MIMEType: "image/png", Data: "AAAA"}
+	c := toolnexus.Ok("x", img, img.WithName("a.png")).MCPCallToolResult()
+	red := toolnexus.Ok("x").WithMetadata("mcp", c).Redacted()
+	assert.Equal(t, toolnexus.MCPCallToolResult{Content: []toolnexus.MCPContent{{Type: "text", Text: "x"}, {Type: "image", MIMEType: "image/png"}, {Type: "image", MIMEType: "image/png"}}},
+		red.Metadata["mcp"])
+	web := toolnexus.OpenAIImageURL{URL: "https://example.com/a.png"}
+	assert.Equal(t, web, toolnexus.Ok("x").WithMetadata("u", web).Redacted().Metadata["u"])
 }

@@ -131,8 +131,10 @@ func (r ToolResult) Validate() error {
 // ("image (image/png, 82 bytes) sha256:e050…"). Whatever the metadata holds
 // is redacted too, at any depth: parts and results (values or pointers, in
 // slices, arrays, maps and the exported fields of structs), objects decoded
-// from JSON that have the shape of a part and every member of those, and
-// strings holding a data: URL. A value reached twice, along a cycle or two
+// from JSON that have the shape of a part and every member of those, the
+// payloads of the MCP and provider values ([MCPContent], …), and strings
+// holding a data: URL. A value nested in place, with no map, slice or
+// pointer between, more than 10 000 levels deep is dropped. A value reached twice, along a cycle or two
 // paths, is copied once, so the copy links as r does, and the cost is linear
 // in the number of distinct values. The copy shares nothing that it changes
 // with r.
