@@ -475,7 +475,8 @@ func FuzzPartReaderFS(f *testing.F) {
 
 // FuzzJSONReader checks the exact-key reader, which every decoder of the
 // package reads through: it never panics on any input, and on valid JSON
-// it skips and reads strings as encoding/json does.
+// it skips and reads strings as encoding/json does, but for those that are
+// not UTF-8, which it refuses.
 func FuzzJSONReader(f *testing.F) {
 	for _, s := range wireResults {
 		f.Add([]byte(s))

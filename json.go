@@ -16,7 +16,9 @@ import (
 // struct field. Every decoder of JSON from a peer reads through it
 // (ParseToolResult, FromMCPCallToolResult, Request and Answer), so that a
 // key means what the other toolnexus ports and the MCP SDKs take it to mean;
-// when a key repeats, the last one wins, as in JavaScript.
+// when a key repeats, the last one wins, as in JavaScript. A string or key
+// that is not UTF-8 is refused, where encoding/json would replace what is
+// not with U+FFFD.
 //
 // It reads input that encoding/json has already found valid (json.Valid, or
 // the bytes encoding/json hands to an UnmarshalJSON method), so it checks
