@@ -577,9 +577,6 @@ func ParseToolResult(data []byte, maxBytes int64) (ToolResult, error) {
 	if err != nil {
 		return ToolResult{}, errorf(ErrInvalidJSON, "%v", err)
 	}
-	if len(r.Parts) == 0 {
-		r.Parts = nil // "parts":[], as other ports write it, is no parts
-	}
 	if d.pythonFlag {
 		// Keys are exact, so the flag would read as false, and a failed
 		// call as a success.
@@ -638,7 +635,7 @@ func (d *jsonReader) parts() ([]ContentPart, error) {
 	if err := d.openArray("parts"); err != nil {
 		return nil, err
 	}
-	parts := []ContentPart{}
+	var parts []ContentPart // "parts":[], as other ports write it, is no parts
 	for {
 		ok, err := d.nextElem()
 		if err != nil || !ok {

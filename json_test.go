@@ -59,7 +59,7 @@ func TestUnmarshalExactKeys(t *testing.T) {
 			`{"output":"x","METADATA":{"k":1}}`:                              {Output: "x"},
 			`{"output":"x","metadata":{"k":1},"metadata":{"j":2}}`:           {Output: "x", Metadata: map[string]any{"j": 2.0}},
 			`{"output":"x","metadata":{"K":1,"k":2,"\u212a":3}}`:             {Output: "x", Metadata: map[string]any{"K": 1.0, "k": 2.0, "\u212a": 3.0}},
-			`{"output":"x","parts":[{"type":"text","text":"a"}],"parts":[]}`: {Output: "x", Parts: []toolnexus.ContentPart{}},
+			`{"output":"x","parts":[{"type":"text","text":"a"}],"parts":[]}`: {Output: "x"},
 		} {
 			assert.Equal(t, want, decode[toolnexus.ToolResult](t, in), "%s", in)
 		}
@@ -119,8 +119,8 @@ func TestUnmarshalLenient(t *testing.T) {
 		{"missing isError is false", `{"output":"done"}`, toolnexus.ToolResult{Output: "done"}, `{"output":"done","isError":false}`},
 		{"missing output is empty", `{"isError":true}`, toolnexus.ToolResult{IsError: true}, `{"output":"","isError":true}`},
 		{"null fields are zero", `{"output":null,"isError":null,"parts":null,"metadata":null}`, toolnexus.ToolResult{}, `{"output":"","isError":false}`},
-		{"empty parts and metadata are written as absent", `{"output":"done","isError":true,"parts":[],"metadata":{}}`,
-			toolnexus.ToolResult{Output: "done", IsError: true, Parts: []toolnexus.ContentPart{}, Metadata: map[string]any{}},
+		{"empty parts are none, empty metadata written as absent", `{"output":"done","isError":true,"parts":[],"metadata":{}}`,
+			toolnexus.ToolResult{Output: "done", IsError: true, Metadata: map[string]any{}},
 			`{"output":"done","isError":true}`},
 		{"unknown keys are ignored", `{"output":"done","isError":true,"status":"x","extra":{"a":[1,"]}",{"b":null}]},"version":2}`,
 			toolnexus.ToolResult{Output: "done", IsError: true}, `{"output":"done","isError":true}`},
