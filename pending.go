@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"reflect"
 
 	"github.com/google/uuid"
 )
@@ -81,6 +82,9 @@ func requestOf(v any) (Request, bool) {
 		}
 	}
 	// Any other value is read as it will be after JSON.
+	if !unfoldsWithin(reflect.ValueOf(v), maxRequestValues) {
+		return Request{}, false
+	}
 	b, err := json.Marshal(v)
 	if err != nil {
 		return Request{}, false
@@ -117,27 +121,89 @@ func isJSONValue(m map[string]any) bool {
 }
 
 // isJSONAny reports whether v is made only of the types encoding/json
-// decodes into an any.
+// decodes into an any, and is a tree, as JSON decodes to, or unfolds into at
+// most maxRequestValues values: metadata that links back to itself is not.
 func isJSONAny(v any) bool {
-	switch v := v.(type) {
-	case nil, string, float64, bool:
-		return true
-	case []any:
-		for _, e := range v {
-			if !isJSONAny(e) {
-				return false
-			}
-		}
-		return true
-	case map[string]any:
-		for _, e := range v {
-			if !isJSONAny(e) {
-				return false
-			}
-		}
-		return true
+	type container struct {
+		p uintptr
+		n int
 	}
-	return false
+	var seen map[container]bool
+	shared := false
+	stack := []any{v}
+	for n := 0; len(stack) > 0; n++ {
+		if shared && n > maxRequestValues {
+			return false
+		}
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		var c container
+		switch v := v.(type) {
+		case nil, string, float64, bool:
+			continue
+		case []any:
+			stack = append(stack, v...)
+			c = container{reflect.ValueOf(v).Pointer(), len(v)}
+		case map[string]any:
+			for _, e := range v {
+				stack = append(stack, e)
+			}
+			c = container{reflect.ValueOf(v).Pointer(), -1}
+		default:
+			return false
+		}
+		if c.n == 0 {
+			continue
+		}
+		if seen == nil {
+			seen = map[container]bool{}
+		}
+		shared = shared || seen[c]
+		seen[c] = true
+	}
+	return true
+}
+
+// maxRequestValues bounds the values of a request read from metadata: a
+// value whose JSON would hold more, such as one that links back to itself,
+// which JSON would unfold without end, is no request.
+const maxRequestValues = 1 << 16
+
+// unfoldsWithin reports whether v, unfolded as JSON writes it, holds at most
+// max values.
+func unfoldsWithin(v reflect.Value, max int) bool {
+	stack := []reflect.Value{v}
+	for n := 0; len(stack) > 0; n++ {
+		if n > max {
+			return false
+		}
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch v.Kind() {
+		case reflect.Interface, reflect.Pointer:
+			if !v.IsNil() {
+				stack = append(stack, v.Elem())
+			}
+		case reflect.Slice, reflect.Array:
+			if v.Type().Elem().Kind() == reflect.Uint8 {
+				continue // written as one string
+			}
+			for i := range v.Len() {
+				stack = append(stack, v.Index(i))
+			}
+		case reflect.Map:
+			for it := v.MapRange(); it.Next(); {
+				stack = append(stack, it.Value())
+			}
+		case reflect.Struct:
+			for i := range v.NumField() {
+				if v.Type().Field(i).IsExported() {
+					stack = append(stack, v.Field(i))
+				}
+			}
+		}
+	}
+	return true
 }
 
 func requestFromMap(m map[string]any) (Request, bool) {
