@@ -914,7 +914,7 @@ func wireField(v reflect.Value, goSyntax bool, depth int) string {
 	case reflect.String:
 		return logString(v.String())
 	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
 		return fmt.Sprint(v.Interface())
 	case reflect.Slice:
 		if v.IsNil() {
@@ -1022,7 +1022,7 @@ func wireLogValue(v reflect.Value, depth int) slog.Value {
 	case reflect.String:
 		return slog.StringValue(shown(v.String()))
 	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
 		return slog.AnyValue(v.Interface())
 	case reflect.Slice, reflect.Array, reflect.Map:
 		if v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.Uint8 {
