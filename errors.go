@@ -106,18 +106,6 @@ func (e *PartTooLargeError) Error() string {
 // Is reports whether target is [ErrPartTooLarge].
 func (e *PartTooLargeError) Is(target error) bool { return target == ErrPartTooLarge }
 
-// maxQuoted is how much of an offending value an error message shows.
-const maxQuoted = 40
-
-// quote returns s quoted for an error message, cut to a short prefix when it
-// is long: an error must not carry a megabyte of base64.
-func quote(s string) string {
-	if len(s) <= maxQuoted {
-		return strconv.Quote(s)
-	}
-	return strconv.Quote(s[:maxQuoted]) + "… (" + strconv.Itoa(len(s)) + " bytes)"
-}
-
 // errorf wraps a sentinel with details: errorf(ErrX, "%q is bad", v) reads
 // "toolnexus: x: \"v\" is bad".
 func errorf(sentinel error, format string, args ...any) error {

@@ -237,7 +237,7 @@ func FuzzParseToolResult(f *testing.F) {
 		if strictErr == nil {
 			require.NoError(t, err)
 			require.Equal(t, r, strict, "ParseToolResult is the exact reader, validated")
-		} else if json.Valid(src) {
+		} else if json.Valid(src) && bytes.TrimSpace(src)[0] == '{' && !pythonErrorFlag(src) { // DecodeExact reads null as a zero result
 			require.Equal(t, err, strictErr)
 		}
 		req, pending := toolnexus.PendingOf(r)
@@ -598,7 +598,8 @@ func FuzzPartReaderFS(f *testing.F) {
 
 // FuzzJSONReader checks the exact-key reader, which every decoder of the
 // package reads through: it never panics on any input, and on valid JSON
-// it skips and reads strings as encoding/json does.
+// it skips and reads strings as encoding/json does, but for those that are
+// not UTF-8, which it refuses.
 func FuzzJSONReader(f *testing.F) {
 	for _, s := range wireResults {
 		f.Add([]byte(s))
@@ -615,6 +616,14 @@ func FuzzJSONReader(f *testing.F) {
 		var strErr error
 		require.NotPanics(t, func() { s, strErr = toolnexus.JSONString(data) })
 		if !json.Valid(data) {
+			return
+		}
+		switch notUTF8(data) {
+		case yes:
+			require.EqualError(t, skipErr, "a string is not valid UTF-8")
+			require.Error(t, strErr)
+			return
+		case maybe:
 			return
 		}
 		require.NoError(t, skipErr)
@@ -649,6 +658,13 @@ func FuzzExactKeys(f *testing.F) {
 			return
 		}
 		got, gotErr := toolnexus.DecodeExact(data)
+		switch notUTF8(data) {
+		case yes:
+			assertErr(t, gotErr, toolnexus.ErrInvalidJSON, "")
+			return
+		case maybe:
+			return
+		}
 		var mirror plainResult
 		mirrorErr := json.Unmarshal(data, &mirror)
 		require.Equal(t, mirrorErr == nil, gotErr == nil, "ToolResult: %v, plain struct: %v", gotErr, mirrorErr)
@@ -657,7 +673,7 @@ func FuzzExactKeys(f *testing.F) {
 			return
 		}
 		want := toolnexus.ToolResult{Output: mirror.Output, IsError: mirror.IsError, Metadata: mirror.Metadata}
-		if mirror.Parts != nil {
+		if len(mirror.Parts) > 0 { // "parts":[] is no parts
 			want.Parts = make([]toolnexus.ContentPart, len(mirror.Parts))
 			for i, p := range mirror.Parts {
 				want.Parts[i] = toolnexus.ContentPart{Type: toolnexus.PartType(p.Type), Text: p.Text, MIMEType: p.MIMEType, Data: p.Data, URL: p.URL}.WithName(p.Name)
@@ -919,4 +935,44 @@ func FuzzStateData(f *testing.F) {
 		assert.Equal(t, want, got.Requests[0].Data)
 		assert.Equal(t, want, got.Answers[0].Data)
 	})
+}
+
+// The answers of notUTF8.
+const (
+	no = iota
+	yes
+	maybe
+)
+
+// notUTF8 tells whether data, valid JSON, holds a string that is not UTF-8
+// (raw bytes that are not, or a lone surrogate escape, which encoding/json
+// reads as U+FFFD): maybe when data also holds a U+FFFD of its own.
+func notUTF8(data []byte) int {
+	if !utf8.Valid(data) {
+		return yes
+	}
+	if bytes.Contains(data, []byte("\uFFFD")) || bytes.Contains(bytes.ToLower(data), []byte(`\ufffd`)) {
+		return maybe
+	}
+	var v any
+	if json.Unmarshal(data, &v) != nil {
+		return no
+	}
+	b, _ := json.Marshal(v)
+	if bytes.Contains(b, []byte("\uFFFD")) || bytes.Contains(b, []byte(`\ufffd`)) {
+		return yes
+	}
+	return no
+}
+
+// pythonErrorFlag reports whether data, valid JSON, is an object with the
+// key "is_error" and not "isError", which ParseToolResult refuses.
+func pythonErrorFlag(data []byte) bool {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(data, &m) != nil {
+		return false
+	}
+	_, underscore := m["is_error"]
+	_, camel := m["isError"]
+	return underscore && !camel
 }

@@ -224,8 +224,10 @@ func structuredContent(metadata map[string]any) json.RawMessage {
 // FromMCPCallToolResult returns the ToolResult for data, the JSON of an MCP
 // CallToolResult, as [MCPCallToolResult.ToolResult] reads it. Keys are read
 // exactly, as the MCP SDKs read them: "ISERROR" is not "isError", and a
-// text block with "TYPE":"image" is not an image. Input that is not JSON, or
-// whose known keys hold values of the wrong type, reports [ErrInvalidMCP].
+// text block with "TYPE":"image" is not an image. Input that is not JSON,
+// whose known keys hold values of the wrong type, that holds a string that
+// is not UTF-8 (named by where it is), or that asks for a url mode
+// elicitation at a URL a part could not hold, reports [ErrInvalidMCP].
 // It reads input of any size; use [PartReader.MCPCallToolResult] to limit it.
 func FromMCPCallToolResult(data []byte) (ToolResult, error) {
 	return PartReader{}.MCPCallToolResult(data)
@@ -254,6 +256,9 @@ func (pr PartReader) MCPCallToolResult(data []byte) (ToolResult, error) {
 		return ToolResult{}, errorf(ErrInvalidMCP, "%v", err)
 	}
 	if c.ResultType == inputRequired {
+		if err := c.checkInputRequests(); err != nil {
+			return ToolResult{}, err
+		}
 		return c.suspension(), nil
 	}
 	texts, others := countBlocks(content)
@@ -323,7 +328,9 @@ func (d *jsonReader) mcpResult() (c MCPCallToolResult, content []byte, err error
 					err = errSyntax
 				}
 			case '[':
+				d.reread = true // mcpContents reads it
 				content, err = d.skip()
+				d.reread = false
 			default:
 				err = &typeError{key: "content", want: "an array", got: d.kind()}
 			}
@@ -362,13 +369,16 @@ func (d *jsonReader) mcpContents(m *mcpReader) error {
 			return fmt.Errorf("content[%d] is %s, not an object", i, d.kind())
 		}
 		c, text, err := d.mcpContent()
+		if err == nil && c.Type == "text" {
+			err = at(m.rawText(text), ".text")
+		}
 		if err != nil {
+			if _, ok := err.(*pathError); ok {
+				return at(err, "content["+strconv.Itoa(i)+"]")
+			}
 			return fmt.Errorf("content[%d]: %w", i, err)
 		}
 		if c.Type == "text" {
-			if err := m.rawText(text); err != nil {
-				return fmt.Errorf("content[%d]: %w", i, err)
-			}
 			continue
 		}
 		m.block(c)
@@ -512,7 +522,10 @@ func (d *jsonReader) mcpInputRequest(what string) (MCPInputRequest, error) {
 				}
 			case '{':
 				var raw []byte
-				if raw, err = d.skip(); err == nil {
+				d.reread = ir.Method == methodElicit // readElicitParams reads it
+				raw, err = d.skip()
+				d.reread = false
+				if err == nil {
 					ir.Params = bytes.Clone(raw)
 				}
 			default:
@@ -525,12 +538,14 @@ func (d *jsonReader) mcpInputRequest(what string) (MCPInputRequest, error) {
 	})
 	if err == nil && ir.Method == methodElicit {
 		_, err = readElicitParams(ir.Params)
+		err = at(err, ".params")
 	}
 	return ir, err
 }
 
 // ToolResult returns the ToolResult c stands for. Its Output is the text
 // blocks joined by newlines. StructuredContent, compacted, is kept apart
+// (a structuredContent of null is none)
 // under [MetadataStructuredContent], so that [ToolResult.MCPCallToolResult]
 // sends it back; when c has no text, Output is that JSON, which a provider
 // is sent as the text (MCP asks a server to send it in a text block too).
@@ -558,6 +573,9 @@ func (d *jsonReader) mcpInputRequest(what string) (MCPInputRequest, error) {
 // [MetadataRequestState].
 func (c MCPCallToolResult) ToolResult() (ToolResult, error) {
 	if c.ResultType == inputRequired {
+		if err := c.checkInputRequests(); err != nil {
+			return ToolResult{}, err
+		}
 		return c.suspension(), nil
 	}
 	others := 0
@@ -598,7 +616,7 @@ type mcpText struct {
 // newMCPReader returns a reader for blocks, others of which are not text.
 func newMCPReader(structured json.RawMessage, blocks, others int) (*mcpReader, error) {
 	m := &mcpReader{texts: make([]mcpText, 0, blocks), parts: make([]ContentPart, 0, others)}
-	if len(structured) > 0 {
+	if len(structured) > 0 && string(bytes.TrimSpace(structured)) != "null" { // null is no structured content
 		var out bytes.Buffer
 		if err := json.Compact(&out, structured); err != nil {
 			return nil, errorf(ErrInvalidMCP, "structuredContent: %v", err)
@@ -624,9 +642,9 @@ func (m *mcpReader) rawText(raw []byte) error {
 		m.texts = append(m.texts, mcpText{raw: body})
 		return nil
 	}
-	var t string
-	if err := json.Unmarshal(raw, &t); err != nil {
-		return err
+	t, err := unquote(raw[1 : len(raw)-1])
+	if err != nil {
+		return &pathError{err: fmt.Errorf("a string %w", err)}
 	}
 	m.text(t)
 	return nil
@@ -692,6 +710,22 @@ func (m *mcpReader) result(isError bool) ToolResult {
 	return r
 }
 
+// checkInputRequests refuses a url mode elicitation whose URL a part could
+// not hold (see [PartFromURL]): a peer's login page must be an absolute URL
+// with no space or control character, and no data URL.
+func (c MCPCallToolResult) checkInputRequests() error {
+	for _, id := range slices.Sorted(maps.Keys(c.InputRequests)) {
+		p, ok := c.InputRequests[id].elicitation()
+		if !ok || p.Mode != elicitURL && (p.Mode != "" || p.URL == "") {
+			continue
+		}
+		if isDataURL(p.URL) || !isAbsoluteURL(p.URL) {
+			return errorf(ErrInvalidMCP, "input request %s: url %s is not an absolute URL", quote(id), quote(p.URL))
+		}
+	}
+	return nil
+}
+
 // suspension reads an input_required result.
 func (c MCPCallToolResult) suspension() ToolResult {
 	ids := slices.Sorted(maps.Keys(c.InputRequests))
@@ -754,10 +788,14 @@ func partFromMCP(c MCPContent) (ContentPart, bool) {
 	return newPart(mimeType, data, lastSegment(res.URI)), true
 }
 
-// bareType returns a MIME type without its parameters, as written.
+// bareType returns a MIME type without its parameters, as written, or a
+// MIME type that is not one (see [ContentPart.Validate]) as it is, for the
+// part that has it to fail.
 func bareType(mimeType string) string {
-	t, _, _ := strings.Cut(mimeType, ";")
-	return strings.TrimSpace(t)
+	if t, err := parseMIMEType(mimeType); err == nil {
+		return t
+	}
+	return mimeType
 }
 
 // canonicalBase64 returns data as canonical standard base64: as it is when

@@ -214,14 +214,79 @@ func TestFromMCPCallToolResultErrors(t *testing.T) {
 		{"null block", `{"content":[null]}`, `toolnexus: invalid MCP result: content[0] is null, not an object`},
 		{"data not a string", `{"content":[{"type":"image","data":12,"mimeType":"image/png"}]}`, `toolnexus: invalid MCP result: content[0]: "data" is a number, not a string`},
 		{"resource not an object", `{"content":[{"type":"resource","resource":"file:///a"}]}`, `toolnexus: invalid MCP result: content[0]: "resource" is a string, not an object`},
+		{"text not UTF-8", `{"content":[{"type":"text","text":"ok"},{"type":"text","text":"a\ud800"}]}`, `toolnexus: invalid MCP result: content[1].text: a string is not valid UTF-8`},
+		{"raw text not UTF-8", "{\"content\":[{\"type\":\"text\",\"text\":\"\xff\"}]}", `toolnexus: invalid MCP result: content[0].text: a string is not valid UTF-8`},
+		{"mimeType CESU-8", "{\"content\":[{\"type\":\"image\",\"data\":\"AAAA\",\"mimeType\":\"\xed\xa0\x80\"}]}", `toolnexus: invalid MCP result: content[0].mimeType: a string is not valid UTF-8`},
+		{"resource uri", `{"content":[{"type":"resource","resource":{"uri":"\udc00","blob":"AAAA"}}]}`, `toolnexus: invalid MCP result: content[0].resource.uri: a string is not valid UTF-8`},
+		{"a key", `{"content":[{"type":"text","\ud800":1}]}`, `toolnexus: invalid MCP result: content[0]: a key is not valid UTF-8`},
+		{"unknown member", `{"content":[],"_meta":{"a":["\ud800"]}}`, `toolnexus: invalid MCP result: _meta: a string is not valid UTF-8`},
+		{"structuredContent", `{"content":[],"structuredContent":{"a":"\ud800"}}`, `toolnexus: invalid MCP result: structuredContent: a string is not valid UTF-8`},
+		{"input request id", `{"resultType":"input_required","inputRequests":{"a\ud800":{"method":"elicitation/create"}}}`, `toolnexus: invalid MCP result: inputRequests: a key is not valid UTF-8`},
+		{"elicitation message", `{"resultType":"input_required","inputRequests":{"r":{"method":"elicitation/create","params":{"mode":"form","message":"\ud800"}}}}`,
+			`toolnexus: invalid MCP result: inputRequests.r.params.message: a string is not valid UTF-8`},
+		{"input request of a long id not an object", `{"resultType":"input_required","inputRequests":{"` + strings.Repeat("i", 16<<10) + `":5}}`,
+			`toolnexus: invalid MCP result: "inputRequests.iiiiiiiiiiiiiiiiiiiiiiiiii"… (16398 bytes) is a number, not an object`},
+		{"url elicitation with a space", `{"resultType":"input_required","inputRequests":{"r":{"method":"elicitation/create","params":{"mode":"url","message":"m","url":"https://example.com/a b"}}}}`,
+			`toolnexus: invalid MCP result: input request "r": url "https://example.com/a b" is not an absolute URL`},
+		{"url elicitation relative", `{"resultType":"input_required","inputRequests":{"r":{"method":"elicitation/create","params":{"mode":"url","message":"m","url":"/login"}}}}`,
+			`toolnexus: invalid MCP result: input request "r": url "/login" is not an absolute URL`},
+		{"url elicitation with a NUL", `{"resultType":"input_required","inputRequests":{"r":{"method":"elicitation/create","params":{"mode":"url","message":"m","url":"https://example.com/\u0000"}}}}`,
+			`toolnexus: invalid MCP result: input request "r": url "https://example.com/\x00" is not an absolute URL`},
+		{"url elicitation without url", `{"resultType":"input_required","inputRequests":{"r":{"method":"elicitation/create","params":{"mode":"url","message":"m"}}}}`,
+			`toolnexus: invalid MCP result: input request "r": url "" is not an absolute URL`},
+		{"url elicitation to a data URL", `{"resultType":"input_required","inputRequests":{"r":{"method":"elicitation/create","params":{"mode":"url","message":"m","url":"data:text/html;base64,PGgxPg=="}}}}`,
+			`toolnexus: invalid MCP result: input request "r": url "data:text/html;base64,PGgxPg==" is not an absolute URL`},
+		{"url elicitation without mode, with a bad url", `{"resultType":"input_required","inputRequests":{"r":{"method":"elicitation/create","params":{"message":"m","url":"login page"}}}}`,
+			`toolnexus: invalid MCP result: input request "r": url "login page" is not an absolute URL`},
+		{"url elicitation long url", `{"resultType":"input_required","inputRequests":{"r":{"method":"elicitation/create","params":{"mode":"url","message":"m","url":"` + strings.Repeat("x", 16<<10) + `"}}}}`,
+			`toolnexus: invalid MCP result: input request "r": url "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"… (16384 bytes) is not an absolute URL`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			_, err := toolnexus.FromMCPCallToolResult([]byte(tc.in))
-			require.ErrorIs(t, err, toolnexus.ErrInvalidMCP)
-			assert.EqualError(t, err, tc.want)
+			assertErr(t, err, toolnexus.ErrInvalidMCP, tc.want)
+			// The typed route checks what it reads as well, but for UTF-8,
+			// which encoding/json replaces before it is handed over.
+			var c toolnexus.MCPCallToolResult
+			if json.Unmarshal([]byte(tc.in), &c) == nil && strings.Contains(tc.want, "url") {
+				_, err := c.ToolResult()
+				assertErr(t, err, toolnexus.ErrInvalidMCP, tc.want)
+			}
 		})
+	}
+}
+
+// TestMCPStructuredContentNull checks that "structuredContent":null is no
+// structured content on every route: the output is the text.
+func TestMCPStructuredContentNull(t *testing.T) {
+	t.Parallel()
+	for _, in := range []string{`{"content":[{"type":"text","text":"hi"}],"structuredContent":null}`, `{"content":[{"type":"text","text":"hi"}],"structuredContent": null }`} {
+		got, err := toolnexus.FromMCPCallToolResult([]byte(in))
+		require.NoError(t, err)
+		assert.Equal(t, toolnexus.Ok("hi"), got)
+		var c toolnexus.MCPCallToolResult
+		require.NoError(t, json.Unmarshal([]byte(in), &c))
+		got, err = c.ToolResult()
+		require.NoError(t, err)
+		assert.Equal(t, toolnexus.Ok("hi"), got)
+	}
+	got, err := toolnexus.MCPCallToolResult{Content: []toolnexus.MCPContent{{Type: "text", Text: "hi"}}, StructuredContent: json.RawMessage(" null")}.ToolResult()
+	require.NoError(t, err)
+	assert.Equal(t, toolnexus.Ok("hi"), got)
+}
+
+// TestMCPMIMETypeNoTrim checks that a block whose MIME type has control or
+// Unicode space around it is no part: it is kept as its placeholder.
+func TestMCPMIMETypeNoTrim(t *testing.T) {
+	t.Parallel()
+	for _, m := range spacedMIMETypes {
+		b, err := json.Marshal(toolnexus.MCPCallToolResult{Content: []toolnexus.MCPContent{{Type: "image", Data: "AAAA", MIMEType: m}}})
+		require.NoError(t, err)
+		got, err := toolnexus.FromMCPCallToolResult(b)
+		require.NoError(t, err)
+		assert.Nil(t, got.Parts, "%q", m)
+		assert.True(t, strings.HasPrefix(got.Output, "[unsupported image part ("), "%q: %s", m, got.Output)
 	}
 }
 
