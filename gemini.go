@@ -74,7 +74,7 @@ var geminiTypes = map[string]PartType{
 // scheme ("File input methods"). Any other part, and parts over those
 // limits, leave their placeholders in the text.
 func (r ToolResult) GeminiFunctionResponse(name, id string) GeminiFunctionResponse {
-	texts, media := layout(r, func(_ int, p ContentPart) (GeminiFunctionResponsePart, string) {
+	texts, media := layout(r, geminiCarries, func(_ int, p ContentPart) GeminiFunctionResponsePart {
 		return geminiPart(p)
 	})
 	key := "output"
@@ -87,22 +87,36 @@ func (r ToolResult) GeminiFunctionResponse(name, id string) GeminiFunctionRespon
 	return GeminiFunctionResponse{ID: id, Name: name, Response: map[string]any{key: strings.Join(texts, "\n")}, Parts: media}
 }
 
-// geminiPart returns the functionResponse part for p, or the text that
-// stands for it.
-func geminiPart(p ContentPart) (GeminiFunctionResponsePart, string) {
+// Limits of the Gemini API, as [UnsupportedPart] reports them.
+var (
+	geminiInlineLimit = SizeLimit{Bytes: geminiMaxInline, Base64: true, What: "the 100 MB of base64 Gemini takes inline"}
+	geminiPDFLimit    = SizeLimit{Bytes: geminiMaxPDF, What: "the 50 MB Gemini takes in a PDF"}
+)
+
+// geminiCarries says why Gemini does not carry the valid part p.
+func geminiCarries(p ContentPart) refusal {
 	mt := mediaType(p.MIMEType)
 	switch {
 	case geminiTypes[mt] != p.Type:
-		return GeminiFunctionResponsePart{}, placeholder(p)
+		return refuse(UnsupportedMediaType)
+	case p.URL != "" && !hasPrefixFold(p.URL, "https://") && !hasPrefixFold(p.URL, "gs://"):
+		return refuse(UnsupportedURLScheme)
 	case p.URL != "":
-		if !hasPrefixFold(p.URL, "https://") && !hasPrefixFold(p.URL, "gs://") {
-			return GeminiFunctionResponsePart{}, placeholder(p)
-		}
-		return GeminiFunctionResponsePart{FileData: &GeminiFileData{MIMEType: mt, FileURI: p.URL}}, ""
+		return refusal{}
 	case len(p.Data) > geminiMaxInline:
-		return GeminiFunctionResponsePart{}, tooLarge(p, "the 100 MB of base64 Gemini takes inline")
+		return overLimit(geminiInlineLimit)
 	case mt == "application/pdf" && p.Size() > geminiMaxPDF:
-		return GeminiFunctionResponsePart{}, tooLarge(p, "the 50 MB Gemini takes in a PDF")
+		return overLimit(geminiPDFLimit)
 	}
-	return GeminiFunctionResponsePart{InlineData: &GeminiBlob{MIMEType: mt, Data: p.Data}}, ""
+	return refusal{}
+}
+
+// geminiPart returns the functionResponse part for p, a part geminiCarries
+// carries.
+func geminiPart(p ContentPart) GeminiFunctionResponsePart {
+	mt := mediaType(p.MIMEType)
+	if p.URL != "" {
+		return GeminiFunctionResponsePart{FileData: &GeminiFileData{MIMEType: mt, FileURI: p.URL}}
+	}
+	return GeminiFunctionResponsePart{InlineData: &GeminiBlob{MIMEType: mt, Data: p.Data}}
 }

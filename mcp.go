@@ -87,7 +87,7 @@ const (
 // client asks the person and retries, see [Request.MCPElicitParams] and the
 // mcpbridge package.
 func (r ToolResult) MCPCallToolResult() MCPCallToolResult {
-	texts, media := layout(r, mcpBlock)
+	texts, media := layout(r, mcpCarries, mcpBlock)
 	content := make([]MCPContent, 0, len(texts)+len(media))
 	for _, t := range texts {
 		content = append(content, MCPContent{Type: "text", Text: t})
@@ -95,18 +95,22 @@ func (r ToolResult) MCPCallToolResult() MCPCallToolResult {
 	return MCPCallToolResult{Content: append(content, media...), IsError: r.IsError}
 }
 
+// mcpCarries says why MCP does not carry the valid part p: it carries
+// every valid part.
+func mcpCarries(ContentPart) refusal { return refusal{} }
+
 // mcpBlock returns the content block for the valid part p, the i'th of its
 // result.
-func mcpBlock(i int, p ContentPart) (MCPContent, string) {
+func mcpBlock(i int, p ContentPart) MCPContent {
 	switch {
 	case p.URL != "":
 		name := cmp.Or(p.Name, baseName(lastSegment(p.URL)), p.URL)
-		return MCPContent{Type: "resource_link", MIMEType: p.MIMEType, URI: p.URL, Name: name}, ""
+		return MCPContent{Type: "resource_link", MIMEType: p.MIMEType, URI: p.URL, Name: name}
 	case p.Type == PartFile:
 		uri := "toolnexus:part/" + strconv.Itoa(i) + "/" + url.PathEscape(p.Name)
-		return MCPContent{Type: "resource", Resource: &MCPResource{URI: uri, MIMEType: p.MIMEType, Blob: p.Data}}, ""
+		return MCPContent{Type: "resource", Resource: &MCPResource{URI: uri, MIMEType: p.MIMEType, Blob: p.Data}}
 	}
-	return MCPContent{Type: string(p.Type), Data: p.Data, MIMEType: p.MIMEType}, ""
+	return MCPContent{Type: string(p.Type), Data: p.Data, MIMEType: p.MIMEType}
 }
 
 // FromMCPCallToolResult returns the ToolResult for data, the JSON of an MCP

@@ -103,7 +103,7 @@ var openAIAudioFormats = map[string]string{
 // them before any of the user messages: OpenAI wants the tool messages
 // straight after the assistant message.
 func (r ToolResult) OpenAIChatMessages(toolCallID, toolName string) []OpenAIChatMessage {
-	texts, media := layout(r, func(_ int, p ContentPart) (OpenAIChatContentPart, string) {
+	texts, media := layout(r, openAIChatCarries, func(_ int, p ContentPart) OpenAIChatContentPart {
 		return openAIChatPart(p)
 	})
 	tool := OpenAIChatMessage{Role: "tool", ToolCallID: toolCallID, Content: r.Output}
@@ -123,30 +123,54 @@ func (r ToolResult) OpenAIChatMessages(toolCallID, toolName string) []OpenAIChat
 	return []OpenAIChatMessage{tool, {Role: "user", Content: user}}
 }
 
-// openAIChatPart returns the user message part for p, or the text that
-// stands for it.
-func openAIChatPart(p ContentPart) (OpenAIChatContentPart, string) {
+// Limits of the OpenAI API, as [UnsupportedPart] reports them.
+var (
+	openAIImageLimit = SizeLimit{Bytes: openAIMaxImage, What: "the 20 MB OpenAI takes in an image"}
+	openAIFileLimit  = SizeLimit{Bytes: openAIMaxFile, What: "the 32 MB OpenAI takes in a request's files"}
+)
+
+// openAIChatCarries says why OpenAI Chat does not carry the valid part p.
+func openAIChatCarries(p ContentPart) refusal {
 	mt := mediaType(p.MIMEType)
 	switch {
-	case p.Type == PartImage && openAIImages[mt]:
-		switch {
-		case p.URL != "" && !webURL(p.URL):
-			return OpenAIChatContentPart{}, placeholder(p)
-		case p.URL != "":
-			return OpenAIChatContentPart{Type: "image_url", ImageURL: &OpenAIImageURL{URL: p.URL}}, ""
-		case p.Size() > openAIMaxImage:
-			return OpenAIChatContentPart{}, tooLarge(p, "the 20 MB OpenAI takes in an image")
-		}
-		return OpenAIChatContentPart{Type: "image_url", ImageURL: &OpenAIImageURL{URL: dataURL(p)}}, ""
-	case p.Type == PartFile && mt == "application/pdf" && p.Data != "":
-		if p.Size() > openAIMaxFile {
-			return OpenAIChatContentPart{}, tooLarge(p, "the 32 MB OpenAI takes in a request's files")
-		}
-		return OpenAIChatContentPart{Type: "file", File: &OpenAIFile{FileData: dataURL(p), Filename: fileName(p)}}, ""
-	case p.Type == PartAudio && openAIAudioFormats[mt] != "" && p.Data != "":
-		return OpenAIChatContentPart{Type: "input_audio", InputAudio: &OpenAIInputAudio{Data: p.Data, Format: openAIAudioFormats[mt]}}, ""
+	case p.Type == PartImage && !openAIImages[mt], p.Type == PartFile && mt != "application/pdf",
+		p.Type == PartAudio && openAIAudioFormats[mt] == "":
+		return refuse(UnsupportedMediaType)
+	case p.URL != "" && p.Type != PartImage:
+		return refuse(UnsupportedURL)
 	}
-	return OpenAIChatContentPart{}, placeholder(p)
+	return openAIFetchAndSize(p)
+}
+
+// openAIFetchAndSize says why either OpenAI API does not carry p, a part of
+// a type and media type it takes: a URL it does not fetch, or a size over
+// its limits.
+func openAIFetchAndSize(p ContentPart) refusal {
+	switch {
+	case p.URL != "" && !webURL(p.URL):
+		return refuse(UnsupportedURLScheme)
+	case p.URL != "":
+		return refusal{}
+	case p.Type == PartImage && p.Size() > openAIMaxImage:
+		return overLimit(openAIImageLimit)
+	case p.Type == PartFile && p.Size() > openAIMaxFile:
+		return overLimit(openAIFileLimit)
+	}
+	return refusal{}
+}
+
+// openAIChatPart returns the user message part for p, a part
+// openAIChatCarries carries.
+func openAIChatPart(p ContentPart) OpenAIChatContentPart {
+	switch {
+	case p.Type == PartImage && p.URL != "":
+		return OpenAIChatContentPart{Type: "image_url", ImageURL: &OpenAIImageURL{URL: p.URL}}
+	case p.Type == PartImage:
+		return OpenAIChatContentPart{Type: "image_url", ImageURL: &OpenAIImageURL{URL: dataURL(p)}}
+	case p.Type == PartFile:
+		return OpenAIChatContentPart{Type: "file", File: &OpenAIFile{FileData: dataURL(p), Filename: fileName(p)}}
+	}
+	return OpenAIChatContentPart{Type: "input_audio", InputAudio: &OpenAIInputAudio{Data: p.Data, Format: openAIAudioFormats[mediaType(p.MIMEType)]}}
 }
 
 // OpenAIResponsesOutput returns r as an OpenAI Responses function_call_output
@@ -164,7 +188,7 @@ func (r ToolResult) OpenAIResponsesOutput(callID string) OpenAIFunctionCallOutpu
 	if len(r.Parts) == 0 {
 		return o
 	}
-	texts, media := layout(r, func(_ int, p ContentPart) (OpenAIResponsesContent, string) {
+	texts, media := layout(r, openAIResponsesCarries, func(_ int, p ContentPart) OpenAIResponsesContent {
 		return openAIResponsesItem(p)
 	})
 	if len(texts)+len(media) == 0 {
@@ -178,25 +202,29 @@ func (r ToolResult) OpenAIResponsesOutput(callID string) OpenAIFunctionCallOutpu
 	return o
 }
 
-// openAIResponsesItem returns the output item for p, or the text that stands
-// for it.
-func openAIResponsesItem(p ContentPart) (OpenAIResponsesContent, string) {
+// openAIResponsesCarries says why OpenAI Responses does not carry the
+// valid part p.
+func openAIResponsesCarries(p ContentPart) refusal {
 	mt := mediaType(p.MIMEType)
-	image := p.Type == PartImage && openAIImages[mt]
-	pdf := p.Type == PartFile && mt == "application/pdf"
 	switch {
-	case !image && !pdf, p.URL != "" && !webURL(p.URL):
-		return OpenAIResponsesContent{}, placeholder(p)
-	case image && p.URL != "":
-		return OpenAIResponsesContent{Type: "input_image", ImageURL: p.URL}, ""
-	case p.URL != "":
-		return OpenAIResponsesContent{Type: "input_file", FileURL: p.URL}, ""
-	case image && p.Size() > openAIMaxImage:
-		return OpenAIResponsesContent{}, tooLarge(p, "the 20 MB OpenAI takes in an image")
-	case image:
-		return OpenAIResponsesContent{Type: "input_image", ImageURL: dataURL(p)}, ""
-	case p.Size() > openAIMaxFile:
-		return OpenAIResponsesContent{}, tooLarge(p, "the 32 MB OpenAI takes in a request's files")
+	case p.Type != PartImage && p.Type != PartFile:
+		return refuse(UnsupportedType)
+	case p.Type == PartImage && !openAIImages[mt], p.Type == PartFile && mt != "application/pdf":
+		return refuse(UnsupportedMediaType)
 	}
-	return OpenAIResponsesContent{Type: "input_file", FileData: dataURL(p), Filename: fileName(p)}, ""
+	return openAIFetchAndSize(p)
+}
+
+// openAIResponsesItem returns the output item for p, a part
+// openAIResponsesCarries carries.
+func openAIResponsesItem(p ContentPart) OpenAIResponsesContent {
+	switch {
+	case p.Type == PartImage && p.URL != "":
+		return OpenAIResponsesContent{Type: "input_image", ImageURL: p.URL}
+	case p.Type == PartImage:
+		return OpenAIResponsesContent{Type: "input_image", ImageURL: dataURL(p)}
+	case p.URL != "":
+		return OpenAIResponsesContent{Type: "input_file", FileURL: p.URL}
+	}
+	return OpenAIResponsesContent{Type: "input_file", FileData: dataURL(p), Filename: fileName(p)}
 }
