@@ -80,7 +80,7 @@ var (
 )
 
 // anthropicCarries says why Anthropic does not carry the valid part p.
-func anthropicCarries(p ContentPart) refusal {
+func anthropicCarries(p ContentPart) carry {
 	mt := mediaType(p.MIMEType)
 	switch {
 	case p.Type != PartImage && p.Type != PartFile:
@@ -92,7 +92,7 @@ func anthropicCarries(p ContentPart) refusal {
 	case p.URL != "" && !webURL(p.URL):
 		return refuse(UnsupportedURLScheme)
 	case p.URL != "":
-		return refusal{}
+		return carry{}
 	case p.Type == PartImage && len(p.Data) > anthropicMaxImage:
 		return overLimit(anthropicImageLimit)
 	case len(p.Data) > anthropicMaxRequest:
@@ -102,7 +102,7 @@ func anthropicCarries(p ContentPart) refusal {
 			return refuse(UnsupportedEncoding)
 		}
 	}
-	return refusal{}
+	return carry{}
 }
 
 // anthropicBlock returns the image or document block for p, a part

@@ -94,7 +94,7 @@ var (
 )
 
 // geminiCarries says why Gemini does not carry the valid part p.
-func geminiCarries(p ContentPart) refusal {
+func geminiCarries(p ContentPart) carry {
 	mt := mediaType(p.MIMEType)
 	switch {
 	case geminiTypes[mt] != p.Type:
@@ -102,13 +102,13 @@ func geminiCarries(p ContentPart) refusal {
 	case p.URL != "" && !hasPrefixFold(p.URL, "https://") && !hasPrefixFold(p.URL, "gs://"):
 		return refuse(UnsupportedURLScheme)
 	case p.URL != "":
-		return refusal{}
+		return carry{}
 	case len(p.Data) > geminiMaxInline:
 		return overLimit(geminiInlineLimit)
 	case mt == "application/pdf" && p.Size() > geminiMaxPDF:
 		return overLimit(geminiPDFLimit)
 	}
-	return refusal{}
+	return carry{}
 }
 
 // geminiPart returns the functionResponse part for p, a part geminiCarries

@@ -97,7 +97,7 @@ func (r ToolResult) MCPCallToolResult() MCPCallToolResult {
 
 // mcpCarries says why MCP does not carry the valid part p: it carries
 // every valid part.
-func mcpCarries(ContentPart) refusal { return refusal{} }
+func mcpCarries(ContentPart) carry { return carry{} }
 
 // mcpBlock returns the content block for the valid part p, the i'th of its
 // result.

@@ -130,7 +130,7 @@ var (
 )
 
 // openAIChatCarries says why OpenAI Chat does not carry the valid part p.
-func openAIChatCarries(p ContentPart) refusal {
+func openAIChatCarries(p ContentPart) carry {
 	mt := mediaType(p.MIMEType)
 	switch {
 	case p.Type == PartImage && !openAIImages[mt], p.Type == PartFile && mt != "application/pdf",
@@ -145,18 +145,18 @@ func openAIChatCarries(p ContentPart) refusal {
 // openAIFetchAndSize says why either OpenAI API does not carry p, a part of
 // a type and media type it takes: a URL it does not fetch, or a size over
 // its limits.
-func openAIFetchAndSize(p ContentPart) refusal {
+func openAIFetchAndSize(p ContentPart) carry {
 	switch {
 	case p.URL != "" && !webURL(p.URL):
 		return refuse(UnsupportedURLScheme)
 	case p.URL != "":
-		return refusal{}
+		return carry{}
 	case p.Type == PartImage && p.Size() > openAIMaxImage:
 		return overLimit(openAIImageLimit)
 	case p.Type == PartFile && p.Size() > openAIMaxFile:
 		return overLimit(openAIFileLimit)
 	}
-	return refusal{}
+	return carry{}
 }
 
 // openAIChatPart returns the user message part for p, a part
@@ -204,7 +204,7 @@ func (r ToolResult) OpenAIResponsesOutput(callID string) OpenAIFunctionCallOutpu
 
 // openAIResponsesCarries says why OpenAI Responses does not carry the
 // valid part p.
-func openAIResponsesCarries(p ContentPart) refusal {
+func openAIResponsesCarries(p ContentPart) carry {
 	mt := mediaType(p.MIMEType)
 	switch {
 	case p.Type != PartImage && p.Type != PartFile:

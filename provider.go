@@ -13,7 +13,7 @@ import (
 // [ToolResult.Unsupported] decides it: a part that fails
 // [ContentPart.Validate] or that carries refuses leaves its placeholder
 // among the texts. block sees only the parts carried.
-func layout[B any](r ToolResult, carries func(ContentPart) refusal, block func(i int, p ContentPart) B) (texts []string, media []B) {
+func layout[B any](r ToolResult, carries func(ContentPart) carry, block func(i int, p ContentPart) B) (texts []string, media []B) {
 	n := 0
 	for _, p := range r.Parts {
 		if p.Type != PartText {

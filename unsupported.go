@@ -88,7 +88,7 @@ func (r ToolResult) Unsupported(d Destination) []UnsupportedPart {
 }
 
 // carries returns the decision of d: why it does not carry a valid part.
-func (d Destination) carries() func(ContentPart) refusal {
+func (d Destination) carries() func(ContentPart) carry {
 	switch d {
 	case Anthropic:
 		return anthropicCarries
@@ -101,26 +101,26 @@ func (d Destination) carries() func(ContentPart) refusal {
 	case MCP:
 		return mcpCarries
 	}
-	return func(ContentPart) refusal { return refuse(UnsupportedDestination) }
+	return func(ContentPart) carry { return refuse(UnsupportedDestination) }
 }
 
-// refusal is why a destination does not carry a part; the zero refusal
+// carry is whether a destination carries a part, and if not, why; the zero carry
 // carries it.
-type refusal struct {
+type carry struct {
 	reason UnsupportedReason
 	limit  SizeLimit
 }
 
-// refuse returns the refusal for reason.
-func refuse(reason UnsupportedReason) refusal { return refusal{reason: reason} }
+// refuse returns the carry that refuses a part for reason.
+func refuse(reason UnsupportedReason) carry { return carry{reason: reason} }
 
-// overLimit returns the refusal of a part over limit.
-func overLimit(limit SizeLimit) refusal { return refusal{reason: UnsupportedSize, limit: limit} }
+// overLimit returns the carry that refuses a part over limit.
+func overLimit(limit SizeLimit) carry { return carry{reason: UnsupportedSize, limit: limit} }
 
 // verdict returns why carries, the decision of a destination, does not
 // carry the non-text part p: an invalid part is never carried, and carries
 // decides on valid parts only.
-func verdict(p ContentPart, carries func(ContentPart) refusal) refusal {
+func verdict(p ContentPart, carries func(ContentPart) carry) carry {
 	if p.Validate() != nil {
 		return refuse(UnsupportedInvalid)
 	}
@@ -128,7 +128,7 @@ func verdict(p ContentPart, carries func(ContentPart) refusal) refusal {
 }
 
 // placeholder returns the text that stands for p, refused for why.
-func (why refusal) placeholder(p ContentPart) string {
+func (why carry) placeholder(p ContentPart) string {
 	if why.reason == UnsupportedSize {
 		return tooLarge(p, why.limit.What)
 	}
