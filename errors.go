@@ -50,6 +50,10 @@ var (
 	ErrAnswerMismatch = errors.New("toolnexus: answer does not match request")
 	// ErrExpired reports an [Answer] to a Request whose expiry has passed.
 	ErrExpired = errors.New("toolnexus: request expired")
+	// ErrInvalidAnswer reports an answer off what its request asked for, such
+	// as an elicitation's content off the schema it was asked with (see
+	// [Request.AnswerFromMCP]). It also matches [ErrInvalidMCP].
+	ErrInvalidAnswer error = &alsoError{msg: "toolnexus: invalid answer", also: ErrInvalidMCP}
 	// ErrInvalidJSON reports JSON that does not decode into a value of this
 	// package: a key holds a value of the wrong type, or the input is not
 	// JSON.
@@ -112,3 +116,14 @@ func quote(s string) string {
 func errorf(sentinel error, format string, args ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{sentinel}, args...)...)
 }
+
+// alsoError is a sentinel that also matches another one with [errors.Is].
+type alsoError struct {
+	msg  string
+	also error
+}
+
+func (e *alsoError) Error() string { return e.msg }
+
+// Is reports whether target is the sentinel e also matches.
+func (e *alsoError) Is(target error) bool { return target == e.also }

@@ -90,6 +90,23 @@ func TestSentinels(t *testing.T) {
 	}
 }
 
+// TestErrInvalidAnswer checks the one sentinel that matches another: an
+// answer off what was asked is also invalid MCP, and matches no other
+// sentinel.
+func TestErrInvalidAnswer(t *testing.T) {
+	t.Parallel()
+	assert.EqualError(t, toolnexus.ErrInvalidAnswer, "toolnexus: invalid answer")
+	wrapped := fmt.Errorf("reading: %w", toolnexus.ErrInvalidAnswer)
+	assert.ErrorIs(t, wrapped, toolnexus.ErrInvalidAnswer)
+	assert.ErrorIs(t, wrapped, toolnexus.ErrInvalidMCP)
+	assert.NotErrorIs(t, toolnexus.ErrInvalidMCP, toolnexus.ErrInvalidAnswer)
+	for _, s := range sentinels {
+		if s.err != toolnexus.ErrInvalidMCP {
+			assert.NotErrorIs(t, wrapped, s.err)
+		}
+	}
+}
+
 func TestPartTooLargeError(t *testing.T) {
 	t.Parallel()
 	err := fmt.Errorf("reading: %w", &toolnexus.PartTooLargeError{Limit: 10, Size: 11})

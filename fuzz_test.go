@@ -385,6 +385,7 @@ func FuzzFromMCPCallToolResult(f *testing.F) {
 		`{"content":[{"type":"resource_link","uri":"https://example.com/r","name":"../../etc/passwd","mimeType":"application/pdf"}]}`,
 		`{"resultType":"input_required","inputRequests":{"pnd-1":{"method":"elicitation/create","params":{"mode":"url","message":"Sign in","url":"https://example.com/login"}}},"requestState":"s"}`,
 		`{"resultType":"input_required","inputRequests":{"q":{"method":"elicitation/create","params":{"mode":"form","message":"Which?","requestedSchema":{"type":"object","properties":{"answer":{"type":"string"}}}}}}}`,
+		`{"resultType":"input_required","inputRequests":{"s":{"method":"sampling/createMessage","params":{"messages":[],"maxTokens":1}},"r":{"method":"roots/list"},"x":{"method":"x","params":null}}}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -430,6 +431,121 @@ func media(parts []toolnexus.ContentPart) []toolnexus.ContentPart {
 		}
 	}
 	return m
+}
+
+// fuzzForm is the schema of the form FuzzAnswerFromMCP answers: one property
+// of every form MCP elicitation allows.
+const fuzzForm = `{"type":"object","properties":{` +
+	`"s":{"type":"string","minLength":1,"maxLength":8},"e":{"type":"string","format":"email"},"u":{"type":"string","format":"uri"},` +
+	`"d":{"type":"string","format":"date"},"t":{"type":"string","format":"date-time","default":"2026-12-01T00:00:00Z"},` +
+	`"n":{"type":"number","minimum":0,"maximum":1},"i":{"type":"integer","default":3},"b":{"type":"boolean"},` +
+	`"c":{"type":"string","enum":["a","b"],"enumNames":["A","B"]},"o":{"type":"string","oneOf":[{"const":"x","title":"X"}]},` +
+	`"m":{"type":"array","minItems":1,"maxItems":2,"items":{"type":"string","enum":["a","b"]},"default":["a"]},` +
+	`"k":{"type":"array","items":{"anyOf":[{"const":"x","title":"X"}]}}},"required":["s"]}`
+
+// FuzzAnswerFromMCP reads what a client answers, to each kind of request:
+// an error is ErrInvalidMCP (ErrInvalidAnswer for content off the schema)
+// and short; an answer echoes the request's id, survives JSON, and, for a
+// form, holds content that the same check takes again unchanged.
+func FuzzAnswerFromMCP(f *testing.F) {
+	for _, s := range []string{
+		`{"action":"accept","content":{"s":"hi","n":0.5,"b":true,"c":"a","m":["a","b"],"k":[]}}`,
+		`{"action":"accept","content":{"s":"hi","e":"a@example.com","u":"https://example.com","d":"2026-01-31"}}`,
+		`{"action":"accept","content":{"s":{"$ne":""}}}`,
+		`{"action":"accept","content":{"s":42,"i":1.5,"m":["c"]}}`,
+		`{"action":"decline"}`, `{"action":"cancel","content":[]}`, `{"action":"ACCEPT"}`, `12345`, `null`,
+		`{"role":"assistant","content":{"type":"text","text":"Paris"},"model":"m"}`,
+		`{"roots":[{"uri":"file:///a","name":"A"},{"uri":""}]}`,
+	} {
+		for kind := range 4 {
+			f.Add(uint8(kind), []byte(s))
+		}
+	}
+	reqs := []toolnexus.Request{
+		{ID: "form", Kind: toolnexus.KindInput, Prompt: "p", Data: map[string]any{"schema": json.RawMessage(fuzzForm)}},
+		{ID: "login", Kind: toolnexus.KindAuthorization, Prompt: "p", URL: "https://example.com/login"},
+		{ID: "sampling", Kind: toolnexus.KindSampling, Prompt: "p", Data: map[string]any{
+			"messages": []any{map[string]any{"role": "user", "content": map[string]any{"type": "text", "text": "Hi"}}}, "maxTokens": 5}},
+		{ID: "roots", Kind: toolnexus.KindRoots, Prompt: "p"},
+	}
+	f.Fuzz(func(t *testing.T, kind uint8, response []byte) {
+		req := reqs[int(kind)%len(reqs)]
+		ans, err := req.AnswerFromMCP(response)
+		if err != nil {
+			assertErr(t, err, toolnexus.ErrInvalidMCP, "")
+			return
+		}
+		require.Equal(t, req.ID, ans.ID)
+		require.Equal(t, ans.OK, ans.Reason == "")
+		b, err := json.Marshal(ans)
+		require.NoError(t, err)
+		var back toolnexus.Answer
+		require.NoError(t, json.Unmarshal(b, &back))
+		require.Equal(t, ans, back, "an answer survives JSON")
+		if req.ID == "form" && ans.OK {
+			content, err := json.Marshal(ans.Data)
+			require.NoError(t, err)
+			again, err := req.AnswerFromMCP(json.RawMessage(`{"action":"accept","content":` + string(content) + `}`))
+			require.NoError(t, err, "checked content passes its check again")
+			require.Equal(t, ans, again)
+			require.Contains(t, ans.Data, "s", "a required property is there")
+			require.Contains(t, ans.Data, "m", "defaults are applied")
+		}
+	})
+}
+
+// FuzzElicitSchema reads schemas as a caller or a peer writes them: a schema
+// is taken or refused with ErrInvalidRequest, never a panic; one that is
+// taken is sent as it was read, reads back as a request that asks the same,
+// and checks its own defaults.
+func FuzzElicitSchema(f *testing.F) {
+	f.Add([]byte(fuzzForm))
+	for _, s := range []string{
+		`{"type":"object","properties":{}}`,
+		`{"type":"object","properties":{"a":{"type":"object","properties":{"b":{"type":"string"}}}}}`,
+		`{"type":"object","properties":{"a":{"type":"string","enum":[]}},"required":["a","a"]}`,
+		`{"type":"object","properties":{"a":{"type":"array","items":{"anyOf":[{"const":"x","title":"X"}]},"default":["x","x"],"maxItems":1}}}`,
+		`{"type":"object","properties":{"a":{"type":"integer","minimum":1e308,"maximum":-1e308,"default":1e308}}}`,
+		`{"type":"object","properties":{"a":{"type":"string","format":"date-time","default":"2026-13-01T00:00:00Z"}},"$schema":1}`,
+		`{"TYPE":"object","properties":{"a":{"type":"string","MINLENGTH":-1}}}`,
+		`{"type":"object","properties":{"a":{"type":"string","default":"x","maxLength":0}}}`,
+		`[[[[[[[[[[{"type":"object"}]]]]]]]]]]`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, schema []byte) {
+		// What a peer sends is read back, whatever it holds.
+		_ = toolnexus.RequestFromMCPElicitParams("id", toolnexus.MCPElicitParams{Mode: "form", Message: "m", RequestedSchema: schema})
+		if !json.Valid(schema) {
+			return
+		}
+		req := toolnexus.Request{ID: "id", Kind: toolnexus.KindInput, Prompt: "m", Data: map[string]any{"schema": json.RawMessage(schema)}}
+		p, err := req.MCPElicitParams()
+		if err != nil {
+			assertErr(t, err, toolnexus.ErrInvalidRequest, "")
+			return
+		}
+		require.True(t, json.Valid(p.RequestedSchema))
+		back := toolnexus.RequestFromMCPElicitParams(req.ID, p)
+		if back.Kind == toolnexus.KindInput {
+			again, err := back.MCPElicitParams()
+			require.NoError(t, err)
+			require.Equal(t, p, again, "read back, it asks the same")
+		}
+		// An empty form answer is taken, with the defaults, or refused for
+		// a missing required property only.
+		ans, err := req.AnswerFromMCP(json.RawMessage(`{"action":"accept","content":{}}`))
+		if err != nil {
+			assertErr(t, err, toolnexus.ErrInvalidAnswer, "")
+			require.Contains(t, err.Error(), "required property")
+			return
+		}
+		content, err := json.Marshal(ans.Data)
+		require.NoError(t, err)
+		again, err := req.AnswerFromMCP(json.RawMessage(`{"action":"accept","content":` + string(content) + `}`))
+		require.NoError(t, err, "defaults pass their own check")
+		require.Equal(t, ans, again)
+	})
 }
 
 // FuzzPartReaderFS reads a file of a fake fs.FS driven by the input: its
