@@ -12,7 +12,7 @@ import (
 // approval. The host parks the whole turn, and sends it once the approval
 // came and the waiting tool ran again.
 func ExampleTurn() {
-	deploy := func(answers []toolnexus.Answer) toolnexus.ToolResult {
+	deploy := func(answers toolnexus.Answers) toolnexus.ToolResult {
 		if len(answers) == 0 {
 			return toolnexus.Pending(toolnexus.Request{ID: "req-1", Kind: toolnexus.KindApproval, Prompt: "Deploy to prod?"})
 		}

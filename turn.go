@@ -33,15 +33,17 @@ type Turn struct {
 // tool_use id, a tool call id, a function call's call_id or id), Name the
 // tool's name and Arguments the arguments the model gave, as raw JSON (an
 // object, or for OpenAI the JSON its arguments string holds). Result is what
-// the tool returned, finished or a suspension. Answers are the answers given
-// to its suspensions so far, earliest first, with which the tool is run
-// again.
+// the tool returned, finished or a suspension ([Pending], or [PendingAll]
+// for several requests at once). Answers are the answers given to its
+// suspensions so far, earliest first, with which the tool is run again: a
+// tool that asked several requests is run again with each answer as it
+// comes, and asks again for what is still missing.
 type ToolCall struct {
 	ID        string          `json:"id"`
 	Name      string          `json:"name"`
 	Arguments json.RawMessage `json:"arguments,omitempty"`
 	Result    ToolResult      `json:"result"`
-	Answers   []Answer        `json:"answers,omitempty"`
+	Answers   Answers         `json:"answers,omitempty"`
 }
 
 // Wait is one request a call of a [Turn] waits on: the call's id and tool
@@ -55,10 +57,8 @@ type Wait struct {
 // requestsOf returns the requests a suspension asks, or none for a result
 // that is not one.
 func requestsOf(r ToolResult) []Request {
-	if req, ok := PendingOf(r); ok {
-		return []Request{req}
-	}
-	return nil
+	reqs, _ := PendingAllOf(r)
+	return reqs
 }
 
 // Waiting returns every request the calls of t wait on, in call order. It

@@ -177,7 +177,7 @@ func TestTurnAnswer(t *testing.T) {
 				return
 			}
 			want := tt.turn.Calls[1]
-			want.Answers = []toolnexus.Answer{tt.answer}
+			want.Answers = toolnexus.Answers{tt.answer}
 			assert.Equal(t, want, c)
 		})
 	}
@@ -204,7 +204,7 @@ func TestTurnResume(t *testing.T) {
 
 	c, err = again.Answer(toolnexus.Answer{ID: "req-2", OK: true, Data: map[string]any{"answer": "audit"}}, time.Now())
 	require.NoError(t, err)
-	assert.Equal(t, []toolnexus.Answer{approval.Decline(toolnexus.ReasonDeclined),
+	assert.Equal(t, toolnexus.Answers{approval.Decline(toolnexus.ReasonDeclined),
 		{ID: "req-2", OK: true, Data: map[string]any{"answer": "audit"}}}, c.Answers, "answers so far, earliest first")
 	c.Result = toolnexus.Ok("deployed")
 	done, err := again.WithCall(c)
@@ -303,4 +303,53 @@ func TestTurnOpenAIChatWithoutMedia(t *testing.T) {
 	assert.Equal(t, `[{"role":"tool","tool_call_id":"a","content":"1"},`+
 		`{"role":"tool","tool_call_id":"b","content":[{"type":"text","text":"no"},{"type":"text","text":"[unsupported audio part (audio/ogg, 4 bytes)]"}]}]`,
 		mustJSON(t, msgs))
+}
+
+// TestTurnSeveralRequests runs a call whose suspension asks two requests at
+// once: it is run again with each answer as it comes, and asks again for
+// what is missing.
+func TestTurnSeveralRequests(t *testing.T) {
+	t.Parallel()
+	login := toolnexus.Request{ID: "req-a", Kind: toolnexus.KindAuthorization, Prompt: "Log in", URL: "https://example.com/login"}
+	deploy := func(answers toolnexus.Answers) toolnexus.ToolResult {
+		var missing []toolnexus.Request
+		for _, req := range []toolnexus.Request{login, approval} {
+			if _, ok := answers.Get(req.ID); !ok {
+				missing = append(missing, req)
+			}
+		}
+		if len(missing) > 0 {
+			return toolnexus.PendingAll(missing...)
+		}
+		return toolnexus.Ok("deployed")
+	}
+	tr := toolnexus.Turn{Calls: []toolnexus.ToolCall{
+		{ID: "call_1", Name: "status", Result: toolnexus.Ok("green")},
+		{ID: "call_2", Name: "deploy", Result: deploy(nil)},
+	}}
+	stored, err := json.Marshal(tr)
+	require.NoError(t, err)
+	tr, err = toolnexus.ParseTurn(stored, 0)
+	require.NoError(t, err)
+	assert.Equal(t, []toolnexus.Wait{{CallID: "call_2", Tool: "deploy", Request: login}, {CallID: "call_2", Tool: "deploy", Request: approval}}, tr.Waiting())
+
+	c, err := tr.Answer(approval.Resolve(nil), time.Now())
+	require.NoError(t, err)
+	c.Result = deploy(c.Answers)
+	tr, err = tr.WithCall(c)
+	require.NoError(t, err)
+	assert.Equal(t, []toolnexus.Wait{{CallID: "call_2", Tool: "deploy", Request: login}}, tr.Waiting())
+	_, err = tr.OpenAIResponsesInput()
+	assertErr(t, err, toolnexus.ErrIncompleteTurn, `toolnexus: turn not complete: call "call_2" waits on request "req-a"`)
+
+	c, err = tr.Answer(login.Resolve(nil), time.Now())
+	require.NoError(t, err)
+	assert.Equal(t, toolnexus.Answers{approval.Resolve(nil), login.Resolve(nil)}, c.Answers)
+	c.Result = deploy(c.Answers)
+	tr, err = tr.WithCall(c)
+	require.NoError(t, err)
+	assert.True(t, tr.Complete())
+	items, err := tr.OpenAIResponsesInput()
+	require.NoError(t, err)
+	assert.Equal(t, `[{"type":"function_call_output","call_id":"call_1","output":"green"},{"type":"function_call_output","call_id":"call_2","output":"deployed"}]`, mustJSON(t, items))
 }

@@ -1,7 +1,9 @@
 package mcpbridge
 
 import (
+	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -13,60 +15,30 @@ import (
 // [FromCallToolResult] read it (stored and read back, in this process or
 // another): the same tool and arguments, the requestState parked holds
 // under [toolnexus.MetadataRequestState], echoed unchanged, and each answer
-// as the elicitation result MCP takes, keyed by its request's id. An answer
-// that grants is "accept" with the answer's Data as the content; one that
-// refuses is "cancel" when its reason is [toolnexus.ReasonCancelled], else
-// "decline".
+// as the response MCP takes, keyed by its request's id.
 //
-// Each answer is checked with [toolnexus.Answer.Check] against the request
-// parked waits on, at the time of the call: an answer to another request
-// reports [toolnexus.ErrAnswerMismatch] and one to an expired request
+// An answer to an elicitation that grants is "accept" with the answer's
+// Data as the content; one that refuses is "cancel" when its reason is
+// [toolnexus.ReasonCancelled], else "decline". The answer to a
+// [toolnexus.KindSampling] request is its Data, the CreateMessageResult,
+// and to a [toolnexus.KindRoots] request its Data, {"roots":[…]}; MCP has
+// no way to refuse either in a retry, so a refusal of one reports
+// [toolnexus.ErrInvalidMCP], as does Data that is not such a result.
+//
+// A suspension may ask several requests; the answers given may be fewer, and
+// the server asks again for what is missing. Each answer is checked with
+// [toolnexus.Answer.Check] against the request it names, at the time of the
+// call: an answer to a request parked does not ask reports
+// [toolnexus.ErrAnswerMismatch], and one to an expired request
 // [toolnexus.ErrExpired]. A nil call, a parked result that is not a
 // suspension or holds no requestState, or no answer at all reports
 // [toolnexus.ErrInvalidMCP]. call is not changed.
 func Retry(call *mcp.CallToolParams, parked toolnexus.ToolResult, answers ...toolnexus.Answer) (*mcp.CallToolParams, error) {
-	req, ok := toolnexus.PendingOf(parked)
+	reqs, ok := toolnexus.PendingAllOf(parked)
 	if !ok {
 		return nil, fmt.Errorf("mcpbridge: %w: the parked result is not a suspension", toolnexus.ErrInvalidMCP)
 	}
 	state, _ := parked.Metadata[toolnexus.MetadataRequestState].(string)
-	now := time.Now()
-	return retry(call, state, answers, func(a toolnexus.Answer) error {
-		return a.Check(req, now)
-	})
-}
-
-// RetryCallToolResult returns the params of the call that retries call once
-// the person has answered res, the input_required result the SDK's client
-// returned for it, as [Retry] builds them from a parked result. Each answer
-// must answer one of res's elicitations ([toolnexus.ErrAnswerMismatch]); an
-// input request of another method cannot be answered here
-// ([toolnexus.ErrInvalidMCP]).
-func RetryCallToolResult(call *mcp.CallToolParams, res *mcp.CallToolResult, answers ...toolnexus.Answer) (*mcp.CallToolParams, error) {
-	if res == nil || len(res.InputRequests) == 0 {
-		return nil, fmt.Errorf("mcpbridge: %w: the result asks for no input", toolnexus.ErrInvalidMCP)
-	}
-	return retry(call, res.RequestState, answers, func(a toolnexus.Answer) error {
-		ir, ok := res.InputRequests[a.ID]
-		switch {
-		case !ok:
-			return fmt.Errorf("%w: answer id %q answers none of the result's %d requests", toolnexus.ErrAnswerMismatch, a.ID, len(res.InputRequests))
-		case !isElicitation(ir):
-			return fmt.Errorf("%w: request %q is not an elicitation", toolnexus.ErrInvalidMCP, a.ID)
-		}
-		return nil
-	})
-}
-
-// isElicitation reports whether ir is an elicitation.
-func isElicitation(ir mcp.InputRequest) bool {
-	p, ok := ir.(*mcp.ElicitParams)
-	return ok && p != nil
-}
-
-// retry builds the retry of call with state and answers, each of which
-// check accepts.
-func retry(call *mcp.CallToolParams, state string, answers []toolnexus.Answer, check func(toolnexus.Answer) error) (*mcp.CallToolParams, error) {
 	switch {
 	case call == nil:
 		return nil, fmt.Errorf("mcpbridge: %w: no call to retry", toolnexus.ErrInvalidMCP)
@@ -75,16 +47,64 @@ func retry(call *mcp.CallToolParams, state string, answers []toolnexus.Answer, c
 	case len(answers) == 0:
 		return nil, fmt.Errorf("mcpbridge: %w: no answer to send", toolnexus.ErrInvalidMCP)
 	}
+	now := time.Now()
 	responses := make(mcp.InputResponseMap, len(answers))
 	for _, a := range answers {
-		if err := check(a); err != nil {
+		i := slices.IndexFunc(reqs, func(r toolnexus.Request) bool { return r.ID == a.ID })
+		if i < 0 {
+			return nil, fmt.Errorf("mcpbridge: %w: answer id %q answers none of the result's %d requests", toolnexus.ErrAnswerMismatch, a.ID, len(reqs))
+		}
+		if err := a.Check(reqs[i], now); err != nil {
 			return nil, fmt.Errorf("mcpbridge: %w", err)
 		}
-		responses[a.ID] = elicitResult(a)
+		resp, err := inputResponse(reqs[i], a)
+		if err != nil {
+			return nil, err
+		}
+		responses[a.ID] = resp
 	}
 	p := *call
 	p.RequestState, p.InputResponses = state, responses
 	return &p, nil
+}
+
+// RetryCallToolResult returns the params of the call that retries call once
+// the person has answered res, the input_required result the SDK's client
+// returned for it, as [Retry] builds them from the suspension
+// [FromCallToolResult] reads from res.
+func RetryCallToolResult(call *mcp.CallToolParams, res *mcp.CallToolResult, answers ...toolnexus.Answer) (*mcp.CallToolParams, error) {
+	if res == nil || len(res.InputRequests) == 0 {
+		return nil, fmt.Errorf("mcpbridge: %w: the result asks for no input", toolnexus.ErrInvalidMCP)
+	}
+	parked, err := FromCallToolResult(res)
+	if err != nil {
+		return nil, err
+	}
+	return Retry(call, parked, answers...)
+}
+
+// inputResponse returns a, the answer to req, as the response MCP takes.
+func inputResponse(req toolnexus.Request, a toolnexus.Answer) (mcp.InputResponse, error) {
+	var res mcp.InputResponse
+	switch req.Kind {
+	case toolnexus.KindSampling:
+		res = &mcp.CreateMessageWithToolsResult{}
+	case toolnexus.KindRoots:
+		res = &mcp.ListRootsResult{}
+	default:
+		return elicitResult(a), nil
+	}
+	if !a.OK {
+		return nil, fmt.Errorf("mcpbridge: %w: request %q (%s) cannot be refused in a retry", toolnexus.ErrInvalidMCP, req.ID, req.Kind)
+	}
+	data, err := json.Marshal(a.Data)
+	if err == nil {
+		err = json.Unmarshal(data, res)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("mcpbridge: %w: the answer to request %q is not a %s result: %v", toolnexus.ErrInvalidMCP, req.ID, req.Kind, err)
+	}
+	return res, nil
 }
 
 // elicitResult returns a as the result of an elicitation.

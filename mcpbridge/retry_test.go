@@ -139,27 +139,38 @@ func TestRetry(t *testing.T) {
 }
 
 // TestRetryInputResponses checks the exact inputResponses of each kind of
-// answer.
+// answer, as the SDK writes them (a root's name before its uri, a sampling
+// result of one content block with that block as its content).
 func TestRetryInputResponses(t *testing.T) {
 	t.Parallel()
-	parked := toolnexus.Pending(toolnexus.Request{ID: "r1", Kind: toolnexus.KindApproval, Prompt: "Go?"}).
-		WithMetadata(toolnexus.MetadataRequestState, "state-1")
+	parked := toolnexus.PendingAll(
+		toolnexus.Request{ID: "r1", Kind: toolnexus.KindApproval, Prompt: "Go?"},
+		toolnexus.Request{ID: "r2", Kind: toolnexus.KindRoots, Prompt: "Share your roots"},
+		toolnexus.Request{ID: "r3", Kind: toolnexus.KindSampling, Prompt: "Ask your model", Data: map[string]any{"messages": []any{}, "maxTokens": 10.0}},
+	).WithMetadata(toolnexus.MetadataRequestState, "state-1")
 	call := &mcp.CallToolParams{Name: "deploy", Arguments: map[string]any{"env": "prod"}}
+	roots := toolnexus.Answer{ID: "r2", OK: true, Data: map[string]any{"roots": []any{map[string]any{"uri": "file:///repo", "name": "repo"}}}}
+	sampled := toolnexus.Answer{ID: "r3", OK: true, Data: map[string]any{
+		"role": "assistant", "model": "m1", "content": map[string]any{"type": "text", "text": "yes"}}}
 	tests := []struct {
-		name   string
-		answer toolnexus.Answer
-		want   string
+		name    string
+		answers []toolnexus.Answer
+		want    string
 	}{
-		{"accept", toolnexus.Answer{ID: "r1", OK: true}, `{"r1":{"action":"accept"}}`},
-		{"accept with content", toolnexus.Answer{ID: "r1", OK: true, Data: map[string]any{"n": 2.0}}, `{"r1":{"action":"accept","content":{"n":2}}}`},
-		{"decline", toolnexus.Answer{ID: "r1", Reason: toolnexus.ReasonDeclined}, `{"r1":{"action":"decline"}}`},
-		{"decline without reason", toolnexus.Answer{ID: "r1"}, `{"r1":{"action":"decline"}}`},
-		{"cancel", toolnexus.Answer{ID: "r1", Reason: toolnexus.ReasonCancelled}, `{"r1":{"action":"cancel"}}`},
+		{"accept", []toolnexus.Answer{{ID: "r1", OK: true}}, `{"r1":{"action":"accept"}}`},
+		{"accept with content", []toolnexus.Answer{{ID: "r1", OK: true, Data: map[string]any{"n": 2.0}}}, `{"r1":{"action":"accept","content":{"n":2}}}`},
+		{"decline", []toolnexus.Answer{{ID: "r1", Reason: toolnexus.ReasonDeclined}}, `{"r1":{"action":"decline"}}`},
+		{"decline without reason", []toolnexus.Answer{{ID: "r1"}}, `{"r1":{"action":"decline"}}`},
+		{"cancel", []toolnexus.Answer{{ID: "r1", Reason: toolnexus.ReasonCancelled}}, `{"r1":{"action":"cancel"}}`},
+		{"roots", []toolnexus.Answer{roots}, `{"r2":{"roots":[{"name":"repo","uri":"file:///repo"}]}}`},
+		{"sampling", []toolnexus.Answer{sampled}, `{"r3":{"content":{"type":"text","text":"yes"},"model":"m1","role":"assistant"}}`},
+		{"all three", []toolnexus.Answer{{ID: "r1", OK: true}, roots, sampled},
+			`{"r1":{"action":"accept"},"r2":{"roots":[{"name":"repo","uri":"file:///repo"}]},"r3":{"content":{"type":"text","text":"yes"},"model":"m1","role":"assistant"}}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			p, err := mcpbridge.Retry(call, parked, tt.answer)
+			p, err := mcpbridge.Retry(call, parked, tt.answers...)
 			require.NoError(t, err)
 			b, err := json.Marshal(p)
 			require.NoError(t, err)
@@ -175,9 +186,11 @@ func TestRetryRefuses(t *testing.T) {
 	parked := toolnexus.Pending(req).WithMetadata(toolnexus.MetadataRequestState, "state-1")
 	expired := toolnexus.Pending(req.WithExpiry(time.Now().Add(-time.Minute))).WithMetadata(toolnexus.MetadataRequestState, "state-1")
 	res := &mcp.CallToolResult{RequestState: "state-1", InputRequests: mcp.InputRequestMap{
-		"r1": &mcp.ElicitParams{Message: "Go?"},
+		"r1": &mcp.ElicitParams{Message: "Go?", RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{}}},
 		"r2": &mcp.ListRootsParams{},
 	}}
+	rootsOnly := toolnexus.PendingAll(toolnexus.Request{ID: "r2", Kind: toolnexus.KindRoots, Prompt: "Roots?"}).
+		WithMetadata(toolnexus.MetadataRequestState, "state-1")
 	ok := toolnexus.Answer{ID: "r1", OK: true}
 	tests := []struct {
 		name    string
@@ -188,7 +201,7 @@ func TestRetryRefuses(t *testing.T) {
 		{"another request", func() (*mcp.CallToolParams, error) {
 			return mcpbridge.Retry(call, parked, toolnexus.Answer{ID: "r9", OK: true})
 		},
-			toolnexus.ErrAnswerMismatch, `mcpbridge: toolnexus: answer does not match request: answer id "r9", request id "r1"`},
+			toolnexus.ErrAnswerMismatch, `mcpbridge: toolnexus: answer does not match request: answer id "r9" answers none of the result's 1 requests`},
 		{"expired", func() (*mcp.CallToolParams, error) { return mcpbridge.Retry(call, expired, ok) }, toolnexus.ErrExpired, ""},
 		{"not a suspension", func() (*mcp.CallToolParams, error) { return mcpbridge.Retry(call, toolnexus.Ok("done"), ok) },
 			toolnexus.ErrInvalidMCP, "mcpbridge: toolnexus: invalid MCP result: the parked result is not a suspension"},
@@ -201,9 +214,12 @@ func TestRetryRefuses(t *testing.T) {
 		{"result: another request", func() (*mcp.CallToolParams, error) {
 			return mcpbridge.RetryCallToolResult(call, res, toolnexus.Answer{ID: "r9", OK: true})
 		}, toolnexus.ErrAnswerMismatch, `mcpbridge: toolnexus: answer does not match request: answer id "r9" answers none of the result's 2 requests`},
-		{"result: not an elicitation", func() (*mcp.CallToolParams, error) {
-			return mcpbridge.RetryCallToolResult(call, res, ok, toolnexus.Answer{ID: "r2", OK: true})
-		}, toolnexus.ErrInvalidMCP, `mcpbridge: toolnexus: invalid MCP result: request "r2" is not an elicitation`},
+		{"result: roots refused", func() (*mcp.CallToolParams, error) {
+			return mcpbridge.RetryCallToolResult(call, res, ok, toolnexus.Answer{ID: "r2", Reason: toolnexus.ReasonDeclined})
+		}, toolnexus.ErrInvalidMCP, `mcpbridge: toolnexus: invalid MCP result: request "r2" (roots) cannot be refused in a retry`},
+		{"roots not a roots result", func() (*mcp.CallToolParams, error) {
+			return mcpbridge.Retry(call, rootsOnly, toolnexus.Answer{ID: "r2", OK: true, Data: map[string]any{"roots": "all"}})
+		}, toolnexus.ErrInvalidMCP, ""},
 		{"result: complete", func() (*mcp.CallToolParams, error) {
 			return mcpbridge.RetryCallToolResult(call, &mcp.CallToolResult{}, ok)
 		}, toolnexus.ErrInvalidMCP, "mcpbridge: toolnexus: invalid MCP result: the result asks for no input"},

@@ -30,7 +30,7 @@ type parked struct {
 
 // run runs a tool with its arguments and the answers it was given so far:
 // screenshot returns testdata/fixture.png, deploy waits for an approval.
-func run(name string, args json.RawMessage, answers []toolnexus.Answer) toolnexus.ToolResult {
+func run(name string, args json.RawMessage, answers toolnexus.Answers) toolnexus.ToolResult {
 	switch name {
 	case "screenshot":
 		img, err := toolnexus.PartFromFile("testdata/fixture.png")
