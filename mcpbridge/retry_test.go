@@ -187,6 +187,7 @@ func TestRetryRefuses(t *testing.T) {
 	expired := toolnexus.Pending(req.WithExpiry(time.Now().Add(-time.Minute))).WithMetadata(toolnexus.MetadataRequestState, "state-1")
 	res := &mcp.CallToolResult{RequestState: "state-1", InputRequests: mcp.InputRequestMap{
 		"r1": &mcp.ElicitParams{Message: "Go?", RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{}}},
+		//lint:ignore SA1019 a server may still ask for roots
 		"r2": &mcp.ListRootsParams{},
 	}}
 	rootsOnly := toolnexus.PendingAll(toolnexus.Request{ID: "r2", Kind: toolnexus.KindRoots, Prompt: "Roots?"}).

@@ -47,7 +47,7 @@ func anthropicLoop(ctx context.Context, c anthropic.Client, path string, msgs []
 			msgs = append(msgs, param.Override[anthropic.MessageParam](m))
 		}
 		resp, err := c.Messages.New(ctx, anthropic.MessageNewParams{
-			Model: anthropic.ModelClaudeSonnet4_5, MaxTokens: 1024, Messages: msgs, Tools: anthropicTools})
+			Model: anthropic.ModelClaudeSonnet5_5, MaxTokens: 1024, Messages: msgs, Tools: anthropicTools})
 		if err != nil {
 			return "", err
 		}

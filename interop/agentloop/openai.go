@@ -49,7 +49,7 @@ func openAILoop(ctx context.Context, c openai.Client, path string, msgs []openai
 				msgs = append(msgs, param.Override[openai.ChatCompletionMessageParamUnion](m))
 			}
 		}
-		resp, err := c.Chat.Completions.New(ctx, openai.ChatCompletionNewParams{Model: openai.ChatModelGPT4_1, Messages: msgs, Tools: openAITools})
+		resp, err := c.Chat.Completions.New(ctx, openai.ChatCompletionNewParams{Model: openai.ChatModelGPT5_5, Messages: msgs, Tools: openAITools})
 		if err != nil {
 			return "", err
 		} else if len(resp.Choices) == 0 {

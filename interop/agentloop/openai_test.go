@@ -10,11 +10,11 @@ import (
 	"github.com/toolnexus-go/toolnexus/interop/agentloop"
 )
 
-const openAIToolCalls = `{"id":"chatcmpl-1","object":"chat.completion","created":0,"model":"gpt-4.1","choices":[{"index":0,"finish_reason":"tool_calls",` +
+const openAIToolCalls = `{"id":"chatcmpl-1","object":"chat.completion","created":0,"model":"gpt-5.5","choices":[{"index":0,"finish_reason":"tool_calls",` +
 	`"message":{"role":"assistant","content":null,"tool_calls":[{"id":"call_01","type":"function","function":{"name":"screenshot","arguments":"{}"}},` +
 	`{"id":"call_02","type":"function","function":{"name":"deploy","arguments":"{\"env\":\"prod\"}"}}]}}]}`
 
-const openAIDone = `{"id":"chatcmpl-2","object":"chat.completion","created":0,"model":"gpt-4.1","choices":[{"index":0,"finish_reason":"stop",` +
+const openAIDone = `{"id":"chatcmpl-2","object":"chat.completion","created":0,"model":"gpt-5.5","choices":[{"index":0,"finish_reason":"stop",` +
 	`"message":{"role":"assistant","content":"Done."}}]}`
 
 const (
@@ -40,13 +40,13 @@ func TestOpenAI(t *testing.T) {
 		idKey:   "tool_call_id",
 		ids:     []string{"call_01", "call_02"},
 		bodies: func(t *testing.T, p person) []string {
-			return []string{`{"messages":[` + openAIPrompt + `],"model":"gpt-4.1",` + openAIToolsJSON + `}`,
+			return []string{`{"messages":[` + openAIPrompt + `],"model":"gpt-5.5",` + openAIToolsJSON + `}`,
 				`{"messages":[` + openAIPrompt + `,` +
 					`{"tool_calls":[{"id":"call_01","function":{"arguments":"{}","name":"screenshot"},"type":"function"},{"id":"call_02","function":{"arguments":"{\"env\":\"prod\"}","name":"deploy"},"type":"function"}],"role":"assistant"},` +
 					`{"role":"tool","tool_call_id":"call_01","content":"fixture.png (image/png, 82 bytes)"},` +
 					`{"role":"tool","tool_call_id":"call_02","content":"` + p.deployed + `"},` +
 					`{"role":"user","content":[{"type":"text","text":"Output of tool screenshot (call_01):"},{"type":"image_url","image_url":{"url":"data:image/png;base64,` + goldenPNG(t) + `"}}]}],` +
-					`"model":"gpt-4.1",` + openAIToolsJSON + `}`}
+					`"model":"gpt-5.5",` + openAIToolsJSON + `}`}
 		},
 	})
 }
