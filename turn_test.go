@@ -2,6 +2,7 @@ package toolnexus_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -352,4 +353,15 @@ func TestTurnSeveralRequests(t *testing.T) {
 	items, err := tr.OpenAIResponsesInput()
 	require.NoError(t, err)
 	assert.Equal(t, `[{"type":"function_call_output","call_id":"call_1","output":"green"},{"type":"function_call_output","call_id":"call_2","output":"deployed"}]`, mustJSON(t, items))
+}
+
+// TestTurnPrintsNoPayload prints a turn every way fmt can: no part's data
+// shows.
+func TestTurnPrintsNoPayload(t *testing.T) {
+	t.Parallel()
+	tr := completeTurn(t)
+	for _, format := range []string{"%v", "%+v", "%#v", "%s"} {
+		assert.NotContains(t, fmt.Sprintf(format, tr), pngB64, format)
+	}
+	assert.NotContains(t, mustJSON(t, tr.Waiting()), pngB64)
 }
