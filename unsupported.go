@@ -18,26 +18,26 @@ type UnsupportedReason string
 
 // The reasons a destination does not carry a part.
 const (
-	// UnsupportedInvalid: the part fails [ContentPart.Validate].
+	// UnsupportedInvalid means the part fails [ContentPart.Validate].
 	UnsupportedInvalid UnsupportedReason = "invalid"
-	// UnsupportedType: the destination takes no part of this type, as
+	// UnsupportedType means the destination takes no part of this type, as
 	// Anthropic and OpenAI Responses take no audio.
 	UnsupportedType UnsupportedReason = "type"
-	// UnsupportedMediaType: the destination takes parts of this type, but
+	// UnsupportedMediaType means the destination takes parts of this type, but
 	// not of this media type.
 	UnsupportedMediaType UnsupportedReason = "mediaType"
-	// UnsupportedURL: the destination takes this part as data only, never by
+	// UnsupportedURL means the destination takes this part as data only, never by
 	// URL, as OpenAI Chat takes a PDF or audio.
 	UnsupportedURL UnsupportedReason = "url"
-	// UnsupportedURLScheme: the destination fetches no URL of this scheme.
+	// UnsupportedURLScheme means the destination fetches no URL of this scheme.
 	UnsupportedURLScheme UnsupportedReason = "urlScheme"
-	// UnsupportedSize: the part is over a size limit of the destination,
+	// UnsupportedSize means the part is over a size limit of the destination,
 	// the one Limit names.
 	UnsupportedSize UnsupportedReason = "size"
-	// UnsupportedEncoding: the destination takes this text file as text,
+	// UnsupportedEncoding means the destination takes this text file as text,
 	// and its data is not UTF-8.
 	UnsupportedEncoding UnsupportedReason = "encoding"
-	// UnsupportedDestination: the destination is not one this package knows.
+	// UnsupportedDestination means the destination is not one this package knows.
 	UnsupportedDestination UnsupportedReason = "destination"
 )
 
