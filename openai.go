@@ -70,6 +70,18 @@ const (
 	openAIMaxFile  = 32_000_000
 )
 
+// openAIFiles are the types of the extension table that the OpenAI file
+// inputs guide lists for a Responses input_file ("Accepted file types"):
+// PDF, and the text and code (.txt, .md, .json) and spreadsheet (.csv)
+// files it extracts the text of. Chat Completions takes only PDF.
+var openAIFiles = map[string]bool{
+	"application/pdf":  true,
+	"text/plain":       true,
+	"text/markdown":    true,
+	"text/csv":         true,
+	"application/json": true,
+}
+
 // openAIImages are the image types OpenAI reads: PNG, JPEG, WebP and
 // non-animated GIF.
 var openAIImages = map[string]bool{"image/jpeg": true, "image/png": true, "image/gif": true, "image/webp": true}
@@ -94,9 +106,12 @@ var openAIAudioFormats = map[string]string{
 // follows whose content starts with the text "Output of tool NAME (CALL_ID):"
 // and holds them in order: a PNG, JPEG, GIF or WebP image of up to 20 MB as
 // image_url (its http or https URL, or a data URL), a PDF of up to 32 MB as
-// file (a data URL and the part's name, or "file.pdf"), and WAV or MP3 audio
-// as input_audio. Chat takes no file or audio by URL; those, other parts and
-// parts over the limits the API documents become placeholders.
+// file (a data URL and the part's name, or "file.pdf"), WAV or MP3 audio as
+// input_audio, and a plain text, Markdown, CSV or JSON file holding UTF-8
+// as a text part with its content: Chat takes no other file, and the file
+// inputs guide says to send the text of one that way. Chat takes no file or
+// audio by URL; those, other parts and parts over the limits the API
+// documents become placeholders.
 //
 // Chat has no error flag: a failed result is told by its Output. When one
 // assistant message made several calls, send the tool messages of all of
@@ -130,14 +145,20 @@ var (
 )
 
 // openAIChatCarries says why OpenAI Chat does not carry the valid part p.
+// A file other than a PDF is sent as its text, so it must be UTF-8.
 func openAIChatCarries(p ContentPart) carry {
 	mt := mediaType(p.MIMEType)
 	switch {
-	case p.Type == PartImage && !openAIImages[mt], p.Type == PartFile && mt != "application/pdf",
+	case p.Type == PartImage && !openAIImages[mt], p.Type == PartFile && !openAIFiles[mt],
 		p.Type == PartAudio && openAIAudioFormats[mt] == "":
 		return refuse(UnsupportedMediaType)
 	case p.URL != "" && p.Type != PartImage:
 		return refuse(UnsupportedURL)
+	case p.Type == PartFile && mt != "application/pdf":
+		if _, ok := textOf(mt, p.Data); !ok {
+			return refuse(UnsupportedEncoding)
+		}
+		return carry{}
 	}
 	return openAIFetchAndSize(p)
 }
@@ -162,15 +183,19 @@ func openAIFetchAndSize(p ContentPart) carry {
 // openAIChatPart returns the user message part for p, a part
 // openAIChatCarries carries.
 func openAIChatPart(p ContentPart) OpenAIChatContentPart {
+	mt := mediaType(p.MIMEType)
 	switch {
 	case p.Type == PartImage && p.URL != "":
 		return OpenAIChatContentPart{Type: "image_url", ImageURL: &OpenAIImageURL{URL: p.URL}}
 	case p.Type == PartImage:
 		return OpenAIChatContentPart{Type: "image_url", ImageURL: &OpenAIImageURL{URL: dataURL(p)}}
-	case p.Type == PartFile:
+	case p.Type == PartFile && mt == "application/pdf":
 		return OpenAIChatContentPart{Type: "file", File: &OpenAIFile{FileData: dataURL(p), Filename: fileName(p)}}
+	case p.Type == PartFile:
+		text, _ := textOf(mt, p.Data)
+		return OpenAIChatContentPart{Type: "text", Text: text}
 	}
-	return OpenAIChatContentPart{Type: "input_audio", InputAudio: &OpenAIInputAudio{Data: p.Data, Format: openAIAudioFormats[mediaType(p.MIMEType)]}}
+	return OpenAIChatContentPart{Type: "input_audio", InputAudio: &OpenAIInputAudio{Data: p.Data, Format: openAIAudioFormats[mt]}}
 }
 
 // OpenAIResponsesOutput returns r as an OpenAI Responses function_call_output
@@ -178,10 +203,14 @@ func openAIChatPart(p ContentPart) OpenAIChatContentPart {
 // output string. Otherwise output is an array with the text first, Output
 // and then each text part or placeholder as input_text, then the media in
 // the order of Parts: a PNG, JPEG, GIF or WebP image of up to 20 MB as
-// input_image (its http or https URL, or a data URL) and a PDF of up to
+// input_image (its http or https URL, or a data URL), and a file of up to
 // 32 MB as input_file (file_url for an http or https URL, else a data URL
-// and the part's name, or "file.pdf"). Any other part, audio included, and
-// parts over the limits the API documents become placeholders.
+// and the part's name, or "file" with the extension of its type, such as
+// "file.pdf"). The files are those of the extension table that OpenAI's
+// file inputs guide (platform docs, guides/file-inputs, "Accepted file
+// types") lists: PDF, plain text, Markdown, JSON and CSV. Any other part,
+// audio included, and parts over the limits the API documents become
+// placeholders.
 // Responses has no error flag: a failed result is told by its Output.
 func (r ToolResult) OpenAIResponsesOutput(callID string) OpenAIFunctionCallOutput {
 	o := OpenAIFunctionCallOutput{Type: "function_call_output", CallID: callID, Output: r.Output}
@@ -209,7 +238,7 @@ func openAIResponsesCarries(p ContentPart) carry {
 	switch {
 	case p.Type != PartImage && p.Type != PartFile:
 		return refuse(UnsupportedType)
-	case p.Type == PartImage && !openAIImages[mt], p.Type == PartFile && mt != "application/pdf":
+	case p.Type == PartImage && !openAIImages[mt], p.Type == PartFile && !openAIFiles[mt]:
 		return refuse(UnsupportedMediaType)
 	}
 	return openAIFetchAndSize(p)

@@ -14,7 +14,7 @@ import (
 // once, so a host that runs the calls and finds some of them suspended keeps
 // the whole turn, the finished results too, until every call is done, and
 // only then sends it ([Turn.AnthropicMessage], [Turn.OpenAIChatMessages],
-// [Turn.OpenAIResponsesInput], [Turn.GeminiContent]).
+// [Turn.OpenAIResponsesInput], [Turn.GeminiContent], [Turn.VertexContent]).
 //
 // A Turn is what a host stores between the question and the answer: its JSON
 // survives a file, a database and a restart, read back with json.Unmarshal
@@ -260,18 +260,29 @@ type GeminiPart struct {
 	FunctionResponse *GeminiFunctionResponse `json:"functionResponse"`
 }
 
-// GeminiContent returns the content that answers the turn's function calls:
-// one functionResponse part per call, in call order, as
+// GeminiContent returns the content that answers the turn's function calls
+// on the Gemini API: one functionResponse part per call, in call order, as
 // [ToolResult.GeminiFunctionResponse] makes it, with the call's id. A turn
 // that fails the checks of [Turn.Validate] on its calls reports
 // [ErrInvalidTurn], and one that still waits [ErrIncompleteTurn].
 func (t Turn) GeminiContent() (GeminiContent, error) {
+	return t.geminiContent(ToolResult.GeminiFunctionResponse)
+}
+
+// VertexContent returns the content that answers the turn's function calls
+// on Gemini on Vertex AI, as [Turn.GeminiContent] does, each response as
+// [ToolResult.VertexFunctionResponse] makes it.
+func (t Turn) VertexContent() (GeminiContent, error) {
+	return t.geminiContent(ToolResult.VertexFunctionResponse)
+}
+
+func (t Turn) geminiContent(response func(r ToolResult, name, id string) GeminiFunctionResponse) (GeminiContent, error) {
 	if err := t.sendable(); err != nil {
 		return GeminiContent{}, err
 	}
 	g := GeminiContent{Role: "user", Parts: make([]GeminiPart, len(t.Calls))}
 	for i, c := range t.Calls {
-		fr := c.Result.GeminiFunctionResponse(c.Name, c.ID)
+		fr := response(c.Result, c.Name, c.ID)
 		g.Parts[i] = GeminiPart{FunctionResponse: &fr}
 	}
 	return g, nil

@@ -248,6 +248,7 @@ func TestTurnSend(t *testing.T) {
 		"openai chat":      func(tr toolnexus.Turn) (any, error) { return tr.OpenAIChatMessages() },
 		"openai responses": func(tr toolnexus.Turn) (any, error) { return tr.OpenAIResponsesInput() },
 		"gemini":           func(tr toolnexus.Turn) (any, error) { return tr.GeminiContent() },
+		"vertex":           func(tr toolnexus.Turn) (any, error) { return tr.VertexContent() },
 	}
 	want := map[string]string{
 		"anthropic": `{"role":"user","content":[` +
@@ -267,6 +268,7 @@ func TestTurnSend(t *testing.T) {
 			`{"functionResponse":{"id":"call_2","name":"deploy","response":{"output":"deployed"}}},` +
 			`{"functionResponse":{"id":"call_3","name":"report","response":{"output":"report"},"parts":[{"inlineData":{"mimeType":"application/pdf","data":"` + pdfB64 + `"}},{"inlineData":{"mimeType":"audio/wav","data":"` + wavB64 + `"}}]}}]}`,
 	}
+	want["vertex"] = want["gemini"] // no part by URL, which only Vertex AI takes
 	dup := completeTurn(t)
 	dup.Calls[1].ID = "call_1"
 	for name, send := range sends {
@@ -364,4 +366,17 @@ func TestTurnPrintsNoPayload(t *testing.T) {
 		assert.NotContains(t, fmt.Sprintf(format, tr), pngB64, format)
 	}
 	assert.NotContains(t, mustJSON(t, tr.Waiting()), pngB64)
+}
+
+// TestTurnVertexContent sends a part by URL to Vertex AI, which takes it,
+// and to the Gemini API, which does not.
+func TestTurnVertexContent(t *testing.T) {
+	t.Parallel()
+	tr := toolnexus.Turn{Calls: []toolnexus.ToolCall{{ID: "c1", Name: "scan", Result: toolnexus.Ok("scanned", pdfAt("gs://scans/a.pdf"))}}}
+	vertex, err := tr.VertexContent()
+	require.NoError(t, err)
+	gemini, err := tr.GeminiContent()
+	require.NoError(t, err)
+	assert.Equal(t, `{"role":"user","parts":[{"functionResponse":{"id":"c1","name":"scan","response":{"output":"scanned"},"parts":[{"fileData":{"mimeType":"application/pdf","fileUri":"gs://scans/a.pdf"}}]}}]}`, mustJSON(t, vertex))
+	assert.Equal(t, `{"role":"user","parts":[{"functionResponse":{"id":"c1","name":"scan","response":{"output":"scanned\n[unsupported file part (application/pdf, url gs://scans/a.pdf)]"}}}]}`, mustJSON(t, gemini))
 }

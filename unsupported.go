@@ -10,6 +10,7 @@ const (
 	OpenAIChat      Destination = "openai-chat"      // [ToolResult.OpenAIChatMessages]
 	OpenAIResponses Destination = "openai-responses" // [ToolResult.OpenAIResponsesOutput]
 	Gemini          Destination = "gemini"           // [ToolResult.GeminiFunctionResponse]
+	Vertex          Destination = "vertex"           // [ToolResult.VertexFunctionResponse]
 	MCP             Destination = "mcp"              // [ToolResult.MCPCallToolResult]
 )
 
@@ -98,6 +99,8 @@ func (d Destination) carries() func(ContentPart) carry {
 		return openAIResponsesCarries
 	case Gemini:
 		return geminiCarries
+	case Vertex:
+		return vertexCarries
 	case MCP:
 		return mcpCarries
 	}

@@ -19,6 +19,7 @@ var destinations = map[string]toolnexus.Destination{
 	"openai chat":      toolnexus.OpenAIChat,
 	"openai responses": toolnexus.OpenAIResponses,
 	"gemini":           toolnexus.Gemini,
+	"vertex":           toolnexus.Vertex,
 	"mcp":              toolnexus.MCP,
 }
 
@@ -49,10 +50,13 @@ func TestUnsupported(t *testing.T) {
 		toolnexus.Anthropic: `[` + wav("type") + `,` + s3("urlScheme") + `,` + badText("encoding") + `,` + bmp + `,` + invalid + `]`,
 		toolnexus.OpenAIChat: `[` + s3("urlScheme") +
 			`,{"index":4,"part":"file (application/pdf, url)","reason":"url","placeholder":"[unsupported file part (application/pdf, url https://example.com/report.pdf)]"},` +
-			badText("mediaType") + `,` + bmp + `,` + invalid + `]`,
-		toolnexus.OpenAIResponses: `[` + wav("type") + `,` + s3("urlScheme") + `,` + badText("mediaType") + `,` + bmp + `,` + invalid + `]`,
-		toolnexus.Gemini:          `[` + s3("urlScheme") + `,` + bmp + `,` + invalid + `]`,
-		toolnexus.MCP:             `[` + invalid + `]`,
+			badText("encoding") + `,` + bmp + `,` + invalid + `]`,
+		toolnexus.OpenAIResponses: `[` + wav("type") + `,` + s3("urlScheme") + `,` + bmp + `,` + invalid + `]`,
+		toolnexus.Gemini: `[` + s3("url") +
+			`,{"index":4,"part":"file (application/pdf, url)","reason":"url","placeholder":"[unsupported file part (application/pdf, url https://example.com/report.pdf)]"},` +
+			bmp + `,` + invalid + `]`,
+		toolnexus.Vertex: `[` + s3("urlScheme") + `,` + bmp + `,` + invalid + `]`,
+		toolnexus.MCP:    `[` + invalid + `]`,
 		"smoke-signals": `[` + strings.Join([]string{
 			`{"index":1,"part":"image (image/png, 8 bytes)","reason":"destination","placeholder":"[unsupported image part (image/png, 8 bytes)]"}`,
 			`{"index":2,"part":"audio (audio/wav, 12 bytes)","reason":"destination","placeholder":"[unsupported audio part (audio/wav, 12 bytes)]"}`,
@@ -119,7 +123,12 @@ func TestUnsupportedAgrees(t *testing.T) {
 		for pname, p := range parts {
 			r := toolnexus.Ok("out", p)
 			got := r.Unsupported(d)
-			sent := mustJSON(t, send(name, r))
+			var sent string
+			if d == toolnexus.Vertex {
+				sent = mustJSON(t, r.VertexFunctionResponse("lookup", "call_1"))
+			} else {
+				sent = mustJSON(t, send(name, r))
+			}
 			if len(got) == 0 {
 				assert.NotContains(t, sent, "[unsupported", "%s: %s is carried", name, pname)
 				continue
