@@ -85,6 +85,13 @@ var (
 	// ErrInvalidMCP reports input to [FromMCPCallToolResult] that is not the
 	// JSON of an MCP CallToolResult.
 	ErrInvalidMCP = errors.New("toolnexus: invalid MCP result")
+	// ErrInvalidTurn reports a [Turn] that cannot be stored or sent: no
+	// calls, a call without an id or tool name, two calls with one id, or
+	// arguments that are not JSON.
+	ErrInvalidTurn = errors.New("toolnexus: invalid turn")
+	// ErrIncompleteTurn reports a [Turn] sent to a provider while some of its
+	// calls still wait for an answer.
+	ErrIncompleteTurn = errors.New("toolnexus: turn not complete")
 )
 
 // PartTooLargeError is the error of a read that went past its size limit.

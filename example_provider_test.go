@@ -95,3 +95,27 @@ func ExampleToolResult_MCPCallToolResult() {
 	// {"rows":2} file text/csv report.csv map[0:file:///data/report.csv]
 	// {"content":[{"type":"text","text":"{\"rows\":2}"},{"type":"resource","resource":{"uri":"file:///data/report.csv","mimeType":"text/csv","text":"a,b\n1,2"}}],"structuredContent":{"rows":2},"isError":false}
 }
+
+// A host learns, without converting and without reading the placeholder
+// text, which parts a destination would not carry and why.
+func ExampleToolResult_Unsupported() {
+	clip, err := toolnexus.PartFromBytes([]byte("RIFF....WAVE"), "audio/wav")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	img, err := toolnexus.PartFromURL("s3://bucket/chart.png", "image/png")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	r := toolnexus.Ok("Sales chart for May", clip, img)
+	for _, u := range r.Unsupported(toolnexus.Anthropic) {
+		fmt.Println(u.Index, u.Part, u.Reason)
+	}
+	fmt.Println(len(r.Unsupported(toolnexus.Gemini)), len(r.Unsupported(toolnexus.MCP)))
+	// Output:
+	// 0 audio (audio/wav, 12 bytes) type
+	// 1 image (image/png, url) urlScheme
+	// 1 0
+}

@@ -976,3 +976,27 @@ func pythonErrorFlag(data []byte) bool {
 	_, camel := m["isError"]
 	return underscore && !camel
 }
+
+// FuzzParseTurn reads arbitrary turns.
+func FuzzParseTurn(f *testing.F) {
+	f.Add([]byte(parkedJSON))
+	f.Add([]byte(`{"calls":[{"id":"c","name":"t","arguments":{"a":[1,{}]},"answers":[{"id":"r","ok":true,"data":{}}],"result":{"output":""}}]}`))
+	f.Add([]byte(`{"calls":[{"id":"c","ID":"d","name":"t"},null]}`))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		tr, err := toolnexus.ParseTurn(src, 0)
+		if err != nil {
+			assertErr(t, err, sentinelOf(err), "")
+			require.Equal(t, toolnexus.Turn{}, tr)
+			return
+		}
+		// Whatever it accepts is a valid turn that survives JSON and reads
+		// back the same.
+		require.NoError(t, tr.Validate())
+		b, err := json.Marshal(tr)
+		require.NoError(t, err)
+		again, err := toolnexus.ParseTurn(b, 0)
+		require.NoError(t, err)
+		require.Equal(t, string(b), mustJSON(t, again))
+		require.Equal(t, len(tr.Waiting()) == 0, tr.Complete())
+	})
+}

@@ -90,8 +90,12 @@ func (r ToolResult) VertexFunctionResponse(name, id string) GeminiFunctionRespon
 }
 
 func (r ToolResult) geminiResponse(name, id string, vertex bool) GeminiFunctionResponse {
-	texts, media := layout(r, func(_ int, p ContentPart) (GeminiFunctionResponsePart, string) {
-		return geminiPart(p, vertex)
+	carries := geminiCarries
+	if vertex {
+		carries = vertexCarries
+	}
+	texts, media := layout(r, carries, func(_ int, p ContentPart) GeminiFunctionResponsePart {
+		return geminiPart(p)
 	})
 	key := "output"
 	if r.IsError {
@@ -103,22 +107,46 @@ func (r ToolResult) geminiResponse(name, id string, vertex bool) GeminiFunctionR
 	return GeminiFunctionResponse{ID: id, Name: name, Response: map[string]any{key: strings.Join(texts, "\n")}, Parts: media}
 }
 
-// geminiPart returns the functionResponse part for p, or the text that
-// stands for it; vertex says whether parts by URL are taken.
-func geminiPart(p ContentPart, vertex bool) (GeminiFunctionResponsePart, string) {
+// Limits of the Gemini API, as [UnsupportedPart] reports them.
+var (
+	geminiInlineLimit = SizeLimit{Bytes: geminiMaxInline, Base64: true, What: "the 100 MB of base64 Gemini takes inline"}
+	geminiPDFLimit    = SizeLimit{Bytes: geminiMaxPDF, What: "the 50 MB Gemini takes in a PDF"}
+)
+
+// geminiCarries says why the Gemini API does not carry the valid part p.
+func geminiCarries(p ContentPart) carry { return geminiDecides(p, false) }
+
+// vertexCarries says why Gemini on Vertex AI does not carry the valid part
+// p.
+func vertexCarries(p ContentPart) carry { return geminiDecides(p, true) }
+
+// geminiDecides says why Gemini does not carry the valid part p; vertex
+// says whether parts by URL are taken.
+func geminiDecides(p ContentPart, vertex bool) carry {
 	mt := mediaType(p.MIMEType)
 	switch {
 	case geminiTypes[mt] != p.Type:
-		return GeminiFunctionResponsePart{}, placeholder(p)
+		return refuse(UnsupportedMediaType)
+	case p.URL != "" && !vertex:
+		return refuse(UnsupportedURL)
+	case p.URL != "" && !webURL(p.URL) && !hasPrefixFold(p.URL, "gs://"):
+		return refuse(UnsupportedURLScheme)
 	case p.URL != "":
-		if !vertex || !webURL(p.URL) && !hasPrefixFold(p.URL, "gs://") {
-			return GeminiFunctionResponsePart{}, placeholder(p)
-		}
-		return GeminiFunctionResponsePart{FileData: &GeminiFileData{MIMEType: mt, FileURI: p.URL}}, ""
+		return carry{}
 	case len(p.Data) > geminiMaxInline:
-		return GeminiFunctionResponsePart{}, tooLarge(p, "the 100 MB of base64 Gemini takes inline")
+		return overLimit(geminiInlineLimit)
 	case mt == "application/pdf" && p.Size() > geminiMaxPDF:
-		return GeminiFunctionResponsePart{}, tooLarge(p, "the 50 MB Gemini takes in a PDF")
+		return overLimit(geminiPDFLimit)
 	}
-	return GeminiFunctionResponsePart{InlineData: &GeminiBlob{MIMEType: mt, Data: p.Data}}, ""
+	return carry{}
+}
+
+// geminiPart returns the functionResponse part for p, a part Gemini
+// carries.
+func geminiPart(p ContentPart) GeminiFunctionResponsePart {
+	mt := mediaType(p.MIMEType)
+	if p.URL != "" {
+		return GeminiFunctionResponsePart{FileData: &GeminiFileData{MIMEType: mt, FileURI: p.URL}}
+	}
+	return GeminiFunctionResponsePart{InlineData: &GeminiBlob{MIMEType: mt, Data: p.Data}}
 }

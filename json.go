@@ -562,16 +562,9 @@ func unmarshal[T any](data []byte, v *T, read func(*jsonReader) (T, error)) erro
 // without "isError" (Python's dataclasses.asdict writes it): such a result
 // does not say whether it failed, and reports ErrInvalidJSON.
 func ParseToolResult(data []byte, maxBytes int64) (ToolResult, error) {
-	if err := (PartReader{MaxBytes: maxBytes}).check(int64(len(data))); err != nil {
+	d, err := peerObject(data, maxBytes)
+	if err != nil {
 		return ToolResult{}, err
-	}
-	d := jsonReader{data: data}
-	if d.peek() != '{' {
-		return ToolResult{}, errorf(ErrInvalidJSON, "want a JSON object, got %s", d.kind())
-	}
-	if !json.Valid(data) {
-		// Decoding says where and why it is not JSON.
-		return ToolResult{}, errorf(ErrInvalidJSON, "%v", json.Unmarshal(data, &struct{}{}))
 	}
 	r, err := d.toolResult()
 	if err != nil {
@@ -586,6 +579,23 @@ func ParseToolResult(data []byte, maxBytes int64) (ToolResult, error) {
 		return ToolResult{}, err
 	}
 	return r, nil
+}
+
+// peerObject returns a reader of data, JSON from a peer, once it is known to
+// be a JSON object of at most maxBytes (zero or less means no limit).
+func peerObject(data []byte, maxBytes int64) (jsonReader, error) {
+	if err := (PartReader{MaxBytes: maxBytes}).check(int64(len(data))); err != nil {
+		return jsonReader{}, err
+	}
+	d := jsonReader{data: data}
+	if d.peek() != '{' {
+		return jsonReader{}, errorf(ErrInvalidJSON, "want a JSON object, got %s", d.kind())
+	}
+	if !json.Valid(data) {
+		// Decoding says where and why it is not JSON.
+		return jsonReader{}, errorf(ErrInvalidJSON, "%v", json.Unmarshal(data, &struct{}{}))
+	}
+	return d, nil
 }
 
 // UnmarshalJSON decodes a request from JSON with exact keys ("id", "kind",

@@ -125,7 +125,7 @@ const (
 // mcpbridge package.
 func (r ToolResult) MCPCallToolResult() MCPCallToolResult {
 	uris := resourceURIs(r.Metadata)
-	texts, media := layout(r, func(i int, p ContentPart) (MCPContent, string) {
+	texts, media := layout(r, mcpCarries, func(i int, p ContentPart) MCPContent {
 		return mcpBlock(i, p, uris[i])
 	})
 	content := make([]MCPContent, 0, len(texts)+len(media))
@@ -135,14 +135,18 @@ func (r ToolResult) MCPCallToolResult() MCPCallToolResult {
 	return MCPCallToolResult{Content: append(content, media...), StructuredContent: structuredContent(r.Metadata), IsError: r.IsError}
 }
 
+// mcpCarries says why MCP does not carry the valid part p: it carries
+// every valid part.
+func mcpCarries(ContentPart) carry { return carry{} }
+
 // mcpBlock returns the content block for the valid part p, the i'th of its
 // result, that was read from an embedded resource at uri ("" for none).
-func mcpBlock(i int, p ContentPart, uri string) (MCPContent, string) {
+func mcpBlock(i int, p ContentPart, uri string) MCPContent {
 	mt := mediaType(p.MIMEType)
 	switch {
 	case p.URL != "":
 		name := cmp.Or(p.Name, baseName(lastSegment(p.URL)), p.URL)
-		return MCPContent{Type: "resource_link", MIMEType: mt, URI: p.URL, Name: name}, ""
+		return MCPContent{Type: "resource_link", MIMEType: mt, URI: p.URL, Name: name}
 	case p.Type == PartFile || uri != "":
 		res := &MCPResource{URI: uri, MIMEType: mt, Blob: p.Data}
 		if uri == "" {
@@ -151,9 +155,9 @@ func mcpBlock(i int, p ContentPart, uri string) (MCPContent, string) {
 		if text, ok := textOf(mt, p.Data); ok {
 			res.Text, res.Blob = text, ""
 		}
-		return MCPContent{Type: "resource", Resource: res}, ""
+		return MCPContent{Type: "resource", Resource: res}
 	}
-	return MCPContent{Type: string(p.Type), Data: p.Data, MIMEType: mt}, ""
+	return MCPContent{Type: string(p.Type), Data: p.Data, MIMEType: mt}
 }
 
 // textOf returns the text that data, canonical base64, holds when the media

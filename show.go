@@ -822,6 +822,11 @@ var wirePayloads = map[reflect.Type][]string{
 	reflect.TypeFor[GeminiFunctionResponsePart](): nil,
 	reflect.TypeFor[GeminiBlob]():                 {"Data"},
 	reflect.TypeFor[GeminiFileData]():             nil,
+	reflect.TypeFor[AnthropicMessage]():           nil,
+	reflect.TypeFor[GeminiContent]():              nil,
+	reflect.TypeFor[GeminiPart]():                 nil,
+	reflect.TypeFor[Turn]():                       nil,
+	reflect.TypeFor[ToolCall]():                   nil,
 }
 
 // isPayload reports whether the i'th field of the struct type t holds a
@@ -1294,3 +1299,63 @@ func (v GeminiFileData) Format(f fmt.State, verb rune) { format(f, verb, v) }
 
 // LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
 func (v GeminiFileData) LogValue() slog.Value { return logWire(v) }
+
+// String returns v's fields without payload, for %v.
+func (v AnthropicMessage) String() string { return showWire(v, false) }
+
+// GoString returns v in Go syntax without payload, for %#v.
+func (v AnthropicMessage) GoString() string { return showWire(v, true) }
+
+// Format prints v for every verb without payload, as [AnthropicMessage.String] (%#v: [AnthropicMessage.GoString]).
+func (v AnthropicMessage) Format(f fmt.State, verb rune) { format(f, verb, v) }
+
+// LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
+func (v AnthropicMessage) LogValue() slog.Value { return logWire(v) }
+
+// String returns v's fields without payload, for %v.
+func (v GeminiContent) String() string { return showWire(v, false) }
+
+// GoString returns v in Go syntax without payload, for %#v.
+func (v GeminiContent) GoString() string { return showWire(v, true) }
+
+// Format prints v for every verb without payload, as [GeminiContent.String] (%#v: [GeminiContent.GoString]).
+func (v GeminiContent) Format(f fmt.State, verb rune) { format(f, verb, v) }
+
+// LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
+func (v GeminiContent) LogValue() slog.Value { return logWire(v) }
+
+// String returns v's fields without payload, for %v.
+func (v GeminiPart) String() string { return showWire(v, false) }
+
+// GoString returns v in Go syntax without payload, for %#v.
+func (v GeminiPart) GoString() string { return showWire(v, true) }
+
+// Format prints v for every verb without payload, as [GeminiPart.String] (%#v: [GeminiPart.GoString]).
+func (v GeminiPart) Format(f fmt.State, verb rune) { format(f, verb, v) }
+
+// LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
+func (v GeminiPart) LogValue() slog.Value { return logWire(v) }
+
+// String returns v's fields without payload, for %v.
+func (v Turn) String() string { return showWire(v, false) }
+
+// GoString returns v in Go syntax without payload, for %#v.
+func (v Turn) GoString() string { return showWire(v, true) }
+
+// Format prints v for every verb without payload, as [Turn.String] (%#v: [Turn.GoString]).
+func (v Turn) Format(f fmt.State, verb rune) { format(f, verb, v) }
+
+// LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
+func (v Turn) LogValue() slog.Value { return logWire(v) }
+
+// String returns v's fields without payload, for %v.
+func (v ToolCall) String() string { return showWire(v, false) }
+
+// GoString returns v in Go syntax without payload, for %#v.
+func (v ToolCall) GoString() string { return showWire(v, true) }
+
+// Format prints v for every verb without payload, as [ToolCall.String] (%#v: [ToolCall.GoString]).
+func (v ToolCall) Format(f fmt.State, verb rune) { format(f, verb, v) }
+
+// LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
+func (v ToolCall) LogValue() slog.Value { return logWire(v) }

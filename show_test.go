@@ -488,6 +488,9 @@ func wireValues(data string) []struct {
 	items := r.OpenAIResponsesOutput("call-1").Output.([]toolnexus.OpenAIResponsesContent)
 	block := r.AnthropicToolResult("tu-1").Content
 	block = slices.DeleteFunc(block, func(b toolnexus.AnthropicContentBlock) bool { return b.Source == nil })
+	turn := toolnexus.Turn{Calls: []toolnexus.ToolCall{{ID: "call-1", Name: "shot", Result: toolnexus.Ok("hello", img)}}}
+	anthropic, _ := turn.AnthropicMessage()
+	gemini, _ := turn.GeminiContent()
 	return []struct {
 		name      string
 		v         any
@@ -520,6 +523,11 @@ func wireValues(data string) []struct {
 		{"GeminiFunctionResponsePart", r.GeminiFunctionResponse("shot", "id-1").Parts[0], false, false},
 		{"GeminiBlob", *r.GeminiFunctionResponse("shot", "id-1").Parts[0].InlineData, false, false},
 		{"GeminiFileData", toolnexus.GeminiFileData{MIMEType: "image/png", FileURI: dataURL}, false, false},
+		{"Turn", turn, false, false},
+		{"ToolCall", turn.Calls[0], false, false},
+		{"AnthropicMessage", anthropic, false, false},
+		{"GeminiContent", gemini, false, false},
+		{"GeminiPart", gemini.Parts[0], false, false},
 	}
 }
 

@@ -15,8 +15,9 @@
 // does not read, a URL scheme it does not fetch, a size over the limits its
 // API documents, or a part that fails [ContentPart.Validate]) becomes a
 // placeholder text such as "[unsupported audio part (audio/wav, 12 bytes)]",
-// never a silent drop and never a block the provider would refuse. Media
-// types are written in lower case without parameters.
+// never a silent drop and never a block the provider would refuse;
+// [ToolResult.Unsupported] says which parts those are, and why. Media types
+// are written in lower case without parameters.
 package toolnexus
 
 import (
