@@ -123,19 +123,20 @@ func TestFromCallToolResult(t *testing.T) {
 			mcp.NewEmbeddedResource(mcp.BlobResourceContents{URI: "file:///reports/report.pdf", MIMEType: "application/pdf", Blob: pdf64}),
 			mcp.NewEmbeddedResource(mcp.TextResourceContents{URI: "file:///notes.txt", Text: "a note"}),
 			mcp.NewResourceLink("https://example.com/cat.png", "cat.png", "", "image/png"),
-		}}, toolnexus.Ok("rendered\na note",
+		}}, toolnexus.Ok("rendered",
 			mustPart(t, pngBytes, "image/png"),
 			mustPart(t, wavBytes, "audio/wav"),
 			mustPart(t, pdfBytes, "application/pdf").WithName("report.pdf"),
+			mustPart(t, []byte("a note"), "text/plain").WithName("notes.txt"),
 			mustLink(t, "https://example.com/cat.png", "image/png"),
-		)},
+		).WithMetadata(toolnexus.MetadataResourceURIs, map[string]string{"2": "file:///reports/report.pdf", "3": "file:///notes.txt"})},
 		{"base64 with line breaks", &mcp.CallToolResult{Content: []mcp.Content{mcp.NewImageContent(png64[:8]+"\n"+png64[8:], "image/png")}},
 			toolnexus.Ok("", mustPart(t, pngBytes, "image/png"))},
 		{"empty image as its placeholder", &mcp.CallToolResult{Content: []mcp.Content{mcp.ImageContent{Type: "image", MIMEType: "image/png"}}},
 			toolnexus.Ok("[unsupported image part (image/png, 0 bytes)]")},
 		{"structured", &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(`{"n": 1}`)}, StructuredContent: map[string]any{"n": 1}},
-			toolnexus.Ok(`{"n":1}`)},
-		{"structured raw", &mcp.CallToolResult{StructuredContent: json.RawMessage(` [1, 2] `)}, toolnexus.Ok(`[1,2]`)},
+			toolnexus.Ok(`{"n": 1}`).WithMetadata(toolnexus.MetadataStructuredContent, json.RawMessage(`{"n":1}`))},
+		{"structured raw", &mcp.CallToolResult{StructuredContent: json.RawMessage(` [1, 2] `)}, toolnexus.Ok(`[1,2]`).WithMetadata(toolnexus.MetadataStructuredContent, json.RawMessage(`[1,2]`))},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -163,7 +164,7 @@ func TestFromCallToolResultWire(t *testing.T) {
 		want toolnexus.ToolResult
 	}{
 		{"structured kept as sent", `{"content":[{"type":"text","text":"{\"id\": 9007199254740993}"}],"structuredContent":{"id": 9007199254740993}}`,
-			toolnexus.Ok(`{"id":9007199254740993}`)},
+			toolnexus.Ok(`{"id": 9007199254740993}`).WithMetadata(toolnexus.MetadataStructuredContent, json.RawMessage(`{"id":9007199254740993}`))},
 		{"input required", `{"resultType":"input_required","content":null,"requestState":"tn1.x",` +
 			`"inputRequests":{"pnd-1":{"method":"elicitation/create","params":{"mode":"form","message":"Deploy?","requestedSchema":{"type":"object","properties":{}}}}}}`,
 			toolnexus.Pending(toolnexus.Request{ID: "pnd-1", Kind: toolnexus.KindApproval, Prompt: "Deploy?"}).WithMetadata(toolnexus.MetadataRequestState, "tn1.x")},
@@ -207,8 +208,10 @@ func TestFromCallToolResultPointers(t *testing.T) {
 	}}
 	got, err := mcpgobridge.FromCallToolResult(res)
 	require.NoError(t, err)
-	assert.Equal(t, toolnexus.Ok("kept\na text\n[unsupported resource part (0 bytes)]\n[unsupported tool_use part]\n[unsupported tool_result part]",
-		mustPart(t, pngBytes, "image/png"), mustPart(t, pdfBytes, "application/pdf").WithName("r.pdf")), got)
+	assert.Equal(t, toolnexus.Ok("kept\n[unsupported resource part (0 bytes)]\n[unsupported tool_use part]\n[unsupported tool_result part]",
+		mustPart(t, pngBytes, "image/png"), mustPart(t, []byte("a text"), "text/plain").WithName("a.txt"),
+		mustPart(t, pdfBytes, "application/pdf").WithName("r.pdf")).
+		WithMetadata(toolnexus.MetadataResourceURIs, map[string]string{"1": "file:///a.txt", "2": "file:///r.pdf"}), got)
 }
 
 func TestFromCallToolResultErrors(t *testing.T) {
