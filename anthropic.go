@@ -49,8 +49,11 @@ const (
 var anthropicImages = map[string]bool{"image/jpeg": true, "image/png": true, "image/gif": true, "image/webp": true}
 
 // AnthropicToolResult returns r as an Anthropic Messages tool_result block
-// answering the tool_use toolUseID, with IsError sent as is_error. A result
-// with no text and no media has no content key.
+// answering the tool_use toolUseID, with IsError sent as is_error. Its
+// content is the text first, as text blocks (Output, then each text part and
+// placeholder in order, empty texts left out), then the media in the order
+// of Parts; metadata is never sent, so a suspension goes as its Output. A
+// result with no text and no media has no content key.
 //
 // It carries a JPEG, PNG, GIF or WebP image as an image block, and a PDF, a
 // plain text, Markdown, CSV or JSON file as a document block titled with the

@@ -1,23 +1,3 @@
-// Package toolnexus holds what an LLM tool call returns: a [ToolResult] with
-// the text the model reads next, whether the call failed, optional non-text
-// [ContentPart] values such as images, PDFs and audio, and metadata for the
-// host's code. A tool that cannot finish until something happens out of band,
-// such as a login, an approval or an answer from a person, returns a
-// suspension built by [Pending]; the host reads it back with [PendingOf],
-// even after the result has been stored as JSON and read by another process.
-//
-// A result goes to a model provider through one method per destination
-// (Anthropic, OpenAI Chat and Responses, Gemini, MCP), which all follow the
-// same rules: the text comes first, Output and then each text part in order,
-// and the media after it, in order; an empty text is never sent as a block of
-// its own; metadata never reaches a provider, so a suspension is sent as its
-// Output text. A part the destination cannot carry (a type or media type it
-// does not read, a URL scheme it does not fetch, a size over the limits its
-// API documents, or a part that fails [ContentPart.Validate]) becomes a
-// placeholder text such as "[unsupported audio part (audio/wav, 12 bytes)]",
-// never a silent drop and never a block the provider would refuse;
-// [ToolResult.Unsupported] says which parts those are, and why. Media types
-// are written in lower case without parameters.
 package toolnexus
 
 import (
