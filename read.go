@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"strings"
+	"sync"
 	"syscall"
 )
 
@@ -29,7 +30,11 @@ import (
 // claim makes a read allocate all it says only when the source proves it by
 // reading its last byte (a file, a [bytes.Reader], an [io.SectionReader]).
 // Otherwise, as for an fs.FS that reads a zip archive, whose sizes come from
-// the archive, what is allocated grows with what was read.
+// the archive, what is allocated grows with what was read. A regular
+// [*os.File], as [PartReader.File] and the fs.FS of an [os.Root] or
+// [os.DirFS] open, is read at the size its own Stat reports, and the byte
+// past it shows whether the file grew, with no more system calls than
+// [os.ReadFile] makes.
 type PartReader struct {
 	// MaxBytes is the most bytes a part may hold, decoded; for
 	// [PartReader.MCPCallToolResult], the most bytes of JSON. Zero or less
@@ -127,10 +132,21 @@ func (pr PartReader) readFile(f fs.File, name string) (string, error) {
 	if fi.IsDir() {
 		return "", readError(&fs.PathError{Op: "read", Path: name, Err: syscall.EISDIR})
 	}
-	data, err := pr.read(f)
-	var changed *sizeChanged
+	var data string
+	if _, ok := f.(*os.File); ok && fi.Mode().IsRegular() && fi.Size() > 0 {
+		// The kernel's size of a regular file: read exactly it, and the byte
+		// past it, which shows a file that grew (see readSize).
+		if err = pr.check(fi.Size()); err == nil {
+			data, err = readSize(f, fi.Size())
+		}
+	} else {
+		data, err = pr.read(f)
+	}
+	// Only this package makes a *sizeChanged, never wrapped; errors.As
+	// would cost an allocation.
+	changed, _ := err.(*sizeChanged)
 	switch {
-	case errors.As(err, &changed):
+	case changed != nil:
 		return "", errorf(ErrFileChanged, "%s %v", quote(name), changed)
 	case err != nil && !errors.Is(err, ErrPartTooLarge):
 		var pe *fs.PathError
@@ -171,9 +187,9 @@ func (pr PartReader) Reader(r io.Reader) (ContentPart, error) {
 		return ContentPart{}, errorf(ErrInvalidPart, "nil reader")
 	}
 	data, err := pr.read(r)
-	var changed *sizeChanged
+	changed, _ := err.(*sizeChanged) // as in readFile
 	switch {
-	case errors.As(err, &changed):
+	case changed != nil:
 		return ContentPart{}, errorf(ErrFileChanged, "the reader %v", changed)
 	case err != nil && !errors.Is(err, ErrPartTooLarge):
 		return ContentPart{}, readError(fmt.Errorf("read %s: %w", quote(mimeType), err))
@@ -197,6 +213,10 @@ const readChunk = 3 << 14 // 48 KiB
 // blockUnit is what the blocks of readBlocks grow by: a size the allocator
 // hands out as it is, without rounding it up.
 const blockUnit = 8 << 10
+
+// readBuffers holds the buffers readSize reads through, so that a read
+// allocates only the string it returns.
+var readBuffers = sync.Pool{New: func() any { return new([readChunk]byte) }}
 
 // maxEncodable is the largest input whose encoding fits in an int.
 const maxEncodable = (math.MaxInt - 3) / 4 * 3
@@ -283,7 +303,12 @@ func sizeOf(r io.Reader) (size int64, proven bool, err error) {
 // its exact encoded length. It reports ErrFileChanged if r ends early or has
 // more.
 func readSize(r io.Reader, size int64) (string, error) {
-	buf := make([]byte, min(int64(readChunk), size))
+	if size > maxEncodable {
+		return "", &PartTooLargeError{Limit: maxEncodable, Size: size}
+	}
+	chunk := readBuffers.Get().(*[readChunk]byte)
+	defer readBuffers.Put(chunk)
+	buf := chunk[:min(int64(readChunk), size)]
 	var sb strings.Builder
 	sb.Grow(base64.StdEncoding.EncodedLen(int(size)))
 	for left := size; left > 0; {
