@@ -113,33 +113,39 @@ var nibbleLo, nibbleHi = func() (lo, hi [32]int8) {
 	return lo, hi
 }()
 
-// sixBits512 moves the four 6-bit values of each 32-bit lane of v, as spread64
-// leaves them, into one byte each, in the order they are written.
-func sixBits512(v archsimd.Uint8x64) archsimd.Uint8x64 {
-	t0 := v.And(archsimd.BroadcastUint32x16(0x0fc0fc00).AsUint8x64()).AsUint16x32()
-	t1 := t0.MulHigh(archsimd.BroadcastUint32x16(0x04000040).AsUint16x32())
-	t2 := v.And(archsimd.BroadcastUint32x16(0x003f03f0).AsUint8x64()).AsUint16x32()
-	t3 := t2.Mul(archsimd.BroadcastUint32x16(0x01000010).AsUint16x32())
-	return t1.Or(t3).AsUint8x64()
-}
+// sixBits are the constants of the two multiplications that move the four
+// 6-bit values of each 32-bit lane, as spread64 leaves them, into one byte
+// each, in the order they are written: the values the first one moves are
+// masked by mask0 and multiplied by mul0, keeping the high 16 bits of each
+// product, the others by mask1 and mul1, keeping the low.
+const (
+	sixBitsMask0 = 0x0fc0fc00
+	sixBitsMul0  = 0x04000040
+	sixBitsMask1 = 0x003f03f0
+	sixBitsMul1  = 0x01000010
+)
 
-// sixBits256 is sixBits512 on a 256-bit vector.
-func sixBits256(v archsimd.Uint8x32) archsimd.Uint8x32 {
-	t0 := v.And(archsimd.BroadcastUint32x8(0x0fc0fc00).AsUint8x32()).AsUint16x16()
-	t1 := t0.MulHigh(archsimd.BroadcastUint32x8(0x04000040).AsUint16x16())
-	t2 := v.And(archsimd.BroadcastUint32x8(0x003f03f0).AsUint8x32()).AsUint16x16()
-	t3 := t2.Mul(archsimd.BroadcastUint32x8(0x01000010).AsUint16x16())
-	return t1.Or(t3).AsUint8x32()
-}
-
-// encodeVBMI encodes 48 bytes into 64 characters at a time, while 64 bytes
-// are left to load.
+// encodeVBMI encodes 48 bytes into 64 characters at a time, while 48 bytes
+// are left.
 func encodeVBMI(dst, src []byte) (read, written int) {
 	spread := archsimd.LoadUint8x64(&spread64)
 	alphabet := archsimd.LoadUint8x64(&alphabet64)
-	for len(src)-read >= 64 && len(dst)-written >= 64 {
-		v := archsimd.LoadUint8x64Slice(src[read:]).Permute(spread)
-		alphabet.Permute(sixBits512(v)).StoreSlice(dst[written:])
+	mask0 := archsimd.BroadcastUint32x16(sixBitsMask0).AsUint8x64()
+	mul0 := archsimd.BroadcastUint32x16(sixBitsMul0).AsUint16x32()
+	mask1 := archsimd.BroadcastUint32x16(sixBitsMask1).AsUint8x64()
+	mul1 := archsimd.BroadcastUint32x16(sixBitsMul1).AsUint16x32()
+	for len(src) >= 48 && len(dst) >= 64 {
+		// The last block may be all of src: it is loaded masked.
+		var v archsimd.Uint8x64
+		if len(src) >= 64 {
+			v = archsimd.LoadUint8x64Slice(src)
+		} else {
+			v = archsimd.LoadUint8x64SlicePart(src[:48])
+		}
+		v = v.Permute(spread)
+		idx := v.And(mask0).AsUint16x32().MulHigh(mul0).Or(v.And(mask1).AsUint16x32().Mul(mul1)).AsUint8x64()
+		alphabet.Permute(idx).StoreSlice(dst)
+		src, dst = src[48:], dst[64:]
 		read += 48
 		written += 64
 	}
@@ -147,22 +153,35 @@ func encodeVBMI(dst, src []byte) (read, written int) {
 	return read, written
 }
 
-// encodeAVX2 encodes 24 bytes into 32 characters at a time, while 28 bytes
-// are left to load: 16 into each half of a vector, 12 apart.
+// encodeAVX2 encodes 24 bytes into 32 characters at a time, while 24 bytes
+// are left: 16 loaded into each half of a vector, 12 apart.
 func encodeAVX2(dst, src []byte) (read, written int) {
 	spread := archsimd.LoadInt8x32(&spread32)
 	offsets := archsimd.LoadInt8x32(&offsets32).AsUint8x32()
+	mask0 := archsimd.BroadcastUint32x8(sixBitsMask0).AsUint8x32()
+	mul0 := archsimd.BroadcastUint32x8(sixBitsMul0).AsUint16x16()
+	mask1 := archsimd.BroadcastUint32x8(sixBitsMask1).AsUint8x32()
+	mul1 := archsimd.BroadcastUint32x8(sixBitsMul1).AsUint16x16()
 	sub := archsimd.BroadcastUint8x32(51)
 	upper := archsimd.BroadcastInt8x32(26)
 	class := archsimd.BroadcastUint8x32(13)
-	for len(src)-read >= 28 && len(dst)-written >= 32 {
+	for len(src) >= 24 && len(dst) >= 32 {
+		// The last block may be all of src: its second half is loaded
+		// masked.
 		var v archsimd.Uint8x32
-		v = v.SetLo(archsimd.LoadUint8x16Slice(src[read:])).SetHi(archsimd.LoadUint8x16Slice(src[read+12:]))
-		idx := sixBits256(v.PermuteOrZeroGrouped(spread))
+		v = v.SetLo(archsimd.LoadUint8x16Slice(src))
+		if len(src) >= 28 {
+			v = v.SetHi(archsimd.LoadUint8x16Slice(src[12:]))
+		} else {
+			v = v.SetHi(archsimd.LoadUint8x16SlicePart(src[12:24]))
+		}
+		v = v.PermuteOrZeroGrouped(spread)
+		idx := v.And(mask0).AsUint16x16().MulHigh(mul0).Or(v.And(mask1).AsUint16x16().Mul(mul1)).AsUint8x32()
 		// Classes: 0 for a-z (26-51), 1-12 for digits, '+' and '/'
 		// (52-63), 13 for A-Z (0-25).
 		c := idx.SubSaturated(sub).Or(class.Masked(upper.Greater(idx.AsInt8x32())))
-		idx.Add(offsets.PermuteOrZeroGrouped(c.AsInt8x32())).StoreSlice(dst[written:])
+		idx.Add(offsets.PermuteOrZeroGrouped(c.AsInt8x32())).StoreSlice(dst)
+		src, dst = src[24:], dst[32:]
 		read += 24
 		written += 32
 	}
