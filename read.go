@@ -210,6 +210,10 @@ func readError(err error) error {
 // chunk but the last encodes without padding.
 const readChunk = 3 << 14 // 48 KiB
 
+// firstBlock is the first block of a reader that claims no size, as large
+// as the first read of [io.ReadAll].
+const firstBlock = 512
+
 // blockUnit is what the blocks of readBlocks grow by: a size the allocator
 // hands out as it is, without rounding it up.
 const blockUnit = 8 << 10
@@ -335,9 +339,9 @@ func readSize(r io.Reader, size int64) (string, error) {
 
 // readBlocks encodes r to its end, and returns how many bytes it read. The
 // input is kept in blocks: the first holds what r claims, up to readChunk
-// bytes, or blockUnit when it claims nothing, and each next one a 32nd of
-// what came before (in steps of blockUnit), so that little is allocated and
-// left unused. They are encoded
+// bytes, or firstBlock when it claims nothing; each next one twice the one
+// before up to blockUnit, then a 32nd of what came before (in steps of
+// blockUnit), so that little is allocated and left unused. They are encoded
 // once, into a string of the exact size. With a limit, no more than
 // MaxBytes+1 bytes are read, and never more than one past a claim.
 func (pr PartReader) readBlocks(r io.Reader, claim int64) (string, int64, error) {
@@ -348,15 +352,15 @@ func (pr PartReader) readBlocks(r io.Reader, claim int64) (string, int64, error)
 	if claim > 0 && claim < math.MaxInt64 {
 		room = min(room, claim+1) // one byte past a claim shows it false
 	}
-	first := int64(blockUnit) // small: most readers of unknown size are small
+	next := int64(firstBlock) // small: most readers of unknown size are small
 	if claim > 0 && claim < readChunk {
-		first = claim + 1 // the claim, and the byte that would show it false
+		next = claim + 1 // the claim, and the byte that would show it false
 	}
 	var blocks [][]byte
 	var read int64
 	probe := make([]byte, 1) // the byte past a full block, which starts the next
 	for carried := 0; ; carried = 1 {
-		size := min(max(first, (read/32+blockUnit-1)/blockUnit*blockUnit), room+int64(carried))
+		size := min(max(next, (read/32+blockUnit-1)/blockUnit*blockUnit), room+int64(carried))
 		block := make([]byte, size)
 		copy(block, probe[:carried])
 		n, err := readFull(r, block[carried:])
@@ -380,7 +384,7 @@ func (pr PartReader) readBlocks(r io.Reader, claim int64) (string, int64, error)
 			}
 			return "", read, err
 		}
-		first = blockUnit
+		next = min(2*size, blockUnit)
 	}
 	if err := pr.check(read); err != nil {
 		return "", read, err

@@ -429,7 +429,7 @@ func TestPartFromReaderErrors(t *testing.T) {
 		{"read error after data", io.MultiReader(strings.NewReader("abc"), iotest.ErrReader(boom)), "image/png",
 			[]error{toolnexus.ErrRead, boom}, `toolnexus: cannot read: read "image/png": boom`, 3},
 		{"timeout on the second read", iotest.TimeoutReader(unsized{strings.NewReader(strings.Repeat("x", 2*readChunk))}), "image/png",
-			[]error{toolnexus.ErrRead, iotest.ErrTimeout}, `toolnexus: cannot read: read "image/png": timeout`, 8 << 10}, // the first block of a reader of unknown size
+			[]error{toolnexus.ErrRead, iotest.ErrTimeout}, `toolnexus: cannot read: read "image/png": timeout`, 512}, // the first block of a reader of unknown size
 		// A truncated HTTP body or gzip stream fails with io.ErrUnexpectedEOF:
 		// never a silently truncated part.
 		{"unexpected EOF", iotest.ErrReader(io.ErrUnexpectedEOF), "image/png", []error{toolnexus.ErrRead, io.ErrUnexpectedEOF},
