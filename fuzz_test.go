@@ -140,6 +140,29 @@ func FuzzCheckBase64(f *testing.F) {
 	})
 }
 
+// FuzzBase64Kernels checks every base64 kernel of this build on this CPU,
+// scalar and vector, against checkBase64's answer and encoding/base64's
+// encoding: s as it is, and s after a valid prefix long enough that every
+// kernel checks part of it.
+func FuzzBase64Kernels(f *testing.F) {
+	for _, s := range []string{"", "AAAA", "AA==", "AAB=", "AAAA\nAAA", "AA-_", "AAA\xff", "AA==AAAA"} {
+		f.Add(s)
+	}
+	prefix := strings.Repeat("QUJD", 40)
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, in := range []string{s, prefix + s} {
+			want := toolnexus.CheckBase64(in)
+			enc := base64.StdEncoding.EncodeToString([]byte(in))
+			for _, k := range toolnexus.Base64Kernels() {
+				require.Equal(t, want, k.Check(in), "%s: check of %q", k.Name, in)
+				dst := make([]byte, len(enc))
+				require.Equal(t, len(enc), k.Encode(dst, []byte(in)), k.Name)
+				require.Equal(t, enc, string(dst), "%s: encoding of %q", k.Name, in)
+			}
+		}
+	})
+}
+
 func FuzzEncode(f *testing.F) {
 	for _, s := range []string{"", "a", "ab", "abc", "abcdefg", "\xff\xfe\xfd\x00\x01\x02\x03\x04\x05"} {
 		f.Add([]byte(s))

@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"strings"
+	"sync"
 	"syscall"
 )
 
@@ -29,7 +30,11 @@ import (
 // claim makes a read allocate all it says only when the source proves it by
 // reading its last byte (a file, a [bytes.Reader], an [io.SectionReader]).
 // Otherwise, as for an fs.FS that reads a zip archive, whose sizes come from
-// the archive, what is allocated grows with what was read.
+// the archive, what is allocated grows with what was read. A regular
+// [*os.File], as [PartReader.File] and the fs.FS of an [os.Root] or
+// [os.DirFS] open, is read at the size its own Stat reports, and the byte
+// past it shows whether the file grew, with no more system calls than
+// [os.ReadFile] makes.
 type PartReader struct {
 	// MaxBytes is the most bytes a part may hold, decoded; for
 	// [PartReader.MCPCallToolResult], the most bytes of JSON. Zero or less
@@ -127,10 +132,21 @@ func (pr PartReader) readFile(f fs.File, name string) (string, error) {
 	if fi.IsDir() {
 		return "", readError(&fs.PathError{Op: "read", Path: name, Err: syscall.EISDIR})
 	}
-	data, err := pr.read(f)
-	var changed *sizeChanged
+	var data string
+	if _, ok := f.(*os.File); ok && fi.Mode().IsRegular() && fi.Size() > 0 {
+		// The kernel's size of a regular file: read exactly it, and the byte
+		// past it, which shows a file that grew (see readSize).
+		if err = pr.check(fi.Size()); err == nil {
+			data, err = readSize(f, fi.Size())
+		}
+	} else {
+		data, err = pr.read(f)
+	}
+	// Only this package makes a *sizeChanged, never wrapped; errors.As
+	// would cost an allocation.
+	changed, _ := err.(*sizeChanged)
 	switch {
-	case errors.As(err, &changed):
+	case changed != nil:
 		return "", errorf(ErrFileChanged, "%s %v", quote(name), changed)
 	case err != nil && !errors.Is(err, ErrPartTooLarge):
 		var pe *fs.PathError
@@ -171,9 +187,9 @@ func (pr PartReader) Reader(r io.Reader) (ContentPart, error) {
 		return ContentPart{}, errorf(ErrInvalidPart, "nil reader")
 	}
 	data, err := pr.read(r)
-	var changed *sizeChanged
+	changed, _ := err.(*sizeChanged) // as in readFile
 	switch {
-	case errors.As(err, &changed):
+	case changed != nil:
 		return ContentPart{}, errorf(ErrFileChanged, "the reader %v", changed)
 	case err != nil && !errors.Is(err, ErrPartTooLarge):
 		return ContentPart{}, readError(fmt.Errorf("read %s: %w", quote(mimeType), err))
@@ -194,9 +210,17 @@ func readError(err error) error {
 // chunk but the last encodes without padding.
 const readChunk = 3 << 14 // 48 KiB
 
+// firstBlock is the first block of a reader that claims no size, as large
+// as the first read of [io.ReadAll].
+const firstBlock = 512
+
 // blockUnit is what the blocks of readBlocks grow by: a size the allocator
 // hands out as it is, without rounding it up.
 const blockUnit = 8 << 10
+
+// readBuffers holds the buffers readSize reads through, so that a read
+// allocates only the string it returns.
+var readBuffers = sync.Pool{New: func() any { return new([readChunk]byte) }}
 
 // maxEncodable is the largest input whose encoding fits in an int.
 const maxEncodable = (math.MaxInt - 3) / 4 * 3
@@ -283,7 +307,12 @@ func sizeOf(r io.Reader) (size int64, proven bool, err error) {
 // its exact encoded length. It reports ErrFileChanged if r ends early or has
 // more.
 func readSize(r io.Reader, size int64) (string, error) {
-	buf := make([]byte, min(int64(readChunk), size))
+	if size > maxEncodable {
+		return "", &PartTooLargeError{Limit: maxEncodable, Size: size}
+	}
+	chunk := readBuffers.Get().(*[readChunk]byte)
+	defer readBuffers.Put(chunk)
+	buf := chunk[:min(int64(readChunk), size)]
 	var sb strings.Builder
 	sb.Grow(base64.StdEncoding.EncodedLen(int(size)))
 	for left := size; left > 0; {
@@ -310,9 +339,9 @@ func readSize(r io.Reader, size int64) (string, error) {
 
 // readBlocks encodes r to its end, and returns how many bytes it read. The
 // input is kept in blocks: the first holds what r claims, up to readChunk
-// bytes, or blockUnit when it claims nothing, and each next one a 32nd of
-// what came before (in steps of blockUnit), so that little is allocated and
-// left unused. They are encoded
+// bytes, or firstBlock when it claims nothing; each next one twice the one
+// before up to blockUnit, then a 32nd of what came before (in steps of
+// blockUnit), so that little is allocated and left unused. They are encoded
 // once, into a string of the exact size. With a limit, no more than
 // MaxBytes+1 bytes are read, and never more than one past a claim.
 func (pr PartReader) readBlocks(r io.Reader, claim int64) (string, int64, error) {
@@ -323,15 +352,15 @@ func (pr PartReader) readBlocks(r io.Reader, claim int64) (string, int64, error)
 	if claim > 0 && claim < math.MaxInt64 {
 		room = min(room, claim+1) // one byte past a claim shows it false
 	}
-	first := int64(blockUnit) // small: most readers of unknown size are small
+	next := int64(firstBlock) // small: most readers of unknown size are small
 	if claim > 0 && claim < readChunk {
-		first = claim + 1 // the claim, and the byte that would show it false
+		next = claim + 1 // the claim, and the byte that would show it false
 	}
 	var blocks [][]byte
 	var read int64
 	probe := make([]byte, 1) // the byte past a full block, which starts the next
 	for carried := 0; ; carried = 1 {
-		size := min(max(first, (read/32+blockUnit-1)/blockUnit*blockUnit), room+int64(carried))
+		size := min(max(next, (read/32+blockUnit-1)/blockUnit*blockUnit), room+int64(carried))
 		block := make([]byte, size)
 		copy(block, probe[:carried])
 		n, err := readFull(r, block[carried:])
@@ -355,7 +384,7 @@ func (pr PartReader) readBlocks(r io.Reader, claim int64) (string, int64, error)
 			}
 			return "", read, err
 		}
-		first = blockUnit
+		next = min(2*size, blockUnit)
 	}
 	if err := pr.check(read); err != nil {
 		return "", read, err
