@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"math"
+	"mime"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -70,21 +71,25 @@ var dataURLs = []string{
 	"cat.png",
 }
 
-// bareType is a MIME type without its parameters, as a part keeps it.
-func bareType(m string) string {
-	t, _, _ := strings.Cut(m, ";")
-	return strings.TrimSpace(t)
-}
-
-// partTypeOf is the part type a MIME type gives.
-func partTypeOf(m string) toolnexus.PartType {
-	switch m = strings.ToLower(m); {
-	case strings.HasPrefix(m, "image/"):
-		return toolnexus.PartImage
-	case strings.HasPrefix(m, "audio/"):
-		return toolnexus.PartAudio
+// mediaType is the oracle for what a part keeps of m, a MIME type the
+// package took: the media type mime.ParseMediaType finds in m, spelled as m
+// spells it (the standard library gives it in lower case), and the part
+// type the docs give its top-level type: image, audio, else file.
+func mediaType(t *testing.T, m string) (string, toolnexus.PartType) {
+	t.Helper()
+	mt, _, err := mime.ParseMediaType(m)
+	require.NoError(t, err, "the package took %q, which mime.ParseMediaType refuses", m)
+	written := strings.TrimSpace(m)
+	require.GreaterOrEqual(t, len(written), len(mt), "%q", m)
+	written = written[:len(mt)]
+	require.True(t, strings.EqualFold(mt, written), "%q does not begin with %q", m, mt)
+	switch top, _, _ := strings.Cut(mt, "/"); top {
+	case "image":
+		return written, toolnexus.PartImage
+	case "audio":
+		return written, toolnexus.PartAudio
 	}
-	return toolnexus.PartFile
+	return written, toolnexus.PartFile
 }
 
 func FuzzParseDataURL(f *testing.F) {
@@ -110,7 +115,8 @@ func FuzzParseDataURL(f *testing.F) {
 		require.Equal(t, rest, data)
 		require.NotEmpty(t, data)
 		require.True(t, strings.HasSuffix(strings.ToLower(meta), ";base64"), "%q", meta)
-		require.Equal(t, bareType(meta), mimeType)
+		written, _ := mediaType(t, meta[:len(meta)-len(";base64")])
+		require.Equal(t, written, mimeType)
 		require.NotContains(t, mimeType, ";")
 		require.NotContains(t, mimeType, ",")
 		require.NoError(t, toolnexus.ContentPart{Type: toolnexus.PartFile, MIMEType: mimeType, URL: "https://example.com"}.Validate())
@@ -190,18 +196,21 @@ func FuzzPartFromURL(f *testing.F) {
 		}
 		// Whatever the constructor accepts, Validate accepts.
 		require.NoError(t, p.Validate())
-		require.Equal(t, partTypeOf(p.MIMEType), p.Type)
+		_, typ := mediaType(t, p.MIMEType)
+		require.Equal(t, typ, p.Type)
 		require.Empty(t, p.Text)
 		require.Empty(t, p.Name)
 		if !strings.HasPrefix(strings.ToLower(url), "data:") {
-			require.Equal(t, toolnexus.ContentPart{Type: partTypeOf(bareType(mimeType)), MIMEType: bareType(mimeType), URL: url}, p)
+			written, typ := mediaType(t, mimeType)
+			require.Equal(t, toolnexus.ContentPart{Type: typ, MIMEType: written, URL: url}, p)
 			return
 		}
 		require.Empty(t, p.URL, "a data URL is stored as data")
 		_, data, _ := strings.Cut(url, ",")
 		require.Equal(t, data, p.Data)
 		if mimeType != "" {
-			require.True(t, strings.EqualFold(bareType(mimeType), p.MIMEType), "%q holds %q", url, p.MIMEType)
+			written, _ := mediaType(t, mimeType)
+			require.True(t, strings.EqualFold(written, p.MIMEType), "%q holds %q", url, p.MIMEType)
 		}
 		// With a limit: accepted at the size, refused one below.
 		q, err := toolnexus.PartReader{MaxBytes: p.Size(), MIMEType: mimeType}.URL(url)
@@ -230,7 +239,8 @@ func FuzzPartFromBytes(f *testing.F) {
 			assertErr(t, err, sentinelOf(err), "")
 			return
 		}
-		require.Equal(t, toolnexus.ContentPart{Type: partTypeOf(bareType(mimeType)), MIMEType: bareType(mimeType), Data: base64.StdEncoding.EncodeToString(b)}, p)
+		written, typ := mediaType(t, mimeType)
+		require.Equal(t, toolnexus.ContentPart{Type: typ, MIMEType: written, Data: base64.StdEncoding.EncodeToString(b)}, p)
 		require.NoError(t, p.Validate())
 		require.Equal(t, int64(len(b)), p.Size())
 		pr := toolnexus.PartReader{MaxBytes: int64(len(b)), MIMEType: mimeType}
