@@ -402,22 +402,15 @@ func unmarshal[T any](data []byte, v *T, read func(*jsonReader) (T, error)) erro
 // another process, strictly, as every other toolnexus port and the MCP SDKs
 // read it: keys are matched exactly ("ISERROR" is not "isError"; when a key
 // repeats, the last one wins), input longer than maxBytes is refused with a
-// [*PartTooLargeError] before any of it is decoded (zero or less means no
-// limit), a part's name is cut to its base name, and the result must pass
+// [*PartTooLargeError] (its Document set) before any of it is decoded (zero
+// or less means no limit), a part's name is cut to its base name, and the result must pass
 // [ToolResult.Validate]. A value of the wrong type, or input that is not
 // JSON, reports [ErrInvalidJSON]. Missing keys and null leave their fields
 // zero and unknown keys are ignored, as json.Unmarshal does.
 func ParseToolResult(data []byte, maxBytes int64) (ToolResult, error) {
-	if err := (PartReader{MaxBytes: maxBytes}).check(int64(len(data))); err != nil {
+	d, err := openPeerJSON(data, maxBytes, ErrInvalidJSON)
+	if err != nil {
 		return ToolResult{}, err
-	}
-	d := jsonReader{data: data}
-	if d.peek() != '{' {
-		return ToolResult{}, errorf(ErrInvalidJSON, "want a JSON object, got %s", d.kind())
-	}
-	if !json.Valid(data) {
-		// Decoding says where and why it is not JSON.
-		return ToolResult{}, errorf(ErrInvalidJSON, "%v", json.Unmarshal(data, &struct{}{}))
 	}
 	r, err := d.toolResult()
 	if err != nil {

@@ -1,7 +1,9 @@
 package toolnexus
 
 import (
+	"bytes"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -36,8 +38,7 @@ import (
 // past it shows whether the file grew, with no more system calls than
 // [os.ReadFile] makes.
 type PartReader struct {
-	// MaxBytes is the most bytes a part may hold, decoded; for
-	// [PartReader.MCPCallToolResult], the most bytes of JSON. Zero or less
+	// MaxBytes is the most bytes a part may hold, decoded. Zero or less
 	// means no limit. A read over it fails with a [*PartTooLargeError]
 	// having read no more than MaxBytes+1 bytes.
 	MaxBytes int64
@@ -142,22 +143,32 @@ func (pr PartReader) readFile(f fs.File, name string) (string, error) {
 	} else {
 		data, err = pr.read(f)
 	}
+	if err != nil {
+		return "", readFailed(err, quote(name))
+	}
+	if data == "" {
+		return "", errorf(ErrInvalidPart, "%s is empty", quote(name))
+	}
+	return data, nil
+}
+
+// readFailed returns the error to report for err, the error of a read of
+// the source what names: a limit passed as it is, a size that changed as
+// [ErrFileChanged], and any other error as [ErrRead] with its cause.
+func readFailed(err error, what string) error {
 	// Only this package makes a *sizeChanged, never wrapped; errors.As
 	// would cost an allocation.
 	changed, _ := err.(*sizeChanged)
+	var pe *fs.PathError
 	switch {
 	case changed != nil:
-		return "", errorf(ErrFileChanged, "%s %v", quote(name), changed)
-	case err != nil && !errors.Is(err, ErrPartTooLarge):
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			return "", readError(err)
-		}
-		return "", readError(fmt.Errorf("read %s: %w", quote(name), err))
-	case err == nil && data == "":
-		return "", errorf(ErrInvalidPart, "%s is empty", quote(name))
+		return errorf(ErrFileChanged, "%s %v", what, changed)
+	case errors.Is(err, ErrPartTooLarge):
+		return err
+	case errors.As(err, &pe): // it names its file
+		return readError(err)
 	}
-	return data, err
+	return readError(fmt.Errorf("%s: %w", what, err))
 }
 
 // PartFromReader reads r to its end into a part with the given MIME type;
@@ -187,15 +198,10 @@ func (pr PartReader) Reader(r io.Reader) (ContentPart, error) {
 		return ContentPart{}, errorf(ErrInvalidPart, "nil reader")
 	}
 	data, err := pr.read(r)
-	changed, _ := err.(*sizeChanged) // as in readFile
-	switch {
-	case changed != nil:
-		return ContentPart{}, errorf(ErrFileChanged, "the reader %v", changed)
-	case err != nil && !errors.Is(err, ErrPartTooLarge):
-		return ContentPart{}, readError(fmt.Errorf("read %s: %w", quote(mimeType), err))
-	case err != nil:
-		return ContentPart{}, err
-	case data == "":
+	if err != nil {
+		return ContentPart{}, readFailed(err, "the reader")
+	}
+	if data == "" {
 		return ContentPart{}, errorf(ErrInvalidPart, "empty %s payload", quote(mimeType))
 	}
 	return newPart(mimeType, data, ""), nil
@@ -425,4 +431,69 @@ func readFull(r io.Reader, buf []byte) (n int, err error) {
 		n += m
 	}
 	return n, err
+}
+
+// ParseMCPCallToolResult returns the ToolResult for data, the JSON of an MCP
+// CallToolResult that came from another process, as
+// [MCPCallToolResult.ToolResult] reads it. Input longer than maxBytes is
+// refused with a [*PartTooLargeError] (its Document set) before any of it
+// is decoded; zero or less means no limit. Keys are read exactly, as the
+// MCP SDKs read them: "ISERROR" is not "isError", and a text block with
+// "TYPE":"image" is not an image. Input that is not JSON, or that is not an
+// object, or whose known keys hold values of the wrong type, reports
+// [ErrInvalidMCP] saying where.
+//
+// The content blocks are converted as they are read: a text block is copied
+// once, into Output, and a payload once, into its part.
+func ParseMCPCallToolResult(data []byte, maxBytes int64) (ToolResult, error) {
+	return parseMCP(data, maxBytes)
+}
+
+// MCPCallToolResult reads data as [ParseMCPCallToolResult] does, with
+// MaxBytes as the most bytes of JSON.
+//
+// Deprecated: use ParseMCPCallToolResult, which takes the limit as an
+// argument, as ParseToolResult does.
+func (pr PartReader) MCPCallToolResult(data []byte) (ToolResult, error) {
+	return ParseMCPCallToolResult(data, pr.MaxBytes)
+}
+
+// openPeerJSON is the first step of reading data, a JSON document from
+// another process: it refuses data longer than maxBytes (zero or less means
+// no limit), data that is not JSON, saying where, and JSON that is not an
+// object, naming its type, each reported as sentinel but the size; and it
+// returns a reader at the object's start.
+func openPeerJSON(data []byte, maxBytes int64, sentinel error) (jsonReader, error) {
+	if maxBytes > 0 && int64(len(data)) > maxBytes {
+		return jsonReader{}, &PartTooLargeError{Limit: maxBytes, Size: int64(len(data)), Document: true}
+	}
+	if !json.Valid(data) {
+		return jsonReader{}, errorf(sentinel, "%s", notJSON(data))
+	}
+	d := jsonReader{data: data}
+	if d.peek() != '{' {
+		return jsonReader{}, errorf(sentinel, "want a JSON object, got %s", d.kind())
+	}
+	return d, nil
+}
+
+// notJSON says where data, which is not JSON, stops being JSON: the byte
+// that cannot be there, counted from 1, or the end that comes inside a
+// value. It never names a JSON type the input might have begun: "nope" is
+// not a null gone wrong.
+func notJSON(data []byte) string {
+	if len(bytes.TrimLeft(data, " \t\r\n")) == 0 {
+		return "the input is empty, not JSON"
+	}
+	var se *json.SyntaxError
+	if !errors.As(json.Unmarshal(data, &struct{}{}), &se) || se.Offset <= 0 || se.Offset > int64(len(data)) {
+		return "the input is not JSON"
+	}
+	// encoding/json reads a literal cut short, such as "tru", as if a space
+	// came after it.
+	faked := se.Offset == int64(len(data)) && data[len(data)-1] != ' ' && strings.HasPrefix(se.Error(), "invalid character ' '")
+	if faked || strings.HasPrefix(se.Error(), "unexpected end") {
+		return fmt.Sprintf("the input is not JSON: it ends after %d bytes, inside a value", len(data))
+	}
+	return fmt.Sprintf("the input is not JSON: byte %d of %d, %s, cannot be there", se.Offset, len(data), quote(string(data[se.Offset-1:se.Offset])))
 }

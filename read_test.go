@@ -348,7 +348,7 @@ func TestPartFromFSErrors(t *testing.T) {
 		{"refused at open", failingFS{}, "locked.png", []error{toolnexus.ErrRead, fs.ErrPermission},
 			"toolnexus: cannot read: open locked.png: permission denied"},
 		{"failing read", failingFS{}, "bad.png", []error{toolnexus.ErrRead, syscall.EIO},
-			`toolnexus: cannot read: read "bad.png": input/output error`},
+			`toolnexus: cannot read: "bad.png": input/output error`},
 		{"empty file", fsys, "empty.png", []error{toolnexus.ErrInvalidPart}, `toolnexus: invalid part: "empty.png" is empty`},
 	}
 	for _, tt := range tests {
@@ -446,15 +446,15 @@ func TestPartFromReaderErrors(t *testing.T) {
 		{"bad MIME type, checked before reading", strings.NewReader("abc"), "image", []error{toolnexus.ErrInvalidMIMEType}, "", 0},
 		{"empty", strings.NewReader(""), "audio/wav", []error{toolnexus.ErrInvalidPart}, `toolnexus: invalid part: empty "audio/wav" payload`, 0},
 		{"empty, unsized", unsized{strings.NewReader("")}, "audio/wav", []error{toolnexus.ErrInvalidPart}, `toolnexus: invalid part: empty "audio/wav" payload`, 0},
-		{"read error", iotest.ErrReader(boom), "image/png", []error{toolnexus.ErrRead, boom}, `toolnexus: cannot read: read "image/png": boom`, 0},
+		{"read error", iotest.ErrReader(boom), "image/png", []error{toolnexus.ErrRead, boom}, `toolnexus: cannot read: the reader: boom`, 0},
 		{"read error after data", io.MultiReader(strings.NewReader("abc"), iotest.ErrReader(boom)), "image/png",
-			[]error{toolnexus.ErrRead, boom}, `toolnexus: cannot read: read "image/png": boom`, 3},
+			[]error{toolnexus.ErrRead, boom}, `toolnexus: cannot read: the reader: boom`, 3},
 		{"timeout on the second read", iotest.TimeoutReader(unsized{strings.NewReader(strings.Repeat("x", 2*readChunk))}), "image/png",
-			[]error{toolnexus.ErrRead, iotest.ErrTimeout}, `toolnexus: cannot read: read "image/png": timeout`, 512}, // the first block of a reader of unknown size
+			[]error{toolnexus.ErrRead, iotest.ErrTimeout}, `toolnexus: cannot read: the reader: timeout`, 512}, // the first block of a reader of unknown size
 		// A truncated HTTP body or gzip stream fails with io.ErrUnexpectedEOF:
 		// never a silently truncated part.
 		{"unexpected EOF", iotest.ErrReader(io.ErrUnexpectedEOF), "image/png", []error{toolnexus.ErrRead, io.ErrUnexpectedEOF},
-			`toolnexus: cannot read: read "image/png": unexpected EOF`, 0},
+			`toolnexus: cannot read: the reader: unexpected EOF`, 0},
 		{"unexpected EOF after data", io.MultiReader(strings.NewReader("abc"), iotest.ErrReader(io.ErrUnexpectedEOF)), "image/png",
 			[]error{toolnexus.ErrRead, io.ErrUnexpectedEOF}, "", 3},
 	}
@@ -538,6 +538,9 @@ func TestPartReaderZeroValue(t *testing.T) {
 	for _, in := range []string{`{"content":[{"type":"text","text":"x"}]}`, `[]`} {
 		want, wantErr := toolnexus.FromMCPCallToolResult([]byte(in))
 		got, err := toolnexus.PartReader{}.MCPCallToolResult([]byte(in))
+		assert.Equal(t, want, got, in)
+		assert.Equal(t, wantErr, err, in)
+		got, err = toolnexus.ParseMCPCallToolResult([]byte(in), 0)
 		assert.Equal(t, want, got, in)
 		assert.Equal(t, wantErr, err, in)
 	}
@@ -700,13 +703,13 @@ func TestPartReaderHostileZip(t *testing.T) {
 				continue
 			}
 			// archive/zip finds the entry shorter than its header says.
-			assertErr(t, err, toolnexus.ErrRead, `toolnexus: cannot read: read "big.pdf": unexpected EOF`)
+			assertErr(t, err, toolnexus.ErrRead, `toolnexus: cannot read: "big.pdf": unexpected EOF`)
 			assert.ErrorIs(t, err, io.ErrUnexpectedEOF)
 		}
 	}
 	// An entry whose header claims less than it holds.
 	_, err := toolnexus.PartFromFS(hostileZip(t, 2), "big.pdf")
-	assertErr(t, err, toolnexus.ErrRead, `toolnexus: cannot read: read "big.pdf": zip: not a valid zip file`)
+	assertErr(t, err, toolnexus.ErrRead, `toolnexus: cannot read: "big.pdf": zip: not a valid zip file`)
 	assert.ErrorIs(t, err, zip.ErrFormat)
 	// And the honest one.
 	p, err := toolnexus.PartFromFS(hostileZip(t, 4), "big.pdf")
