@@ -100,7 +100,7 @@ func geminiPart(p ContentPart) (GeminiFunctionResponsePart, string) {
 		}
 		return GeminiFunctionResponsePart{FileData: &GeminiFileData{MIMEType: mt, FileURI: p.URL}}, ""
 	case len(p.Data) > geminiMaxInline:
-		return GeminiFunctionResponsePart{}, tooLarge(p, "the 100 MB of base64 Gemini takes inline")
+		return GeminiFunctionResponsePart{}, tooLargeBase64(p, "the 100 MB (100000000 bytes) of base64 Gemini takes inline")
 	case mt == "application/pdf" && p.Size() > geminiMaxPDF:
 		return GeminiFunctionResponsePart{}, tooLarge(p, "the 50 MB Gemini takes in a PDF")
 	}
