@@ -4,12 +4,14 @@ import "encoding/base64"
 
 // The internals that the external tests need, as net/netip's export_test.go
 // has them: the parsers that fuzz_test.go checks against the standard
-// library.
+// library, and how an error quotes a value, for the messages that name a
+// temporary path (TestErrorQuotesLongValues pins it).
 
 var (
 	ParseDataURL = parseDataURL
 	CheckBase64  = checkBase64
 	Encode       = encode
+	Quote        = quote
 )
 
 // Base64Kernel is one way of encoding and checking base64 in this build on

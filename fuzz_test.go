@@ -466,6 +466,37 @@ func media(parts []toolnexus.ContentPart) []toolnexus.ContentPart {
 	return m
 }
 
+// FuzzPeerJSON checks the opening step the two readers of peer JSON share:
+// with a limit of its size, input reads as it does without one, and one
+// byte below, it is a JSON document too large, whatever it holds; input
+// that is not JSON is said to be not JSON and where, never a JSON type.
+func FuzzPeerJSON(f *testing.F) {
+	for _, s := range []string{`{}`, `{"output":"x"}`, `{"content":[]}`, `nope`, `tru`, `tru `, `{"content":[`, ` null`, "\xff{}", ``, " \n", `{} {}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for name, parse := range map[string]func([]byte, int64) (toolnexus.ToolResult, error){
+			"ParseToolResult":        toolnexus.ParseToolResult,
+			"ParseMCPCallToolResult": toolnexus.ParseMCPCallToolResult,
+		} {
+			r, err := parse(data, 0)
+			atSize, errAtSize := parse(data, int64(len(data)))
+			require.Equal(t, r, atSize, name)
+			require.Equal(t, err, errAtSize, name)
+			if len(data) > 1 {
+				_, err := parse(data, int64(len(data))-1)
+				var tooLarge *toolnexus.PartTooLargeError
+				require.ErrorAs(t, err, &tooLarge, name)
+				require.Equal(t, toolnexus.PartTooLargeError{Limit: int64(len(data)) - 1, Size: int64(len(data)), Document: true}, *tooLarge, name)
+			}
+			if !json.Valid(data) {
+				assertErr(t, err, sentinelOf(err), "")
+				require.Regexp(t, `: the input is (empty, not JSON|not JSON: (it ends after \d+ bytes, inside a value|byte \d+ of \d+, ".+", cannot be there))$`, err.Error(), name)
+			}
+		}
+	})
+}
+
 // fuzzForm is the schema of the form FuzzAnswerFromMCP answers: one property
 // of every form MCP elicitation allows.
 const fuzzForm = `{"type":"object","properties":{` +
