@@ -35,10 +35,11 @@ type AnthropicSource struct {
 	URL       string `json:"url,omitempty"`
 }
 
-// Sizes the Anthropic Messages API documents. An image whose base64 is
-// longer than 5 MB is refused ("image exceeds 5 MB maximum: N bytes >
-// 5242880 bytes"); a request, and so any document in it, may be at most
-// 32 MB (the PDF support guide).
+// Sizes the Anthropic Messages API documents, both counted on the base64 it
+// is sent. An image whose base64 is longer than 5 MiB is refused ("image
+// exceeds 5 MB maximum: N bytes > 5242880 bytes": its MB is a MiB); a
+// request, and so any document in it, may be at most 32 MB (the PDF support
+// guide).
 const (
 	anthropicMaxImage   = 5 << 20
 	anthropicMaxRequest = 32_000_000
@@ -60,7 +61,8 @@ var anthropicImages = map[string]bool{"image/jpeg": true, "image/png": true, "im
 // part's name: data as a base64 source (a text file as a "text/plain" text
 // source, when it is UTF-8), an http or https URL as a url source. Any other
 // part, audio included, an image whose base64 is over 5 MiB, or a document
-// over 32 MB (the limits the API documents) becomes its placeholder.
+// whose base64 is over 32 MB (the limits the API documents) becomes its
+// placeholder, which gives the size of the base64.
 func (r ToolResult) AnthropicToolResult(toolUseID string) AnthropicToolResultBlock {
 	texts, media := layout(r, anthropicCarries, func(_ int, p ContentPart) AnthropicContentBlock {
 		return anthropicBlock(p)
@@ -78,8 +80,8 @@ func (r ToolResult) AnthropicToolResult(toolUseID string) AnthropicToolResultBlo
 
 // Limits of the Anthropic Messages API, as [UnsupportedPart] reports them.
 var (
-	anthropicImageLimit   = SizeLimit{Bytes: anthropicMaxImage, Base64: true, What: "the 5 MB of base64 Anthropic takes in an image"}
-	anthropicRequestLimit = SizeLimit{Bytes: anthropicMaxRequest, Base64: true, What: "the 32 MB Anthropic takes in a request"}
+	anthropicImageLimit   = SizeLimit{Bytes: anthropicMaxImage, Base64: true, What: "the 5 MiB (5242880 bytes) of base64 Anthropic takes in an image"}
+	anthropicRequestLimit = SizeLimit{Bytes: anthropicMaxRequest, Base64: true, What: "the 32 MB (32000000 bytes) Anthropic takes in a request"}
 )
 
 // anthropicCarries says why Anthropic does not carry the valid part p.

@@ -68,10 +68,10 @@ func TestAnthropicSizeLimits(t *testing.T) {
 	}{
 		{"image at the limit", image("image/png", big[:5<<20]), "image"},
 		{"image over the limit", image("image/png", big[:5<<20+4]),
-			"[unsupported image part (image/png, 3932163 bytes): larger than the 5 MB of base64 Anthropic takes in an image]"},
+			"[unsupported image part (image/png, 5242884 bytes of base64): larger than the 5 MiB (5242880 bytes) of base64 Anthropic takes in an image]"},
 		{"document at the limit", file("application/pdf", big[:32_000_000], ""), "document"},
 		{"document over the limit", file("application/pdf", big, ""),
-			"[unsupported file part (application/pdf, 24000003 bytes): larger than the 32 MB Anthropic takes in a request]"},
+			"[unsupported file part (application/pdf, 32000004 bytes of base64): larger than the 32 MB (32000000 bytes) Anthropic takes in a request]"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -8,11 +8,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"math"
 	"math/rand/v2"
 	"os"
 	"reflect"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -498,8 +496,10 @@ func TestPartReaderLimitFromLength(t *testing.T) {
 }
 
 // TestPartReaderRefusesFromLengthAlone refuses 16 MiB of base64 that is
-// not even valid: nothing is scanned, decoded or copied. Not parallel: it
-// measures the process's allocation.
+// not even valid: nothing is scanned (the error is the limit's, not the
+// base64's, whose first byte is wrong), decoded or copied (a call, measured
+// alone, allocates its error and no more). Not parallel: it measures the
+// process's allocation.
 func TestPartReaderRefusesFromLengthAlone(t *testing.T) {
 	junk := strings.Repeat("!", 16<<20)
 	dataURL := "data:image/png;base64," + junk
@@ -508,14 +508,17 @@ func TestPartReaderRefusesFromLengthAlone(t *testing.T) {
 		"base64":   func() (toolnexus.ContentPart, error) { return pr.Base64(junk) },
 		"data URL": func() (toolnexus.ContentPart, error) { return pr.URL(dataURL) },
 	} {
+		var p toolnexus.ContentPart
 		var err error
-		// The least of three reads: the runtime counts an allocation by the
-		// span it comes from, which another read may have left behind.
-		alloc := min(allocated(func() { _, err = read() }), allocated(func() { _, err = read() }), allocated(func() { _, err = read() }))
+		allocs, bytes := callCost(20, func() { p, err = read() })
 		assertErr(t, err, toolnexus.ErrPartTooLarge, "toolnexus: part too large: 12582912 bytes, over the limit of 1048576 bytes")
-		t.Logf("%s: %d bytes allocated", name, alloc)
-		assert.Less(t, alloc, uint64(4<<10), "%s: bytes allocated", name)
+		assert.Zero(t, p)
+		t.Logf("%s: %d allocations, %d bytes", name, allocs, bytes)
+		assert.LessOrEqual(t, allocs, uint64(2), "%s: allocations", name)
+		assert.LessOrEqual(t, bytes, uint64(256), "%s: bytes allocated", name)
 	}
+	_, err := pr.Base64(junk[:1<<20])
+	assertErr(t, err, toolnexus.ErrInvalidBase64, "") // within the limit, the same junk is scanned
 }
 
 // TestContentPartWithName checks that a name from outside is a base name:
@@ -585,31 +588,14 @@ var (
 	costSize   int64
 )
 
-// callCost returns the fewest allocations and bytes one call of f makes,
-// out of 50 calls: the fewest, since a sync.Pool (in fmt and log/slog),
-// which the race detector makes drop items at random, may add to any call.
-// A test that calls it is not parallel.
-func callCost(f func()) (allocs, bytes uint64) {
-	allocs, bytes = math.MaxUint64, math.MaxUint64
-	var before, after runtime.MemStats
-	for range 50 {
-		runtime.ReadMemStats(&before)
-		f()
-		runtime.ReadMemStats(&after)
-		allocs = min(allocs, after.Mallocs-before.Mallocs)
-		bytes = min(bytes, after.TotalAlloc-before.TotalAlloc)
-	}
-	return allocs, bytes
-}
-
 // assertCostDoesNotGrow checks that f costs as much for large as for small:
 // the same allocations (but slack more, for the growth of a buffer that a
 // longer number may need, or a pooled buffer the race detector dropped) and
 // no more than 512 bytes more.
 func assertCostDoesNotGrow[T any](t *testing.T, name string, small, large T, slack uint64, f func(T)) {
 	t.Helper()
-	allocsSmall, bytesSmall := callCost(func() { f(small) })
-	allocsLarge, bytesLarge := callCost(func() { f(large) })
+	allocsSmall, bytesSmall := callCost(50, func() { f(small) })
+	allocsLarge, bytesLarge := callCost(50, func() { f(large) })
 	t.Logf("%s: %d allocations, %d bytes at 1 KiB; %d allocations, %d bytes at 16 MiB", name, allocsSmall, bytesSmall, allocsLarge, bytesLarge)
 	assert.LessOrEqual(t, allocsLarge, allocsSmall+slack, "%s: allocations at 1 KiB and 16 MiB", name)
 	assert.LessOrEqual(t, bytesLarge, bytesSmall+512, "%s: bytes at 1 KiB and 16 MiB", name)

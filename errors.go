@@ -30,8 +30,8 @@ var (
 	ErrInvalidBase64 = errors.New("toolnexus: invalid base64")
 	// ErrInvalidDataURL reports a data URL not of the form data:<mime>;base64,<data>.
 	ErrInvalidDataURL = errors.New("toolnexus: invalid data URL")
-	// ErrPartTooLarge reports input over the size limit given to the call.
-	// The error is a [*PartTooLargeError].
+	// ErrPartTooLarge reports input over the size limit given to the call: a
+	// part, or a JSON document. The error is a [*PartTooLargeError].
 	ErrPartTooLarge = errors.New("toolnexus: part too large")
 	// ErrFileChanged reports a file or reader that gave more or fewer bytes
 	// than it reported when it was opened: it changed while it was read, or
@@ -82,8 +82,8 @@ var (
 	// ErrClaimStore reports a [ClaimStore] that could not claim a state; the
 	// error also wraps the store's. The call must be refused.
 	ErrClaimStore = errors.New("toolnexus: cannot claim request state")
-	// ErrInvalidMCP reports input to [FromMCPCallToolResult] that is not the
-	// JSON of an MCP CallToolResult.
+	// ErrInvalidMCP reports input to [ParseMCPCallToolResult] or
+	// [FromMCPCallToolResult] that is not the JSON of an MCP CallToolResult.
 	ErrInvalidMCP = errors.New("toolnexus: invalid MCP result")
 	// ErrInvalidTurn reports a [Turn] that cannot be stored or sent: no
 	// calls, a call without an id or tool name, two calls with one id, or
@@ -94,19 +94,31 @@ var (
 	ErrIncompleteTurn = errors.New("toolnexus: turn not complete")
 )
 
-// PartTooLargeError is the error of a read that went past its size limit.
-// It matches [ErrPartTooLarge] with [errors.Is].
+// PartTooLargeError is the error of a read that went past its size limit:
+// a part's decoded bytes, or the bytes of a JSON document given to
+// [ParseToolResult] or [ParseMCPCallToolResult] when Document is set. It
+// matches [ErrPartTooLarge] with [errors.Is].
 type PartTooLargeError struct {
-	// Limit is the limit given to the call, in decoded bytes.
+	// Limit is the limit given to the call, in decoded bytes of a part, or
+	// in bytes of JSON for a document.
 	Limit int64
 	// Size is the size seen when the read stopped: the whole size when it is
 	// known up front, otherwise Limit+1, the byte that crossed the limit.
 	Size int64
+	// Document says that what went past the limit is a JSON document, not a
+	// part.
+	Document bool
 }
 
-// Error implements the error interface.
+// Error implements the error interface: "toolnexus: part too large: 2013
+// bytes, over the limit of 1024 bytes", or for a document "toolnexus: JSON
+// document too large: 2013 bytes, over the limit of 1024 bytes".
 func (e *PartTooLargeError) Error() string {
-	return "toolnexus: part too large: " + strconv.FormatInt(e.Size, 10) +
+	what := "toolnexus: part too large: "
+	if e.Document {
+		what = "toolnexus: JSON document too large: "
+	}
+	return what + strconv.FormatInt(e.Size, 10) +
 		" bytes, over the limit of " + strconv.FormatInt(e.Limit, 10) + " bytes"
 }
 

@@ -3,7 +3,6 @@ package toolnexus_test
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -210,13 +209,8 @@ func TestErrorsCarryNoPayload(t *testing.T) {
 	}
 }
 
-// quoted is a value as an error quotes it: whole up to 40 bytes, else its
-// first 40 bytes and its length (see TestErrorQuotesLongValues).
-func quoted(s string) string {
-	if len(s) <= 40 {
-		return strconv.Quote(s)
-	}
-	return strconv.Quote(s[:40]) + "… (" + strconv.Itoa(len(s)) + " bytes)"
-}
+// quoted is a value as an error quotes it, by the package's own quote,
+// which TestErrorQuotesLongValues pins: no copy of it to keep in step.
+var quoted = toolnexus.Quote
 
 func second[T any](_ T, err error) error { return err }

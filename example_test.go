@@ -336,6 +336,23 @@ func ExampleParseToolResult() {
 	// toolnexus: invalid base64: padding at offset 2 of "AA=A" is not at the end (part 0)
 }
 
+// The JSON of an MCP CallToolResult from another process is read with a
+// limit on its bytes; over it, nothing is decoded.
+func ExampleParseMCPCallToolResult() {
+	data := []byte(`{"content":[{"type":"text","text":"deployed"},{"type":"image","mimeType":"image/png","data":"iVBORw0KGgo="}]}`)
+	r, err := toolnexus.ParseMCPCallToolResult(data, 1<<20)
+	fmt.Println(r.Output, r.Parts[0].Type, r.Parts[0].MIMEType, r.Parts[0].Size(), err)
+
+	_, err = toolnexus.ParseMCPCallToolResult(data, 64)
+	fmt.Println(err, errors.Is(err, toolnexus.ErrPartTooLarge))
+	_, err = toolnexus.ParseMCPCallToolResult([]byte("nope"), 1<<20)
+	fmt.Println(err)
+	// Output:
+	// deployed image image/png 8 <nil>
+	// toolnexus: JSON document too large: 109 bytes, over the limit of 64 bytes true
+	// toolnexus: invalid MCP result: the input is not JSON: byte 2 of 4, "o", cannot be there
+}
+
 func ExampleAnswer_Check() {
 	req := toolnexus.Request{ID: "req-2", Kind: toolnexus.KindInput, Prompt: "Pick an environment", ExpiresAt: "2026-12-01T00:00:00Z"}
 	ans := req.Resolve(map[string]any{"choice": "prod"})

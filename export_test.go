@@ -1,14 +1,54 @@
 package toolnexus
 
+import "encoding/base64"
+
 // The internals that the external tests need, as net/netip's export_test.go
 // has them: the parsers that fuzz_test.go checks against the standard
-// library.
+// library, and how an error quotes a value, for the messages that name a
+// temporary path (TestErrorQuotesLongValues pins it).
 
 var (
 	ParseDataURL = parseDataURL
 	CheckBase64  = checkBase64
 	Encode       = encode
+	Quote        = quote
 )
+
+// Base64Kernel is one way of encoding and checking base64 in this build on
+// this CPU: Encode is encode, and Check is checkBase64, with the kernel.
+type Base64Kernel struct {
+	Name   string
+	Encode func(dst, src []byte) int
+	Check  func(s string) error
+	// Block is the kernel's check alone: how many bytes at the start of s
+	// it checked, and whether they are all in the alphabet.
+	Block func(s string) (int, bool)
+}
+
+// Base64Kernels returns the scalar kernel and every vector kernel this CPU
+// can run.
+func Base64Kernels() []Base64Kernel {
+	scalar := vectorKernel{"scalar", encodeVector0, checkVector0}
+	var ks []Base64Kernel
+	for _, k := range append([]vectorKernel{scalar}, vectorKernels...) {
+		ks = append(ks, Base64Kernel{
+			Name: k.name,
+			Encode: func(dst, src []byte) int {
+				n := base64.StdEncoding.EncodedLen(len(src))
+				_ = dst[:n]
+				read, written := k.encode(dst, src)
+				encodeScalar(dst[written:], src[read:])
+				return n
+			},
+			Check: func(s string) error { return checkBase64With(s, k.check) },
+			Block: k.check,
+		})
+	}
+	return ks
+}
+
+func encodeVector0([]byte, []byte) (int, int) { return 0, 0 }
+func checkVector0(string) (int, bool)         { return 0, true }
 
 // JSONSkip moves the exact-key reader past the first JSON value of data and
 // returns that value's bytes and the offset where reading stopped.

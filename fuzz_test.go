@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"math"
+	"mime"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -70,21 +71,25 @@ var dataURLs = []string{
 	"cat.png",
 }
 
-// bareType is a MIME type without its parameters, as a part keeps it.
-func bareType(m string) string {
-	t, _, _ := strings.Cut(m, ";")
-	return strings.TrimSpace(t)
-}
-
-// partTypeOf is the part type a MIME type gives.
-func partTypeOf(m string) toolnexus.PartType {
-	switch m = strings.ToLower(m); {
-	case strings.HasPrefix(m, "image/"):
-		return toolnexus.PartImage
-	case strings.HasPrefix(m, "audio/"):
-		return toolnexus.PartAudio
+// mediaType is the oracle for what a part keeps of m, a MIME type the
+// package took: the media type mime.ParseMediaType finds in m, spelled as m
+// spells it (the standard library gives it in lower case), and the part
+// type the docs give its top-level type: image, audio, else file.
+func mediaType(t *testing.T, m string) (string, toolnexus.PartType) {
+	t.Helper()
+	mt, _, err := mime.ParseMediaType(m)
+	require.NoError(t, err, "the package took %q, which mime.ParseMediaType refuses", m)
+	written := strings.TrimSpace(m)
+	require.GreaterOrEqual(t, len(written), len(mt), "%q", m)
+	written = written[:len(mt)]
+	require.True(t, strings.EqualFold(mt, written), "%q does not begin with %q", m, mt)
+	switch top, _, _ := strings.Cut(mt, "/"); top {
+	case "image":
+		return written, toolnexus.PartImage
+	case "audio":
+		return written, toolnexus.PartAudio
 	}
-	return toolnexus.PartFile
+	return written, toolnexus.PartFile
 }
 
 func FuzzParseDataURL(f *testing.F) {
@@ -110,7 +115,8 @@ func FuzzParseDataURL(f *testing.F) {
 		require.Equal(t, rest, data)
 		require.NotEmpty(t, data)
 		require.True(t, strings.HasSuffix(strings.ToLower(meta), ";base64"), "%q", meta)
-		require.Equal(t, bareType(meta), mimeType)
+		written, _ := mediaType(t, meta[:len(meta)-len(";base64")])
+		require.Equal(t, written, mimeType)
 		require.NotContains(t, mimeType, ";")
 		require.NotContains(t, mimeType, ",")
 		require.NoError(t, toolnexus.ContentPart{Type: toolnexus.PartFile, MIMEType: mimeType, URL: "https://example.com"}.Validate())
@@ -137,6 +143,29 @@ func FuzzCheckBase64(f *testing.F) {
 		}
 		require.Equal(t, int64(len(decoded)), toolnexus.ContentPart{Type: toolnexus.PartImage, Data: s}.Size())
 		require.Equal(t, s, base64.StdEncoding.EncodeToString(decoded), "accepted base64 is canonical")
+	})
+}
+
+// FuzzBase64Kernels checks every base64 kernel of this build on this CPU,
+// scalar and vector, against checkBase64's answer and encoding/base64's
+// encoding: s as it is, and s after a valid prefix long enough that every
+// kernel checks part of it.
+func FuzzBase64Kernels(f *testing.F) {
+	for _, s := range []string{"", "AAAA", "AA==", "AAB=", "AAAA\nAAA", "AA-_", "AAA\xff", "AA==AAAA"} {
+		f.Add(s)
+	}
+	prefix := strings.Repeat("QUJD", 40)
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, in := range []string{s, prefix + s} {
+			want := toolnexus.CheckBase64(in)
+			enc := base64.StdEncoding.EncodeToString([]byte(in))
+			for _, k := range toolnexus.Base64Kernels() {
+				require.Equal(t, want, k.Check(in), "%s: check of %q", k.Name, in)
+				dst := make([]byte, len(enc))
+				require.Equal(t, len(enc), k.Encode(dst, []byte(in)), k.Name)
+				require.Equal(t, enc, string(dst), "%s: encoding of %q", k.Name, in)
+			}
+		}
 	})
 }
 
@@ -167,18 +196,21 @@ func FuzzPartFromURL(f *testing.F) {
 		}
 		// Whatever the constructor accepts, Validate accepts.
 		require.NoError(t, p.Validate())
-		require.Equal(t, partTypeOf(p.MIMEType), p.Type)
+		_, typ := mediaType(t, p.MIMEType)
+		require.Equal(t, typ, p.Type)
 		require.Empty(t, p.Text)
 		require.Empty(t, p.Name)
 		if !strings.HasPrefix(strings.ToLower(url), "data:") {
-			require.Equal(t, toolnexus.ContentPart{Type: partTypeOf(bareType(mimeType)), MIMEType: bareType(mimeType), URL: url}, p)
+			written, typ := mediaType(t, mimeType)
+			require.Equal(t, toolnexus.ContentPart{Type: typ, MIMEType: written, URL: url}, p)
 			return
 		}
 		require.Empty(t, p.URL, "a data URL is stored as data")
 		_, data, _ := strings.Cut(url, ",")
 		require.Equal(t, data, p.Data)
 		if mimeType != "" {
-			require.True(t, strings.EqualFold(bareType(mimeType), p.MIMEType), "%q holds %q", url, p.MIMEType)
+			written, _ := mediaType(t, mimeType)
+			require.True(t, strings.EqualFold(written, p.MIMEType), "%q holds %q", url, p.MIMEType)
 		}
 		// With a limit: accepted at the size, refused one below.
 		q, err := toolnexus.PartReader{MaxBytes: p.Size(), MIMEType: mimeType}.URL(url)
@@ -207,7 +239,8 @@ func FuzzPartFromBytes(f *testing.F) {
 			assertErr(t, err, sentinelOf(err), "")
 			return
 		}
-		require.Equal(t, toolnexus.ContentPart{Type: partTypeOf(bareType(mimeType)), MIMEType: bareType(mimeType), Data: base64.StdEncoding.EncodeToString(b)}, p)
+		written, typ := mediaType(t, mimeType)
+		require.Equal(t, toolnexus.ContentPart{Type: typ, MIMEType: written, Data: base64.StdEncoding.EncodeToString(b)}, p)
 		require.NoError(t, p.Validate())
 		require.Equal(t, int64(len(b)), p.Size())
 		pr := toolnexus.PartReader{MaxBytes: int64(len(b)), MIMEType: mimeType}
@@ -438,6 +471,37 @@ func media(parts []toolnexus.ContentPart) []toolnexus.ContentPart {
 		}
 	}
 	return m
+}
+
+// FuzzPeerJSON checks the opening step the two readers of peer JSON share:
+// with a limit of its size, input reads as it does without one, and one
+// byte below, it is a JSON document too large, whatever it holds; input
+// that is not JSON is said to be not JSON and where, never a JSON type.
+func FuzzPeerJSON(f *testing.F) {
+	for _, s := range []string{`{}`, `{"output":"x"}`, `{"content":[]}`, `nope`, `tru`, `tru `, `{"content":[`, ` null`, "\xff{}", ``, " \n", `{} {}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for name, parse := range map[string]func([]byte, int64) (toolnexus.ToolResult, error){
+			"ParseToolResult":        toolnexus.ParseToolResult,
+			"ParseMCPCallToolResult": toolnexus.ParseMCPCallToolResult,
+		} {
+			r, err := parse(data, 0)
+			atSize, errAtSize := parse(data, int64(len(data)))
+			require.Equal(t, r, atSize, name)
+			require.Equal(t, err, errAtSize, name)
+			if len(data) > 1 {
+				_, err := parse(data, int64(len(data))-1)
+				var tooLarge *toolnexus.PartTooLargeError
+				require.ErrorAs(t, err, &tooLarge, name)
+				require.Equal(t, toolnexus.PartTooLargeError{Limit: int64(len(data)) - 1, Size: int64(len(data)), Document: true}, *tooLarge, name)
+			}
+			if !json.Valid(data) {
+				assertErr(t, err, sentinelOf(err), "")
+				require.Regexp(t, `: the input is (empty, not JSON|not JSON: (it ends after \d+ bytes, inside a value|byte \d+ of \d+, ".+", cannot be there))$`, err.Error(), name)
+			}
+		}
+	})
 }
 
 // fuzzForm is the schema of the form FuzzAnswerFromMCP answers: one property

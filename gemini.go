@@ -109,7 +109,7 @@ func (r ToolResult) geminiResponse(name, id string, vertex bool) GeminiFunctionR
 
 // Limits of the Gemini API, as [UnsupportedPart] reports them.
 var (
-	geminiInlineLimit = SizeLimit{Bytes: geminiMaxInline, Base64: true, What: "the 100 MB of base64 Gemini takes inline"}
+	geminiInlineLimit = SizeLimit{Bytes: geminiMaxInline, Base64: true, What: "the 100 MB (100000000 bytes) of base64 Gemini takes inline"}
 	geminiPDFLimit    = SizeLimit{Bytes: geminiMaxPDF, What: "the 50 MB Gemini takes in a PDF"}
 )
 

@@ -105,12 +105,12 @@ func TestGeminiSizeLimits(t *testing.T) {
 	cases := []struct {
 		name    string
 		part    toolnexus.ContentPart
-		because string
+		because string // the placeholder after the MIME type, in the unit of the limit
 	}{
 		{"image at the limit", image("image/png", big[:100_000_000]), ""},
-		{"image over the limit", image("image/png", big), "larger than the 100 MB of base64 Gemini takes inline"},
+		{"image over the limit", image("image/png", big), "100000004 bytes of base64): larger than the 100 MB (100000000 bytes) of base64 Gemini takes inline"},
 		{"pdf at the limit", file("application/pdf", big[:66_666_664], ""), ""},
-		{"pdf over the limit", file("application/pdf", big[:66_666_668], ""), "larger than the 50 MB Gemini takes in a PDF"},
+		{"pdf over the limit", file("application/pdf", big[:66_666_668], ""), "50000001 bytes): larger than the 50 MB Gemini takes in a PDF"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -121,7 +121,7 @@ func TestGeminiSizeLimits(t *testing.T) {
 				return
 			}
 			assert.Empty(t, fr.Parts)
-			want := fmt.Sprintf("[unsupported %s part (%s, %d bytes): %s]", tc.part.Type, tc.part.MIMEType, tc.part.Size(), tc.because)
+			want := fmt.Sprintf("[unsupported %s part (%s, %s]", tc.part.Type, tc.part.MIMEType, tc.because)
 			assert.Equal(t, map[string]any{"output": want}, fr.Response)
 		})
 	}

@@ -2,7 +2,6 @@ package toolnexus
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -553,7 +552,7 @@ func unmarshal[T any](data []byte, v *T, read func(*jsonReader) (T, error)) erro
 // another process, strictly, as every other toolnexus port and the MCP SDKs
 // read it: keys are matched exactly ("ISERROR" is not "isError"; when a key
 // repeats, the last one wins), input longer than maxBytes is refused with a
-// [*PartTooLargeError] before any of it is decoded (zero or less means no
+// [*PartTooLargeError] (its Document set) before any of it is decoded (zero or less means no
 // limit), a part's name is cut to its base name, and the result must pass
 // [ToolResult.Validate]. A value of the wrong type, a string that is not
 // UTF-8, or input that is not JSON, reports [ErrInvalidJSON] naming where.
@@ -562,7 +561,7 @@ func unmarshal[T any](data []byte, v *T, read func(*jsonReader) (T, error)) erro
 // without "isError" (Python's dataclasses.asdict writes it): such a result
 // does not say whether it failed, and reports ErrInvalidJSON.
 func ParseToolResult(data []byte, maxBytes int64) (ToolResult, error) {
-	d, err := peerObject(data, maxBytes)
+	d, err := openPeerJSON(data, maxBytes, ErrInvalidJSON)
 	if err != nil {
 		return ToolResult{}, err
 	}
@@ -579,23 +578,6 @@ func ParseToolResult(data []byte, maxBytes int64) (ToolResult, error) {
 		return ToolResult{}, err
 	}
 	return r, nil
-}
-
-// peerObject returns a reader of data, JSON from a peer, once it is known to
-// be a JSON object of at most maxBytes (zero or less means no limit).
-func peerObject(data []byte, maxBytes int64) (jsonReader, error) {
-	if err := (PartReader{MaxBytes: maxBytes}).check(int64(len(data))); err != nil {
-		return jsonReader{}, err
-	}
-	d := jsonReader{data: data}
-	if d.peek() != '{' {
-		return jsonReader{}, errorf(ErrInvalidJSON, "want a JSON object, got %s", d.kind())
-	}
-	if !json.Valid(data) {
-		// Decoding says where and why it is not JSON.
-		return jsonReader{}, errorf(ErrInvalidJSON, "%v", json.Unmarshal(data, &struct{}{}))
-	}
-	return d, nil
 }
 
 // UnmarshalJSON decodes a request from JSON with exact keys ("id", "kind",

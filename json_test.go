@@ -210,8 +210,18 @@ func TestUnmarshalErrors(t *testing.T) {
 		wantMsg string
 	}{
 		{"result not an object", nil, `[]`, `toolnexus: invalid JSON: want a JSON object, got an array`},
-		{"result not JSON", nil, `{"output":"x"`, `toolnexus: invalid JSON: unexpected end of JSON input`},
-		{"result followed by more", nil, `{"output":"x"} {}`, `toolnexus: invalid JSON: invalid character '{' after top-level value`},
+		{"result not JSON", nil, `{"output":"x"`, `toolnexus: invalid JSON: the input is not JSON: it ends after 13 bytes, inside a value`},
+		{"result followed by more", nil, `{"output":"x"} {}`, `toolnexus: invalid JSON: the input is not JSON: byte 16 of 17, "{", cannot be there`},
+		// Input that is not JSON is not named after a type its first byte
+		// might begin.
+		{"a word", nil, `nope`, `toolnexus: invalid JSON: the input is not JSON: byte 2 of 4, "o", cannot be there`},
+		{"a literal cut short", nil, `tru`, `toolnexus: invalid JSON: the input is not JSON: it ends after 3 bytes, inside a value`},
+		{"a literal and a space", nil, `tru `, `toolnexus: invalid JSON: the input is not JSON: byte 4 of 4, " ", cannot be there`},
+		{"a byte that is not UTF-8", nil, "\xff{}", `toolnexus: invalid JSON: the input is not JSON: byte 1 of 3, "\xff", cannot be there`},
+		{"empty", nil, ``, `toolnexus: invalid JSON: the input is empty, not JSON`},
+		{"white space", nil, " \n\t", `toolnexus: invalid JSON: the input is empty, not JSON`},
+		{"null", nil, `null`, `toolnexus: invalid JSON: want a JSON object, got null`},
+		{"true", nil, ` true`, `toolnexus: invalid JSON: want a JSON object, got a boolean`},
 		{"output a number", nil, `{"output":1}`, `toolnexus: invalid JSON: "output" is a number, not a string`},
 		{"isError a string", nil, `{"isError":"yes"}`, `toolnexus: invalid JSON: "isError" is a string, not a boolean`},
 		{"parts an object", nil, `{"parts":{}}`, `toolnexus: invalid JSON: "parts" is an object, not an array`},
@@ -263,7 +273,8 @@ func TestParseToolResult(t *testing.T) {
 	_, err = toolnexus.ParseToolResult(in, int64(len(in))-1)
 	var tooLarge *toolnexus.PartTooLargeError
 	require.ErrorAs(t, err, &tooLarge)
-	assert.Equal(t, toolnexus.PartTooLargeError{Limit: int64(len(in)) - 1, Size: int64(len(in))}, *tooLarge)
+	assert.Equal(t, toolnexus.PartTooLargeError{Limit: int64(len(in)) - 1, Size: int64(len(in)), Document: true}, *tooLarge)
+	assertErr(t, err, toolnexus.ErrPartTooLarge, "toolnexus: JSON document too large: 23 bytes, over the limit of 22 bytes")
 	_, err = toolnexus.ParseToolResult([]byte("not JSON at all"), 4)
 	require.ErrorIs(t, err, toolnexus.ErrPartTooLarge, "refused before its syntax is read")
 
@@ -355,11 +366,12 @@ func TestDecodeBytesPerInputByte(t *testing.T) {
 		perBlock := map[int]float64{}
 		for _, n := range []int{1000, 10_000} {
 			src := tiny(n)
-			perBlock[n] = testing.AllocsPerRun(5, func() {
+			allocs, _ := callCost(5, func() {
 				if _, err := toolnexus.FromMCPCallToolResult(src); err != nil {
 					panic(err)
 				}
-			}) / float64(n)
+			})
+			perBlock[n] = float64(allocs) / float64(n)
 			t.Logf("%d blocks: %.4f allocations per block", n, perBlock[n])
 		}
 		assert.LessOrEqual(t, perBlock[10_000], perBlock[1000])

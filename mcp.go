@@ -232,28 +232,16 @@ func structuredContent(metadata map[string]any) json.RawMessage {
 // whose known keys hold values of the wrong type, that holds a string that
 // is not UTF-8 (named by where it is), or that asks for a url mode
 // elicitation at a URL a part could not hold, reports [ErrInvalidMCP].
-// It reads input of any size; use [PartReader.MCPCallToolResult] to limit it.
+// It reads input of any size; use [ParseMCPCallToolResult] to limit it.
 func FromMCPCallToolResult(data []byte) (ToolResult, error) {
-	return PartReader{}.MCPCallToolResult(data)
+	return ParseMCPCallToolResult(data, 0)
 }
 
-// MCPCallToolResult reads data, the JSON of an MCP CallToolResult, as
-// [FromMCPCallToolResult] does. It refuses input longer than MaxBytes with a
-// [*PartTooLargeError] before it decodes any of it.
-//
-// The content blocks are converted as they are read: a text block is copied
-// once, into Output, and a payload once, into its part.
-func (pr PartReader) MCPCallToolResult(data []byte) (ToolResult, error) {
-	if err := pr.check(int64(len(data))); err != nil {
+// parseMCP reads data for [ParseMCPCallToolResult].
+func parseMCP(data []byte, maxBytes int64) (ToolResult, error) {
+	d, err := openPeerJSON(data, maxBytes, ErrInvalidMCP)
+	if err != nil {
 		return ToolResult{}, err
-	}
-	d := jsonReader{data: data}
-	if d.peek() != '{' {
-		return ToolResult{}, errorf(ErrInvalidMCP, "want a JSON object, got %s", d.kind())
-	}
-	if !json.Valid(data) {
-		// Decoding says where and why it is not JSON.
-		return ToolResult{}, errorf(ErrInvalidMCP, "%v", json.Unmarshal(data, &struct{}{}))
 	}
 	c, content, err := d.mcpResult()
 	if err != nil {

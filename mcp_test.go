@@ -199,15 +199,17 @@ func TestFromMCPCallToolResultErrors(t *testing.T) {
 	cases := []struct {
 		name, in, want string
 	}{
-		{"empty", ``, `toolnexus: invalid MCP result: want a JSON object, got empty input`},
+		{"empty", ``, `toolnexus: invalid MCP result: the input is empty, not JSON`},
 		{"null", ` null`, `toolnexus: invalid MCP result: want a JSON object, got null`},
 		{"array", `[{"type":"text","text":"x"}]`, `toolnexus: invalid MCP result: want a JSON object, got an array`},
 		{"string holding base64", `"` + strings.Repeat("QUJD", 100) + `"`, `toolnexus: invalid MCP result: want a JSON object, got a string`},
 		{"number", `12`, `toolnexus: invalid MCP result: want a JSON object, got a number`},
-		{"not JSON", `<html>`, `toolnexus: invalid MCP result: want a JSON object, got no JSON value`},
-		{"truncated", `{"content":[`, `toolnexus: invalid MCP result: unexpected end of JSON input`},
-		{"syntax", `{"content":[}`, `toolnexus: invalid MCP result: invalid character '}' looking for beginning of value`},
-		{"trailing data", `{"content":[]} {}`, `toolnexus: invalid MCP result: invalid character '{' after top-level value`},
+		{"not JSON", `<html>`, `toolnexus: invalid MCP result: the input is not JSON: byte 1 of 6, "<", cannot be there`},
+		{"a word", `nope`, `toolnexus: invalid MCP result: the input is not JSON: byte 2 of 4, "o", cannot be there`},
+		{"a literal cut short", `fals`, `toolnexus: invalid MCP result: the input is not JSON: it ends after 4 bytes, inside a value`},
+		{"truncated", `{"content":[`, `toolnexus: invalid MCP result: the input is not JSON: it ends after 12 bytes, inside a value`},
+		{"syntax", `{"content":[}`, `toolnexus: invalid MCP result: the input is not JSON: byte 13 of 13, "}", cannot be there`},
+		{"trailing data", `{"content":[]} {}`, `toolnexus: invalid MCP result: the input is not JSON: byte 16 of 17, "{", cannot be there`},
 		{"content not an array", `{"content":{"type":"text"}}`, `toolnexus: invalid MCP result: "content" is an object, not an array`},
 		{"isError not a bool", `{"content":[],"isError":"yes"}`, `toolnexus: invalid MCP result: "isError" is a string, not a boolean`},
 		{"block not an object", `{"content":[{"type":"text","text":"a"},"b"]}`, `toolnexus: invalid MCP result: content[1] is a string, not an object`},
@@ -291,22 +293,34 @@ func TestMCPMIMETypeNoTrim(t *testing.T) {
 }
 
 // TestFromMCPCallToolResultLimit checks that input over the limit is refused
-// before any of it is decoded.
+// before any of it is decoded, as a document too large, by
+// ParseMCPCallToolResult and the deprecated PartReader method alike.
 func TestFromMCPCallToolResultLimit(t *testing.T) {
 	t.Parallel()
 	in := []byte(`{"content":[{"type":"text","text":"0123456789"}]}`)
-	got, err := toolnexus.PartReader{MaxBytes: int64(len(in))}.MCPCallToolResult(in)
-	require.NoError(t, err)
-	assert.Equal(t, toolnexus.Ok("0123456789"), got)
+	for name, parse := range map[string]func(data []byte, maxBytes int64) (toolnexus.ToolResult, error){
+		"ParseMCPCallToolResult": toolnexus.ParseMCPCallToolResult,
+		"PartReader.MCPCallToolResult": func(data []byte, maxBytes int64) (toolnexus.ToolResult, error) {
+			return toolnexus.PartReader{MaxBytes: maxBytes}.MCPCallToolResult(data)
+		},
+	} {
+		got, err := parse(in, int64(len(in)))
+		require.NoError(t, err, name)
+		assert.Equal(t, toolnexus.Ok("0123456789"), got, name)
+		got, err = parse(in, 0)
+		require.NoError(t, err, name)
+		assert.Equal(t, toolnexus.Ok("0123456789"), got, "%s: no limit", name)
 
-	_, err = toolnexus.PartReader{MaxBytes: int64(len(in)) - 1}.MCPCallToolResult(in)
-	var tooLarge *toolnexus.PartTooLargeError
-	require.ErrorAs(t, err, &tooLarge)
-	assert.Equal(t, toolnexus.PartTooLargeError{Limit: int64(len(in)) - 1, Size: int64(len(in))}, *tooLarge)
+		_, err = parse(in, int64(len(in))-1)
+		var tooLarge *toolnexus.PartTooLargeError
+		require.ErrorAs(t, err, &tooLarge, name)
+		assert.Equal(t, toolnexus.PartTooLargeError{Limit: int64(len(in)) - 1, Size: int64(len(in)), Document: true}, *tooLarge, name)
+		assertErr(t, err, toolnexus.ErrPartTooLarge, "toolnexus: JSON document too large: 49 bytes, over the limit of 48 bytes")
 
-	// Not even its syntax is read.
-	_, err = toolnexus.PartReader{MaxBytes: 4}.MCPCallToolResult([]byte("not JSON at all"))
-	require.ErrorIs(t, err, toolnexus.ErrPartTooLarge)
+		// Not even its syntax is read.
+		_, err = parse([]byte("not JSON at all"), 4)
+		require.ErrorIs(t, err, toolnexus.ErrPartTooLarge, name)
+	}
 }
 
 // TestFromMCPCallToolResultInputRequired reads a multi round-trip result

@@ -297,12 +297,12 @@ func (r Request) AnswerFromMCP(response json.RawMessage) (Answer, error) {
 	if err != nil {
 		return Answer{}, err
 	}
+	if !json.Valid(response) {
+		return Answer{}, errorf(ErrInvalidMCP, "response to request %s: %s", quote(r.ID), notJSON(response))
+	}
 	d := jsonReader{data: response}
 	if d.peek() != '{' {
 		return Answer{}, errorf(ErrInvalidMCP, "response to request %s is %s, not an object", quote(r.ID), d.kind())
-	}
-	if !json.Valid(response) {
-		return Answer{}, errorf(ErrInvalidMCP, "response to request %s is not JSON", quote(r.ID))
 	}
 	m, err := d.anyMap("response")
 	if err != nil {

@@ -61,16 +61,29 @@ func webURL(u string) bool {
 // never holds the payload. A type or MIME type that is not a short token
 // shows as "unknown", so that odd input cannot inject text.
 func placeholder(p ContentPart) string {
-	return string(appendPlaceholder(make([]byte, 0, 64), p, ""))
+	return string(appendPlaceholder(make([]byte, 0, 64), p, "", false))
 }
 
-// tooLarge is the placeholder of a part over a size limit of a destination;
-// limit says which, as "the 5 MB Anthropic takes in an image".
+// tooLarge is the placeholder of a part over a size limit of a destination
+// on its decoded bytes; limit says which, as "the 20 MB OpenAI takes in an
+// image".
 func tooLarge(p ContentPart, limit string) string {
-	return string(appendPlaceholder(make([]byte, 0, 96), p, "larger than "+limit))
+	return string(appendPlaceholder(make([]byte, 0, 96), p, "larger than "+limit, false))
 }
 
-func appendPlaceholder(b []byte, p ContentPart, why string) []byte {
+// tooLargeBase64 is the placeholder of a part over a size limit of a
+// destination on its base64, as "the 5 MiB of base64 Anthropic takes in an
+// image": it gives the size of the part's base64, the unit of the limit,
+// "[unsupported image part (image/png, 5592408 bytes of base64): larger
+// than …]".
+func tooLargeBase64(p ContentPart, limit string) string {
+	return string(appendPlaceholder(make([]byte, 0, 96), p, "larger than "+limit, true))
+}
+
+// appendPlaceholder appends the placeholder of p, refused for why, which
+// may be empty; its size is that of p's base64 when inBase64 is set, else of
+// its decoded bytes.
+func appendPlaceholder(b []byte, p ContentPart, why string, inBase64 bool) []byte {
 	b = append(b, "[unsupported "...)
 	b = append(b, label(string(p.Type))...)
 	b = append(b, " part ("...)
@@ -84,6 +97,9 @@ func appendPlaceholder(b []byte, p ContentPart, why string) []byte {
 		b = append(b, p.URL...)
 	case p.Data == "" && p.URL != "":
 		b = append(b, "url"...)
+	case inBase64:
+		b = strconv.AppendInt(b, int64(len(p.Data)), 10)
+		b = append(b, " bytes of base64"...)
 	default:
 		b = strconv.AppendInt(b, decodedLen(p.Data), 10)
 		b = append(b, " bytes"...)

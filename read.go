@@ -1,7 +1,9 @@
 package toolnexus
 
 import (
+	"bytes"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +11,7 @@ import (
 	"math"
 	"os"
 	"strings"
+	"sync"
 	"syscall"
 )
 
@@ -29,10 +32,13 @@ import (
 // claim makes a read allocate all it says only when the source proves it by
 // reading its last byte (a file, a [bytes.Reader], an [io.SectionReader]).
 // Otherwise, as for an fs.FS that reads a zip archive, whose sizes come from
-// the archive, what is allocated grows with what was read.
+// the archive, what is allocated grows with what was read. A regular
+// [*os.File], as [PartReader.File] and the fs.FS of an [os.Root] or
+// [os.DirFS] open, is read at the size its own Stat reports, and the byte
+// past it shows whether the file grew, with no more system calls than
+// [os.ReadFile] makes.
 type PartReader struct {
-	// MaxBytes is the most bytes a part may hold, decoded; for
-	// [PartReader.MCPCallToolResult], the most bytes of JSON. Zero or less
+	// MaxBytes is the most bytes a part may hold, decoded. Zero or less
 	// means no limit. A read over it fails with a [*PartTooLargeError]
 	// having read no more than MaxBytes+1 bytes.
 	MaxBytes int64
@@ -127,21 +133,42 @@ func (pr PartReader) readFile(f fs.File, name string) (string, error) {
 	if fi.IsDir() {
 		return "", readError(&fs.PathError{Op: "read", Path: name, Err: syscall.EISDIR})
 	}
-	data, err := pr.read(f)
-	var changed *sizeChanged
-	switch {
-	case errors.As(err, &changed):
-		return "", errorf(ErrFileChanged, "%s %v", quote(name), changed)
-	case err != nil && !errors.Is(err, ErrPartTooLarge):
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			return "", readError(err)
+	var data string
+	if _, ok := f.(*os.File); ok && fi.Mode().IsRegular() && fi.Size() > 0 {
+		// The kernel's size of a regular file: read exactly it, and the byte
+		// past it, which shows a file that grew (see readSize).
+		if err = pr.check(fi.Size()); err == nil {
+			data, err = readSize(f, fi.Size())
 		}
-		return "", readError(fmt.Errorf("read %s: %w", quote(name), err))
-	case err == nil && data == "":
+	} else {
+		data, err = pr.read(f)
+	}
+	if err != nil {
+		return "", readFailed(err, quote(name))
+	}
+	if data == "" {
 		return "", errorf(ErrInvalidPart, "%s is empty", quote(name))
 	}
-	return data, err
+	return data, nil
+}
+
+// readFailed returns the error to report for err, the error of a read of
+// the source what names: a limit passed as it is, a size that changed as
+// [ErrFileChanged], and any other error as [ErrRead] with its cause.
+func readFailed(err error, what string) error {
+	// Only this package makes a *sizeChanged, never wrapped; errors.As
+	// would cost an allocation.
+	changed, _ := err.(*sizeChanged)
+	var pe *fs.PathError
+	switch {
+	case changed != nil:
+		return errorf(ErrFileChanged, "%s %v", what, changed)
+	case errors.Is(err, ErrPartTooLarge):
+		return err
+	case errors.As(err, &pe): // it names its file
+		return readError(err)
+	}
+	return readError(fmt.Errorf("%s: %w", what, err))
 }
 
 // PartFromReader reads r to its end into a part with the given MIME type;
@@ -171,15 +198,10 @@ func (pr PartReader) Reader(r io.Reader) (ContentPart, error) {
 		return ContentPart{}, errorf(ErrInvalidPart, "nil reader")
 	}
 	data, err := pr.read(r)
-	var changed *sizeChanged
-	switch {
-	case errors.As(err, &changed):
-		return ContentPart{}, errorf(ErrFileChanged, "the reader %v", changed)
-	case err != nil && !errors.Is(err, ErrPartTooLarge):
-		return ContentPart{}, readError(fmt.Errorf("read %s: %w", quote(mimeType), err))
-	case err != nil:
-		return ContentPart{}, err
-	case data == "":
+	if err != nil {
+		return ContentPart{}, readFailed(err, "the reader")
+	}
+	if data == "" {
 		return ContentPart{}, errorf(ErrInvalidPart, "empty %s payload", quote(mimeType))
 	}
 	return newPart(mimeType, data, ""), nil
@@ -194,9 +216,17 @@ func readError(err error) error {
 // chunk but the last encodes without padding.
 const readChunk = 3 << 14 // 48 KiB
 
+// firstBlock is the first block of a reader that claims no size, as large
+// as the first read of [io.ReadAll].
+const firstBlock = 512
+
 // blockUnit is what the blocks of readBlocks grow by: a size the allocator
 // hands out as it is, without rounding it up.
 const blockUnit = 8 << 10
+
+// readBuffers holds the buffers readSize reads through, so that a read
+// allocates only the string it returns.
+var readBuffers = sync.Pool{New: func() any { return new([readChunk]byte) }}
 
 // maxEncodable is the largest input whose encoding fits in an int.
 const maxEncodable = (math.MaxInt - 3) / 4 * 3
@@ -283,7 +313,12 @@ func sizeOf(r io.Reader) (size int64, proven bool, err error) {
 // its exact encoded length. It reports ErrFileChanged if r ends early or has
 // more.
 func readSize(r io.Reader, size int64) (string, error) {
-	buf := make([]byte, min(int64(readChunk), size))
+	if size > maxEncodable {
+		return "", &PartTooLargeError{Limit: maxEncodable, Size: size}
+	}
+	chunk := readBuffers.Get().(*[readChunk]byte)
+	defer readBuffers.Put(chunk)
+	buf := chunk[:min(int64(readChunk), size)]
 	var sb strings.Builder
 	sb.Grow(base64.StdEncoding.EncodedLen(int(size)))
 	for left := size; left > 0; {
@@ -310,9 +345,9 @@ func readSize(r io.Reader, size int64) (string, error) {
 
 // readBlocks encodes r to its end, and returns how many bytes it read. The
 // input is kept in blocks: the first holds what r claims, up to readChunk
-// bytes, or blockUnit when it claims nothing, and each next one a 32nd of
-// what came before (in steps of blockUnit), so that little is allocated and
-// left unused. They are encoded
+// bytes, or firstBlock when it claims nothing; each next one twice the one
+// before up to blockUnit, then a 32nd of what came before (in steps of
+// blockUnit), so that little is allocated and left unused. They are encoded
 // once, into a string of the exact size. With a limit, no more than
 // MaxBytes+1 bytes are read, and never more than one past a claim.
 func (pr PartReader) readBlocks(r io.Reader, claim int64) (string, int64, error) {
@@ -323,15 +358,15 @@ func (pr PartReader) readBlocks(r io.Reader, claim int64) (string, int64, error)
 	if claim > 0 && claim < math.MaxInt64 {
 		room = min(room, claim+1) // one byte past a claim shows it false
 	}
-	first := int64(blockUnit) // small: most readers of unknown size are small
+	next := int64(firstBlock) // small: most readers of unknown size are small
 	if claim > 0 && claim < readChunk {
-		first = claim + 1 // the claim, and the byte that would show it false
+		next = claim + 1 // the claim, and the byte that would show it false
 	}
 	var blocks [][]byte
 	var read int64
 	probe := make([]byte, 1) // the byte past a full block, which starts the next
 	for carried := 0; ; carried = 1 {
-		size := min(max(first, (read/32+blockUnit-1)/blockUnit*blockUnit), room+int64(carried))
+		size := min(max(next, (read/32+blockUnit-1)/blockUnit*blockUnit), room+int64(carried))
 		block := make([]byte, size)
 		copy(block, probe[:carried])
 		n, err := readFull(r, block[carried:])
@@ -355,7 +390,7 @@ func (pr PartReader) readBlocks(r io.Reader, claim int64) (string, int64, error)
 			}
 			return "", read, err
 		}
-		first = blockUnit
+		next = min(2*size, blockUnit)
 	}
 	if err := pr.check(read); err != nil {
 		return "", read, err
@@ -396,4 +431,69 @@ func readFull(r io.Reader, buf []byte) (n int, err error) {
 		n += m
 	}
 	return n, err
+}
+
+// ParseMCPCallToolResult returns the ToolResult for data, the JSON of an MCP
+// CallToolResult that came from another process, as
+// [MCPCallToolResult.ToolResult] reads it. Input longer than maxBytes is
+// refused with a [*PartTooLargeError] (its Document set) before any of it
+// is decoded; zero or less means no limit. Keys are read exactly, as the
+// MCP SDKs read them: "ISERROR" is not "isError", and a text block with
+// "TYPE":"image" is not an image. Input that is not JSON, or that is not an
+// object, or whose known keys hold values of the wrong type, reports
+// [ErrInvalidMCP] saying where.
+//
+// The content blocks are converted as they are read: a text block is copied
+// once, into Output, and a payload once, into its part.
+func ParseMCPCallToolResult(data []byte, maxBytes int64) (ToolResult, error) {
+	return parseMCP(data, maxBytes)
+}
+
+// MCPCallToolResult reads data as [ParseMCPCallToolResult] does, with
+// MaxBytes as the most bytes of JSON.
+//
+// Deprecated: use ParseMCPCallToolResult, which takes the limit as an
+// argument, as ParseToolResult does.
+func (pr PartReader) MCPCallToolResult(data []byte) (ToolResult, error) {
+	return ParseMCPCallToolResult(data, pr.MaxBytes)
+}
+
+// openPeerJSON is the first step of reading data, a JSON document from
+// another process: it refuses data longer than maxBytes (zero or less means
+// no limit), data that is not JSON, saying where, and JSON that is not an
+// object, naming its type, each reported as sentinel but the size; and it
+// returns a reader at the object's start.
+func openPeerJSON(data []byte, maxBytes int64, sentinel error) (jsonReader, error) {
+	if maxBytes > 0 && int64(len(data)) > maxBytes {
+		return jsonReader{}, &PartTooLargeError{Limit: maxBytes, Size: int64(len(data)), Document: true}
+	}
+	if !json.Valid(data) {
+		return jsonReader{}, errorf(sentinel, "%s", notJSON(data))
+	}
+	d := jsonReader{data: data}
+	if d.peek() != '{' {
+		return jsonReader{}, errorf(sentinel, "want a JSON object, got %s", d.kind())
+	}
+	return d, nil
+}
+
+// notJSON says where data, which is not JSON, stops being JSON: the byte
+// that cannot be there, counted from 1, or the end that comes inside a
+// value. It never names a JSON type the input might have begun: "nope" is
+// not a null gone wrong.
+func notJSON(data []byte) string {
+	if len(bytes.TrimLeft(data, " \t\r\n")) == 0 {
+		return "the input is empty, not JSON"
+	}
+	var se *json.SyntaxError
+	if !errors.As(json.Unmarshal(data, &struct{}{}), &se) || se.Offset <= 0 || se.Offset > int64(len(data)) {
+		return "the input is not JSON"
+	}
+	// encoding/json reads a literal cut short, such as "tru", as if a space
+	// came after it.
+	faked := se.Offset == int64(len(data)) && data[len(data)-1] != ' ' && strings.HasPrefix(se.Error(), "invalid character ' '")
+	if faked || strings.HasPrefix(se.Error(), "unexpected end") {
+		return fmt.Sprintf("the input is not JSON: it ends after %d bytes, inside a value", len(data))
+	}
+	return fmt.Sprintf("the input is not JSON: byte %d of %d, %s, cannot be there", se.Offset, len(data), quote(string(data[se.Offset-1:se.Offset])))
 }

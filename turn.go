@@ -296,7 +296,7 @@ func (t Turn) geminiContent(response func(r ToolResult, name, id string) GeminiF
 // means no limit), and the turn must pass [Turn.Validate]. A value of the
 // wrong type, or input that is not JSON, reports [ErrInvalidJSON].
 func ParseTurn(data []byte, maxBytes int64) (Turn, error) {
-	d, err := peerObject(data, maxBytes)
+	d, err := openPeerJSON(data, maxBytes, ErrInvalidJSON)
 	if err != nil {
 		return Turn{}, err
 	}

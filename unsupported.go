@@ -45,7 +45,7 @@ const (
 // SizeLimit is a size limit of a destination: Bytes bytes of the part's
 // data, counted on its base64 when Base64 is set and on the decoded bytes
 // otherwise. What says which limit it is, as the placeholder names it ("the
-// 5 MB of base64 Anthropic takes in an image").
+// 5 MiB (5242880 bytes) of base64 Anthropic takes in an image").
 type SizeLimit struct {
 	Bytes  int64  `json:"bytes"`
 	Base64 bool   `json:"base64"`
@@ -132,7 +132,10 @@ func verdict(p ContentPart, carries func(ContentPart) carry) carry {
 
 // placeholder returns the text that stands for p, refused for why.
 func (why carry) placeholder(p ContentPart) string {
-	if why.reason == UnsupportedSize {
+	switch {
+	case why.reason == UnsupportedSize && why.limit.Base64:
+		return tooLargeBase64(p, why.limit.What)
+	case why.reason == UnsupportedSize:
 		return tooLarge(p, why.limit.What)
 	}
 	return placeholder(p)

@@ -2,6 +2,7 @@ package toolnexus_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -86,15 +87,15 @@ func TestUnsupportedSizeLimits(t *testing.T) {
 		limit toolnexus.SizeLimit
 	}{
 		{"anthropic image", toolnexus.Anthropic, image("image/png", big[:5<<20+4]),
-			toolnexus.SizeLimit{Bytes: 5 << 20, Base64: true, What: "the 5 MB of base64 Anthropic takes in an image"}},
+			toolnexus.SizeLimit{Bytes: 5 << 20, Base64: true, What: "the 5 MiB (5242880 bytes) of base64 Anthropic takes in an image"}},
 		{"anthropic document", toolnexus.Anthropic, file("application/pdf", big[:32_000_004], "a.pdf"),
-			toolnexus.SizeLimit{Bytes: 32_000_000, Base64: true, What: "the 32 MB Anthropic takes in a request"}},
+			toolnexus.SizeLimit{Bytes: 32_000_000, Base64: true, What: "the 32 MB (32000000 bytes) Anthropic takes in a request"}},
 		{"openai chat image", toolnexus.OpenAIChat, image("image/png", big[:26_666_668]),
 			toolnexus.SizeLimit{Bytes: 20_000_000, What: "the 20 MB OpenAI takes in an image"}},
 		{"openai responses pdf", toolnexus.OpenAIResponses, file("application/pdf", big[:42_666_672], "a.pdf"),
 			toolnexus.SizeLimit{Bytes: 32_000_000, What: "the 32 MB OpenAI takes in a request's files"}},
 		{"gemini inline", toolnexus.Gemini, image("image/png", big[:100_000_004]),
-			toolnexus.SizeLimit{Bytes: 100_000_000, Base64: true, What: "the 100 MB of base64 Gemini takes inline"}},
+			toolnexus.SizeLimit{Bytes: 100_000_000, Base64: true, What: "the 100 MB (100000000 bytes) of base64 Gemini takes inline"}},
 		{"gemini pdf", toolnexus.Gemini, file("application/pdf", big[:66_666_672], "a.pdf"),
 			toolnexus.SizeLimit{Bytes: 50_000_000, What: "the 50 MB Gemini takes in a PDF"}},
 	}
@@ -104,7 +105,11 @@ func TestUnsupportedSizeLimits(t *testing.T) {
 			require.Len(t, got, 1)
 			assert.Equal(t, toolnexus.UnsupportedSize, got[0].Reason)
 			assert.Equal(t, tt.limit, got[0].Limit)
-			assert.Equal(t, "[unsupported "+strings.Replace(tt.part.String(), " (", " part (", 1)+": larger than "+tt.limit.What+"]", got[0].Placeholder)
+			desc := strings.Replace(tt.part.String(), " (", " part (", 1)
+			if tt.limit.Base64 { // the size in the unit of the limit
+				desc = fmt.Sprintf("%s part (%s, %d bytes of base64)", tt.part.Type, tt.part.MIMEType, len(tt.part.Data))
+			}
+			assert.Equal(t, "[unsupported "+desc+": larger than "+tt.limit.What+"]", got[0].Placeholder)
 			assert.NotContains(t, mustJSON(t, got), tt.part.Data[:64], "no payload")
 		})
 	}

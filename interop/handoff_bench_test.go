@@ -109,7 +109,7 @@ var bigPayload = sync.OnceValue(func() []byte {
 // BenchmarkHandoff puts a converted 16 MiB result into each SDK's request
 // and encodes the request as the SDK's client does, the hand-off next to the
 // JSON round trip through the SDK's param type. The payload is an image,
-// except for Anthropic, which takes at most 5 MB of base64 in an image and
+// except for Anthropic, which takes at most 5 MiB of base64 in an image and
 // gets it as a PDF document.
 func BenchmarkHandoff(b *testing.B) {
 	results := map[string]toolnexus.ToolResult{}

@@ -1,0 +1,13 @@
+//go:build !(goexperiment.simd && amd64)
+
+package toolnexus
+
+// vectorKernels is empty without GOEXPERIMENT=simd on amd64: base64 is
+// encoded and checked by scalar code alone.
+var vectorKernels []vectorKernel
+
+// encodeVector encodes nothing: see encode.
+func encodeVector(dst, src []byte) (read, written int) { return 0, 0 }
+
+// checkVector checks nothing: see checkBase64.
+func checkVector(s string) (checked int, ok bool) { return 0, true }
