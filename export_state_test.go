@@ -1,6 +1,9 @@
 package toolnexus
 
-import "time"
+import (
+	"encoding/base64"
+	"time"
+)
 
 // The internals of the sealer that the external tests need.
 
@@ -20,7 +23,7 @@ func StatePlaintext(s *Sealer, call StateCall, st State, now time.Time) ([]byte,
 	if err != nil {
 		return nil, err
 	}
-	buf, err := decodeState(state)
+	buf, err := decodeState(nil, state)
 	if err != nil {
 		return nil, err
 	}
@@ -64,4 +67,21 @@ func ReadPlaintext(plain []byte) bool {
 	}
 	_, _, ok = readState(c.state)
 	return ok
+}
+
+// EncodeURL returns the URL-safe base64 of src, without padding, as a
+// state's text is written.
+func EncodeURL(src []byte) string {
+	dst := make([]byte, base64.RawURLEncoding.EncodedLen(len(src)))
+	encodeURL(dst, src)
+	return string(dst)
+}
+
+// DecodeURL returns the bytes that s, URL-safe base64 without padding,
+// encodes, as a state's text is read, and reports whether s is strictly
+// that.
+func DecodeURL(s string) ([]byte, bool) {
+	dst := make([]byte, base64.RawURLEncoding.DecodedLen(len(s)))
+	n, ok := decodeURL(dst, s)
+	return dst[:n], ok
 }

@@ -14,7 +14,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -265,10 +267,11 @@ func (s *Sealer) Seal(call StateCall, st State, now time.Time) (string, error) {
 		expiry = min(expiry, st.ExpiresAt.UnixMilli())
 	}
 	for _, r := range st.Requests {
-		if err := r.Validate(); err != nil {
+		t, err := r.validate()
+		if err != nil {
 			return "", err
 		}
-		if t, _ := r.Expiry(); !t.IsZero() {
+		if !t.IsZero() {
 			expiry = min(expiry, t.UnixMilli()) // rounded down: a state never outlives its request
 		}
 	}
@@ -278,17 +281,21 @@ func (s *Sealer) Seal(call StateCall, st State, now time.Time) (string, error) {
 	}
 	id := st.Requests[0].ID
 
-	// The plaintext is written where AES-GCM seals it in place: after the
-	// prefix and the header (Seal moves it past the nonce).
+	// One scratch buffer holds the prefix and the header, the claims after
+	// them, sealed in place (Seal moves them past the nonce), and the text.
 	k := s.keys[0]
-	buf := make([]byte, aadLen, aadLen+k.aead.Overhead()+claimsFixed+len(call.Tool)+len(s.audience)+len(call.Principal)+stateSizeHint(st))
-	copy(buf, statePrefix)
-	copy(buf[len(statePrefix):], k.id[:])
-	binary.BigEndian.PutUint64(buf[len(statePrefix)+keyIDLen:], uint64(expiry))
+	scratch := getStateBuffer()
+	defer putStateBuffer(scratch)
+	buf := slices.Grow((*scratch)[:0], 2*(aadLen+k.aead.NonceSize()+k.aead.Overhead()+claimsFixed+
+		len(call.Tool)+len(s.audience)+len(call.Principal)+stateSizeHint(st)))
+	buf = append(buf, statePrefix...)
+	buf = append(buf, k.id[:]...)
+	buf = binary.BigEndian.AppendUint64(buf, uint64(expiry))
 	var random [stateIDBytes]byte
 	rand.Read(random[:]) // never fails
 	plain := binary.BigEndian.AppendUint64(buf[aadLen:], uint64(now.UnixMilli()))
-	plain = base64.RawURLEncoding.AppendEncode(plain, random[:])
+	plain = plain[:len(plain)+stateIDLen]
+	encodeURL(plain[len(plain)-stateIDLen:], random[:])
 	plain = append(plain, digest[:]...)
 	plain = appendString(plain, call.Tool)
 	plain = appendString(plain, s.audience)
@@ -296,28 +303,37 @@ func (s *Sealer) Seal(call StateCall, st State, now time.Time) (string, error) {
 	if plain, err = appendState(plain, st); err != nil {
 		return "", errorf(ErrInvalidRequest, "request %s: %v", quote(id), err)
 	}
-	size := len(statePrefix) + base64.RawURLEncoding.EncodedLen(headerLen+k.aead.Overhead()+len(plain))
-	if size > maxStateLen {
+	textLen := base64.RawURLEncoding.EncodedLen(headerLen + k.aead.NonceSize() + len(plain) + k.aead.Overhead())
+	if size := len(statePrefix) + textLen; size > maxStateLen {
 		return "", errorf(ErrInvalidRequest, "request %s would make a state of %d bytes, over the limit of %d", quote(id), size, maxStateLen)
 	}
 	sealed := k.aead.Seal(buf[:aadLen], nil, plain, buf[:aadLen])
-	return encodeState(sealed[len(statePrefix):], size), nil
+	full := slices.Grow(sealed, len(statePrefix)+textLen)
+	*scratch = full[:0]
+	text := full[len(sealed) : len(sealed)+len(statePrefix)+textLen]
+	copy(text, statePrefix)
+	encodeURL(text[len(statePrefix):], sealed[len(statePrefix):])
+	return string(text), nil
 }
 
-// encodeState returns the state of raw, the bytes after the prefix, whose
-// length is size.
-func encodeState(raw []byte, size int) string {
-	var b strings.Builder
-	b.Grow(size)
-	b.WriteString(statePrefix)
-	var chunk [256]byte // 192 bytes of raw at a time, with no padding between
-	for len(raw) > 0 {
-		n := min(len(raw), 192)
-		base64.RawURLEncoding.Encode(chunk[:], raw[:n])
-		b.Write(chunk[:base64.RawURLEncoding.EncodedLen(n)])
-		raw = raw[n:]
+// stateBuffers holds the scratch buffers of Seal and Open, so that a state
+// costs no allocation but its text (Seal) or its State (Open).
+var stateBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxPooledState is the capacity of the largest scratch buffer kept for
+// reuse; a larger one, for a rare large state, is left to the collector.
+const maxPooledState = 16 << 10
+
+// getStateBuffer returns a scratch buffer of stateBuffers.
+func getStateBuffer() *[]byte {
+	return stateBuffers.Get().(*[]byte)
+}
+
+// putStateBuffer gives b back to stateBuffers, unless it has grown too large.
+func putStateBuffer(b *[]byte) {
+	if cap(*b) <= maxPooledState {
+		stateBuffers.Put(b)
 	}
-	return b.String()
 }
 
 // Open returns the State that state, sealed by a Sealer with one of s's
@@ -331,10 +347,13 @@ func encodeState(raw []byte, size int) string {
 // and [ErrExpired] for one that has expired. Open does not claim the
 // state: see [Sealer.Claim].
 func (s *Sealer) Open(state string, call StateCall, now time.Time) (State, error) {
-	buf, err := decodeState(state)
+	scratch := getStateBuffer()
+	defer putStateBuffer(scratch)
+	buf, err := decodeState((*scratch)[:0], state)
 	if err != nil {
 		return State{}, err
 	}
+	*scratch = buf[:0]
 	k := s.key(buf[len(statePrefix) : len(statePrefix)+keyIDLen])
 	if k == nil {
 		return State{}, errInvalidState
@@ -385,25 +404,25 @@ func (s *Sealer) key(id []byte) *stateKey {
 }
 
 // decodeState returns the bytes of state, its prefix followed by the
-// base64 decoded, once it is well formed: at most 64 KiB, strict base64,
-// long enough for a header, a nonce and a tag.
-func decodeState(state string) ([]byte, error) {
+// base64 decoded, in buf's storage when it is large enough, once state is
+// well formed: at most 64 KiB, strict base64 without line breaks, long
+// enough for a header, a nonce and a tag.
+func decodeState(buf []byte, state string) ([]byte, error) {
 	if len(state) > maxStateLen {
 		return nil, errorf(ErrInvalidState, "longer than %d bytes", maxStateLen)
 	}
 	body, ok := strings.CutPrefix(state, statePrefix)
-	// The decoder skips line breaks, which would let one state have many
-	// spellings; the strict encoding refuses non-zero trailing bits.
-	if !ok || strings.IndexByte(body, '\n') >= 0 || strings.IndexByte(body, '\r') >= 0 {
+	if !ok {
 		return nil, errInvalidState
 	}
-	buf := make([]byte, len(statePrefix)+base64.RawURLEncoding.DecodedLen(len(body)))
+	size := len(statePrefix) + base64.RawURLEncoding.DecodedLen(len(body))
+	buf = slices.Grow(buf[:0], size)[:size]
 	copy(buf, statePrefix)
-	n, err := base64.RawURLEncoding.Strict().Decode(buf[len(statePrefix):], []byte(body))
-	if err != nil || n < headerLen+12+16 {
+	n, ok := decodeURL(buf[len(statePrefix):], body)
+	if !ok || n < headerLen+12+16 {
 		return nil, errInvalidState
 	}
-	return buf[:len(statePrefix)+n], nil
+	return buf, nil
 }
 
 // check reports whether the claims c were sealed for call on s.
@@ -475,7 +494,7 @@ func (s *Sealer) Claim(ctx context.Context, st State) error {
 // the state earlier (a key retired, a shorter maximum age, a state already
 // used). It reports [ErrInvalidState] for a string that is not a state.
 func RequestStateExpiry(state string) (time.Time, error) {
-	buf, err := decodeState(state)
+	buf, err := decodeState(nil, state)
 	if err != nil {
 		return time.Time{}, err
 	}

@@ -273,7 +273,7 @@ func (r *claimsReader) data() map[string]any {
 	case dataBinary:
 		data, _ = d.value(0).(map[string]any)
 	case dataJSON:
-		d.ok = json.Unmarshal([]byte(d.s), &data) == nil
+		data, d.ok = jsonData(d.s)
 		d.s = ""
 	}
 	if !d.ok || d.s != "" || data == nil {
@@ -281,6 +281,14 @@ func (r *claimsReader) data() map[string]any {
 		return nil
 	}
 	return data
+}
+
+// jsonData decodes the JSON form of a Data; apart from data, so that
+// data does not escape to the heap when a Data is in binary form.
+func jsonData(s string) (map[string]any, bool) {
+	var data map[string]any
+	err := json.Unmarshal([]byte(s), &data)
+	return data, err == nil
 }
 
 // maxValueDepth bounds the nesting of a Data's binary form.

@@ -21,7 +21,9 @@ import (
 // parser leaves to it (a string that is not valid UTF-8, a surrogate
 // escape, a deep nesting, an error to report).
 func argsDigest(args json.RawMessage) ([sha256.Size]byte, error) {
-	c := canonicalizer{out: make([]byte, 0, 64+len(args))}
+	scratch := getStateBuffer()
+	defer putStateBuffer(scratch)
+	c := canonicalizer{out: (*scratch)[:0]}
 	if !c.args(args) {
 		v, err := decodeArgs(args)
 		if err != nil {
@@ -29,6 +31,7 @@ func argsDigest(args json.RawMessage) ([sha256.Size]byte, error) {
 		}
 		c.out = canonicalValue(c.out[:0], v)
 	}
+	*scratch = c.out[:0]
 	return sha256.Sum256(c.out), nil
 }
 
