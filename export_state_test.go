@@ -33,7 +33,7 @@ func StatePlaintext(s *Sealer, call StateCall, st State, now time.Time) ([]byte,
 
 // ArgsDigest returns the digest of args that a state binds.
 func ArgsDigest(args []byte) ([]byte, error) {
-	d, err := argsDigest(args)
+	d, err := argsDigest(new([]byte), args)
 	if err != nil {
 		return nil, err
 	}

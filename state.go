@@ -275,17 +275,17 @@ func (s *Sealer) Seal(call StateCall, st State, now time.Time) (string, error) {
 			expiry = min(expiry, t.UnixMilli()) // rounded down: a state never outlives its request
 		}
 	}
-	digest, err := argsDigest(call.Arguments)
+	// One scratch buffer holds the canonical arguments, then the prefix
+	// and the header, the claims after them, sealed in place (Seal moves
+	// them past the nonce), and the text.
+	scratch := getStateBuffer()
+	defer putStateBuffer(scratch)
+	digest, err := argsDigest(scratch, call.Arguments)
 	if err != nil {
 		return "", err
 	}
 	id := st.Requests[0].ID
-
-	// One scratch buffer holds the prefix and the header, the claims after
-	// them, sealed in place (Seal moves them past the nonce), and the text.
 	k := s.keys[0]
-	scratch := getStateBuffer()
-	defer putStateBuffer(scratch)
 	buf := slices.Grow((*scratch)[:0], 2*(aadLen+k.aead.NonceSize()+k.aead.Overhead()+claimsFixed+
 		len(call.Tool)+len(s.audience)+len(call.Principal)+stateSizeHint(st)))
 	buf = append(buf, statePrefix...)
@@ -367,14 +367,15 @@ func (s *Sealer) Open(state string, call StateCall, now time.Time) (State, error
 	if !ok {
 		return State{}, errInvalidState
 	}
-	if err := s.check(c, call); err != nil {
+	expiry := int64(binary.BigEndian.Uint64(buf[len(statePrefix)+keyIDLen : aadLen]))
+	// The State holds a copy of the claims: the scratch buffer is free.
+	if err := s.check(scratch, c, call); err != nil {
 		return State{}, err
 	}
 	st := State{IssuedAt: time.UnixMilli(c.issuedAt).UTC(), ID: c.id}
 	if st.Requests, st.Answers, ok = readState(c.state); !ok {
 		return State{}, errInvalidState
 	}
-	expiry := int64(binary.BigEndian.Uint64(buf[len(statePrefix)+keyIDLen : aadLen]))
 	if s.maxAge > 0 {
 		if st.IssuedAt.After(now.Add(s.skew)) {
 			return State{}, errorf(ErrInvalidState, "issued at %s, later than %s allows with a clock skew of %v",
@@ -425,15 +426,16 @@ func decodeState(buf []byte, state string) ([]byte, error) {
 	return buf, nil
 }
 
-// check reports whether the claims c were sealed for call on s.
-func (s *Sealer) check(c claims, call StateCall) error {
+// check reports whether the claims c were sealed for call on s; the
+// digest of the arguments is computed in scratch.
+func (s *Sealer) check(scratch *[]byte, c claims, call StateCall) error {
 	if c.audience != s.audience {
 		return errorf(ErrStateMismatch, "it was sealed for another audience, not %s", quote(s.audience))
 	}
 	if c.tool != call.Tool {
 		return errorf(ErrStateMismatch, "it was sealed for another tool, not %s", quote(call.Tool))
 	}
-	digest, err := argsDigest(call.Arguments)
+	digest, err := argsDigest(scratch, call.Arguments)
 	if err != nil {
 		return err
 	}

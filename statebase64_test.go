@@ -73,3 +73,29 @@ func FuzzStateBase64(f *testing.F) {
 		}
 	})
 }
+
+// benchText is the size of a typical state's text.
+var benchText = base64.RawURLEncoding.EncodeToString(bytes.Repeat([]byte("toolnexus state "), 18))
+
+// BenchmarkStateBase64Decode and BenchmarkStdBase64Decode compare the state
+// codec's decoder to the stdlib's strict one, each into a buffer of its own.
+func BenchmarkStateBase64Decode(b *testing.B) {
+	b.SetBytes(int64(len(benchText)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, ok := toolnexus.DecodeURL(benchText); !ok {
+			b.Fatal("refused")
+		}
+	}
+}
+
+func BenchmarkStdBase64Decode(b *testing.B) {
+	strict := base64.RawURLEncoding.Strict()
+	b.SetBytes(int64(len(benchText)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := strict.DecodeString(benchText); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
