@@ -16,19 +16,21 @@ func NewMemoryClaimsAt(now func() time.Time, sweep int) (ClaimStore, func() int)
 	return m, m.len
 }
 
-// StatePlaintext returns the plaintext that s seals for call and st at
-// now, for the benchmark of a bare AES-GCM seal of the same bytes.
-func StatePlaintext(s *Sealer, call StateCall, st State, now time.Time) ([]byte, error) {
+// StatePlaintext returns the plaintext and the associated data that s
+// seals for call and st at now, for the benchmark of a bare AES-GCM seal
+// of the same bytes.
+func StatePlaintext(s *Sealer, call StateCall, st State, now time.Time) (plain, aad []byte, err error) {
 	state, err := s.Seal(call, st, now)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	buf, err := decodeState(nil, state)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	k := s.key(buf[len(statePrefix) : len(statePrefix)+keyIDLen])
-	return k.aead.Open(nil, nil, buf[aadLen:], buf[:aadLen])
+	plain, err = k.aead.Open(nil, nil, buf[aadLen:], buf[:aadLen])
+	return plain, buf[:aadLen], err
 }
 
 // ArgsDigest returns the digest of args that a state binds.
