@@ -286,8 +286,9 @@ func (s *Sealer) Seal(call StateCall, st State, now time.Time) (string, error) {
 	}
 	id := st.Requests[0].ID
 	k := s.keys[0]
-	buf := slices.Grow((*scratch)[:0], 2*(aadLen+k.aead.NonceSize()+k.aead.Overhead()+claimsFixed+
-		len(call.Tool)+len(s.audience)+len(call.Principal)+stateSizeHint(st)))
+	sealedHint := aadLen + k.aead.NonceSize() + k.aead.Overhead() + claimsFixed +
+		len(call.Tool) + len(s.audience) + len(call.Principal) + stateSizeHint(st)
+	buf := slices.Grow((*scratch)[:0], sealedHint+len(statePrefix)+base64.RawURLEncoding.EncodedLen(sealedHint))
 	buf = append(buf, statePrefix...)
 	buf = append(buf, k.id[:]...)
 	buf = binary.BigEndian.AppendUint64(buf, uint64(expiry))
@@ -321,8 +322,9 @@ func (s *Sealer) Seal(call StateCall, st State, now time.Time) (string, error) {
 var stateBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
 // maxPooledState is the capacity of the largest scratch buffer kept for
-// reuse; a larger one, for a rare large state, is left to the collector.
-const maxPooledState = 16 << 10
+// reuse, that of a state of about 24 KiB; a larger one, for a rare large
+// state, is left to the collector.
+const maxPooledState = 64 << 10
 
 // getStateBuffer returns a scratch buffer of stateBuffers.
 func getStateBuffer() *[]byte {
