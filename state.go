@@ -100,7 +100,9 @@ type SealerOptions struct {
 // arguments, the audience, the principal and an expiry.
 //
 // A Sealer derives its keys once, in [NewSealer], and is safe for
-// concurrent use. Every server that may receive the retry of a call (the
+// concurrent use. Seal allocates the state's text alone and Open the
+// State alone, whatever their size: the work is done in reused buffers.
+// Every server that may receive the retry of a call (the
 // instances behind one load balancer, or one server across a restart)
 // needs a Sealer with the same keys and audience.
 //
