@@ -35,6 +35,22 @@ var urlValue = func() (t [256]byte) {
 	return t
 }()
 
+// urlShifted maps a character of urlAlphabet, at each of the four places
+// of a group, to its 6-bit value shifted to that place in 24 bits, and
+// every other byte to 0xff in the top 8 bits.
+var urlShifted = func() (t [4][256]uint32) {
+	for place := range t {
+		for c, v := range urlValue {
+			if v == 0xff {
+				t[place][c] = 0xff << 24
+			} else {
+				t[place][c] = uint32(v) << (18 - 6*place)
+			}
+		}
+	}
+	return t
+}()
+
 // encodeURL writes the URL-safe base64 of src, without padding, to dst,
 // which must hold base64.RawURLEncoding.EncodedLen(len(src)) bytes. It
 // encodes six bytes at a time with one 64-bit load, four lookups of two
@@ -70,11 +86,11 @@ func decodeURL(dst []byte, src string) (int, bool) {
 	var bad byte // ORs every value: a byte outside the alphabet sets the top bits
 	di := 0
 	for len(src) >= 8 && n-di >= 8 {
-		c0, c1, c2, c3 := urlValue[src[0]], urlValue[src[1]], urlValue[src[2]], urlValue[src[3]]
-		c4, c5, c6, c7 := urlValue[src[4]], urlValue[src[5]], urlValue[src[6]], urlValue[src[7]]
-		bad |= c0 | c1 | c2 | c3 | c4 | c5 | c6 | c7
-		binary.BigEndian.PutUint64(dst[di:], uint64(c0)<<58|uint64(c1)<<52|uint64(c2)<<46|uint64(c3)<<40|
-			uint64(c4)<<34|uint64(c5)<<28|uint64(c6)<<22|uint64(c7)<<16)
+		_ = src[7]
+		hi := uint32(urlShifted[0][src[0]]) | urlShifted[1][src[1]] | urlShifted[2][src[2]] | urlShifted[3][src[3]]
+		lo := uint32(urlShifted[0][src[4]]) | urlShifted[1][src[5]] | urlShifted[2][src[6]] | urlShifted[3][src[7]]
+		bad |= byte((hi | lo) >> 24)
+		binary.BigEndian.PutUint64(dst[di:], uint64(hi)<<40|uint64(lo)<<16)
 		src = src[8:]
 		di += 6
 	}
