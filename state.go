@@ -294,11 +294,10 @@ func (s *Sealer) Seal(call StateCall, st State, now time.Time) (string, error) {
 	buf = append(buf, statePrefix...)
 	buf = append(buf, k.id[:]...)
 	buf = binary.BigEndian.AppendUint64(buf, uint64(expiry))
-	var random [stateIDBytes]byte
-	rand.Read(random[:]) // never fails
 	plain := binary.BigEndian.AppendUint64(buf[aadLen:], uint64(now.UnixMilli()))
 	plain = plain[:len(plain)+stateIDLen]
-	encodeURL(plain[len(plain)-stateIDLen:], random[:])
+	stateID := newStateID()
+	encodeURL(plain[len(plain)-stateIDLen:], stateID[:])
 	plain = append(plain, digest[:]...)
 	plain = appendString(plain, call.Tool)
 	plain = appendString(plain, s.audience)
@@ -317,6 +316,28 @@ func (s *Sealer) Seal(call StateCall, st State, now time.Time) (string, error) {
 	copy(text, statePrefix)
 	encodeURL(text[len(statePrefix):], sealed[len(statePrefix):])
 	return string(text), nil
+}
+
+// stateIDs holds random bytes for the IDs of states, drawn from
+// crypto/rand many IDs at a time, each byte handed out once.
+var stateIDs = sync.Pool{New: func() any { return new(stateIDBatch) }}
+
+// stateIDBatch is random bytes of stateIDs, those from next on unused.
+type stateIDBatch struct {
+	random [32 * stateIDBytes]byte
+	next   int
+}
+
+// newStateID returns the random bytes of a new state's ID.
+func newStateID() (id [stateIDBytes]byte) {
+	b := stateIDs.Get().(*stateIDBatch)
+	if b.next == 0 || b.next == len(b.random) {
+		rand.Read(b.random[:]) // never fails
+		b.next = 0
+	}
+	b.next += copy(id[:], b.random[b.next:])
+	stateIDs.Put(b)
+	return id
 }
 
 // stateBuffers holds the scratch buffers of Seal and Open, so that a state

@@ -18,6 +18,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -131,6 +132,32 @@ func TestSealerSealsAnew(t *testing.T) {
 	assert.NotEqual(t, first.ID, second.ID, "two seals of one state share an ID")
 	assert.NotEqual(t, "mine", first.ID)
 	assert.Equal(t, stateNow, first.IssuedAt)
+
+	// The IDs come from crypto/rand many at a time: none is handed out
+	// twice, across many batches and goroutines.
+	ids := make(chan string, 400)
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 100 {
+				state, err := s.Seal(stagingFor, st, stateNow)
+				assert.NoError(t, err)
+				opened, err := s.Open(state, stagingFor, stateNow)
+				assert.NoError(t, err)
+				ids <- opened.ID
+			}
+		}()
+	}
+	wg.Wait()
+	close(ids)
+	seen := map[string]bool{}
+	for id := range ids {
+		assert.False(t, seen[id], "ID %s twice", id)
+		seen[id] = true
+	}
+	assert.Len(t, seen, 400)
 }
 
 func TestSealerExpiry(t *testing.T) {
