@@ -1,6 +1,9 @@
 package toolnexus
 
-import "time"
+import (
+	"encoding/base64"
+	"time"
+)
 
 // The internals of the sealer that the external tests need.
 
@@ -13,24 +16,26 @@ func NewMemoryClaimsAt(now func() time.Time, sweep int) (ClaimStore, func() int)
 	return m, m.len
 }
 
-// StatePlaintext returns the plaintext that s seals for call and st at
-// now, for the benchmark of a bare AES-GCM seal of the same bytes.
-func StatePlaintext(s *Sealer, call StateCall, st State, now time.Time) ([]byte, error) {
+// StatePlaintext returns the plaintext and the associated data that s
+// seals for call and st at now, for the benchmark of a bare AES-GCM seal
+// of the same bytes.
+func StatePlaintext(s *Sealer, call StateCall, st State, now time.Time) (plain, aad []byte, err error) {
 	state, err := s.Seal(call, st, now)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	buf, err := decodeState(state)
+	buf, err := decodeState(nil, state)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	k := s.key(buf[len(statePrefix) : len(statePrefix)+keyIDLen])
-	return k.aead.Open(nil, nil, buf[aadLen:], buf[:aadLen])
+	plain, err = k.aead.Open(nil, nil, buf[aadLen:], buf[:aadLen])
+	return plain, buf[:aadLen], err
 }
 
 // ArgsDigest returns the digest of args that a state binds.
 func ArgsDigest(args []byte) ([]byte, error) {
-	d, err := argsDigest(args)
+	d, err := argsDigest(new([]byte), args)
 	if err != nil {
 		return nil, err
 	}
@@ -64,4 +69,21 @@ func ReadPlaintext(plain []byte) bool {
 	}
 	_, _, ok = readState(c.state)
 	return ok
+}
+
+// EncodeURL returns the URL-safe base64 of src, without padding, as a
+// state's text is written.
+func EncodeURL(src []byte) string {
+	dst := make([]byte, base64.RawURLEncoding.EncodedLen(len(src)))
+	encodeURL(dst, src)
+	return string(dst)
+}
+
+// DecodeURL returns the bytes that s, URL-safe base64 without padding,
+// encodes, as a state's text is read, and reports whether s is strictly
+// that.
+func DecodeURL(s string) ([]byte, bool) {
+	dst := make([]byte, base64.RawURLEncoding.DecodedLen(len(s)))
+	n, ok := decodeURL(dst, s)
+	return dst[:n], ok
 }

@@ -62,21 +62,26 @@ const (
 // Kind and a Prompt, an absolute URL if any, and an ExpiresAt, if any, in
 // RFC 3339.
 func (r Request) Validate() error {
+	_, err := r.validate()
+	return err
+}
+
+// validate is Validate, which returns the expiry it reads too.
+func (r Request) validate() (time.Time, error) {
 	switch {
 	case r.ID == "":
-		return errorf(ErrInvalidRequest, "%s request has no id", quote(r.Kind))
+		return time.Time{}, errorf(ErrInvalidRequest, "%s request has no id", quote(r.Kind))
 	case r.Kind == "":
-		return errorf(ErrInvalidRequest, "request %s has no kind", quote(r.ID))
+		return time.Time{}, errorf(ErrInvalidRequest, "request %s has no kind", quote(r.ID))
 	case r.Prompt == "":
-		return errorf(ErrInvalidRequest, "request %s has no prompt", quote(r.ID))
+		return time.Time{}, errorf(ErrInvalidRequest, "request %s has no prompt", quote(r.ID))
 	}
 	if r.URL != "" {
 		if err := checkURL(r.URL); err != nil {
-			return errorf(ErrInvalidRequest, "request %s: url %s is not an absolute URL", quote(r.ID), quote(r.URL))
+			return time.Time{}, errorf(ErrInvalidRequest, "request %s: url %s is not an absolute URL", quote(r.ID), quote(r.URL))
 		}
 	}
-	_, err := r.Expiry()
-	return err
+	return r.Expiry()
 }
 
 // WithExpiry returns a copy of r that expires at t, written in UTC as

@@ -14,7 +14,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -98,7 +100,9 @@ type SealerOptions struct {
 // arguments, the audience, the principal and an expiry.
 //
 // A Sealer derives its keys once, in [NewSealer], and is safe for
-// concurrent use. Every server that may receive the retry of a call (the
+// concurrent use. Seal allocates the state's text alone and Open the
+// State alone, whatever their size: the work is done in reused buffers.
+// Every server that may receive the retry of a call (the
 // instances behind one load balancer, or one server across a restart)
 // needs a Sealer with the same keys and audience.
 //
@@ -265,30 +269,35 @@ func (s *Sealer) Seal(call StateCall, st State, now time.Time) (string, error) {
 		expiry = min(expiry, st.ExpiresAt.UnixMilli())
 	}
 	for _, r := range st.Requests {
-		if err := r.Validate(); err != nil {
+		t, err := r.validate()
+		if err != nil {
 			return "", err
 		}
-		if t, _ := r.Expiry(); !t.IsZero() {
+		if !t.IsZero() {
 			expiry = min(expiry, t.UnixMilli()) // rounded down: a state never outlives its request
 		}
 	}
-	digest, err := argsDigest(call.Arguments)
+	// One scratch buffer holds the canonical arguments, then the prefix
+	// and the header, the claims after them, sealed in place (Seal moves
+	// them past the nonce), and the text.
+	scratch := getStateBuffer()
+	defer putStateBuffer(scratch)
+	digest, err := argsDigest(scratch, call.Arguments)
 	if err != nil {
 		return "", err
 	}
 	id := st.Requests[0].ID
-
-	// The plaintext is written where AES-GCM seals it in place: after the
-	// prefix and the header (Seal moves it past the nonce).
 	k := s.keys[0]
-	buf := make([]byte, aadLen, aadLen+k.aead.Overhead()+claimsFixed+len(call.Tool)+len(s.audience)+len(call.Principal)+stateSizeHint(st))
-	copy(buf, statePrefix)
-	copy(buf[len(statePrefix):], k.id[:])
-	binary.BigEndian.PutUint64(buf[len(statePrefix)+keyIDLen:], uint64(expiry))
-	var random [stateIDBytes]byte
-	rand.Read(random[:]) // never fails
+	sealedHint := aadLen + k.aead.NonceSize() + k.aead.Overhead() + claimsFixed +
+		len(call.Tool) + len(s.audience) + len(call.Principal) + stateSizeHint(st)
+	buf := slices.Grow((*scratch)[:0], sealedHint+len(statePrefix)+base64.RawURLEncoding.EncodedLen(sealedHint))
+	buf = append(buf, statePrefix...)
+	buf = append(buf, k.id[:]...)
+	buf = binary.BigEndian.AppendUint64(buf, uint64(expiry))
 	plain := binary.BigEndian.AppendUint64(buf[aadLen:], uint64(now.UnixMilli()))
-	plain = base64.RawURLEncoding.AppendEncode(plain, random[:])
+	plain = plain[:len(plain)+stateIDLen]
+	stateID := newStateID()
+	encodeURL(plain[len(plain)-stateIDLen:], stateID[:])
 	plain = append(plain, digest[:]...)
 	plain = appendString(plain, call.Tool)
 	plain = appendString(plain, s.audience)
@@ -296,28 +305,60 @@ func (s *Sealer) Seal(call StateCall, st State, now time.Time) (string, error) {
 	if plain, err = appendState(plain, st); err != nil {
 		return "", errorf(ErrInvalidRequest, "request %s: %v", quote(id), err)
 	}
-	size := len(statePrefix) + base64.RawURLEncoding.EncodedLen(headerLen+k.aead.Overhead()+len(plain))
-	if size > maxStateLen {
+	textLen := base64.RawURLEncoding.EncodedLen(headerLen + k.aead.NonceSize() + len(plain) + k.aead.Overhead())
+	if size := len(statePrefix) + textLen; size > maxStateLen {
 		return "", errorf(ErrInvalidRequest, "request %s would make a state of %d bytes, over the limit of %d", quote(id), size, maxStateLen)
 	}
 	sealed := k.aead.Seal(buf[:aadLen], nil, plain, buf[:aadLen])
-	return encodeState(sealed[len(statePrefix):], size), nil
+	full := slices.Grow(sealed, len(statePrefix)+textLen)
+	*scratch = full[:0]
+	text := full[len(sealed) : len(sealed)+len(statePrefix)+textLen]
+	copy(text, statePrefix)
+	encodeURL(text[len(statePrefix):], sealed[len(statePrefix):])
+	return string(text), nil
 }
 
-// encodeState returns the state of raw, the bytes after the prefix, whose
-// length is size.
-func encodeState(raw []byte, size int) string {
-	var b strings.Builder
-	b.Grow(size)
-	b.WriteString(statePrefix)
-	var chunk [256]byte // 192 bytes of raw at a time, with no padding between
-	for len(raw) > 0 {
-		n := min(len(raw), 192)
-		base64.RawURLEncoding.Encode(chunk[:], raw[:n])
-		b.Write(chunk[:base64.RawURLEncoding.EncodedLen(n)])
-		raw = raw[n:]
+// stateIDs holds random bytes for the IDs of states, drawn from
+// crypto/rand many IDs at a time, each byte handed out once.
+var stateIDs = sync.Pool{New: func() any { return new(stateIDBatch) }}
+
+// stateIDBatch is random bytes of stateIDs, those from next on unused.
+type stateIDBatch struct {
+	random [32 * stateIDBytes]byte
+	next   int
+}
+
+// newStateID returns the random bytes of a new state's ID.
+func newStateID() (id [stateIDBytes]byte) {
+	b := stateIDs.Get().(*stateIDBatch)
+	if b.next == 0 || b.next == len(b.random) {
+		rand.Read(b.random[:]) // never fails
+		b.next = 0
 	}
-	return b.String()
+	b.next += copy(id[:], b.random[b.next:])
+	stateIDs.Put(b)
+	return id
+}
+
+// stateBuffers holds the scratch buffers of Seal and Open, so that a state
+// costs no allocation but its text (Seal) or its State (Open).
+var stateBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxPooledState is the capacity of the largest scratch buffer kept for
+// reuse, that of a state of about 24 KiB; a larger one, for a rare large
+// state, is left to the collector.
+const maxPooledState = 64 << 10
+
+// getStateBuffer returns a scratch buffer of stateBuffers.
+func getStateBuffer() *[]byte {
+	return stateBuffers.Get().(*[]byte)
+}
+
+// putStateBuffer gives b back to stateBuffers, unless it has grown too large.
+func putStateBuffer(b *[]byte) {
+	if cap(*b) <= maxPooledState {
+		stateBuffers.Put(b)
+	}
 }
 
 // Open returns the State that state, sealed by a Sealer with one of s's
@@ -331,10 +372,13 @@ func encodeState(raw []byte, size int) string {
 // and [ErrExpired] for one that has expired. Open does not claim the
 // state: see [Sealer.Claim].
 func (s *Sealer) Open(state string, call StateCall, now time.Time) (State, error) {
-	buf, err := decodeState(state)
+	scratch := getStateBuffer()
+	defer putStateBuffer(scratch)
+	buf, err := decodeState((*scratch)[:0], state)
 	if err != nil {
 		return State{}, err
 	}
+	*scratch = buf[:0]
 	k := s.key(buf[len(statePrefix) : len(statePrefix)+keyIDLen])
 	if k == nil {
 		return State{}, errInvalidState
@@ -348,14 +392,15 @@ func (s *Sealer) Open(state string, call StateCall, now time.Time) (State, error
 	if !ok {
 		return State{}, errInvalidState
 	}
-	if err := s.check(c, call); err != nil {
+	expiry := int64(binary.BigEndian.Uint64(buf[len(statePrefix)+keyIDLen : aadLen]))
+	// The State holds a copy of the claims: the scratch buffer is free.
+	if err := s.check(scratch, c, call); err != nil {
 		return State{}, err
 	}
 	st := State{IssuedAt: time.UnixMilli(c.issuedAt).UTC(), ID: c.id}
 	if st.Requests, st.Answers, ok = readState(c.state); !ok {
 		return State{}, errInvalidState
 	}
-	expiry := int64(binary.BigEndian.Uint64(buf[len(statePrefix)+keyIDLen : aadLen]))
 	if s.maxAge > 0 {
 		if st.IssuedAt.After(now.Add(s.skew)) {
 			return State{}, errorf(ErrInvalidState, "issued at %s, later than %s allows with a clock skew of %v",
@@ -385,36 +430,37 @@ func (s *Sealer) key(id []byte) *stateKey {
 }
 
 // decodeState returns the bytes of state, its prefix followed by the
-// base64 decoded, once it is well formed: at most 64 KiB, strict base64,
-// long enough for a header, a nonce and a tag.
-func decodeState(state string) ([]byte, error) {
+// base64 decoded, in buf's storage when it is large enough, once state is
+// well formed: at most 64 KiB, strict base64 without line breaks, long
+// enough for a header, a nonce and a tag.
+func decodeState(buf []byte, state string) ([]byte, error) {
 	if len(state) > maxStateLen {
 		return nil, errorf(ErrInvalidState, "longer than %d bytes", maxStateLen)
 	}
 	body, ok := strings.CutPrefix(state, statePrefix)
-	// The decoder skips line breaks, which would let one state have many
-	// spellings; the strict encoding refuses non-zero trailing bits.
-	if !ok || strings.IndexByte(body, '\n') >= 0 || strings.IndexByte(body, '\r') >= 0 {
+	if !ok {
 		return nil, errInvalidState
 	}
-	buf := make([]byte, len(statePrefix)+base64.RawURLEncoding.DecodedLen(len(body)))
+	size := len(statePrefix) + base64.RawURLEncoding.DecodedLen(len(body))
+	buf = slices.Grow(buf[:0], size)[:size]
 	copy(buf, statePrefix)
-	n, err := base64.RawURLEncoding.Strict().Decode(buf[len(statePrefix):], []byte(body))
-	if err != nil || n < headerLen+12+16 {
+	n, ok := decodeURL(buf[len(statePrefix):], body)
+	if !ok || n < headerLen+12+16 {
 		return nil, errInvalidState
 	}
-	return buf[:len(statePrefix)+n], nil
+	return buf, nil
 }
 
-// check reports whether the claims c were sealed for call on s.
-func (s *Sealer) check(c claims, call StateCall) error {
+// check reports whether the claims c were sealed for call on s; the
+// digest of the arguments is computed in scratch.
+func (s *Sealer) check(scratch *[]byte, c claims, call StateCall) error {
 	if c.audience != s.audience {
 		return errorf(ErrStateMismatch, "it was sealed for another audience, not %s", quote(s.audience))
 	}
 	if c.tool != call.Tool {
 		return errorf(ErrStateMismatch, "it was sealed for another tool, not %s", quote(call.Tool))
 	}
-	digest, err := argsDigest(call.Arguments)
+	digest, err := argsDigest(scratch, call.Arguments)
 	if err != nil {
 		return err
 	}
@@ -475,7 +521,7 @@ func (s *Sealer) Claim(ctx context.Context, st State) error {
 // the state earlier (a key retired, a shorter maximum age, a state already
 // used). It reports [ErrInvalidState] for a string that is not a state.
 func RequestStateExpiry(state string) (time.Time, error) {
-	buf, err := decodeState(state)
+	buf, err := decodeState(nil, state)
 	if err != nil {
 		return time.Time{}, err
 	}

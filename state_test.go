@@ -15,7 +15,10 @@ import (
 	"math"
 	"reflect"
 	"regexp"
+	"runtime/debug"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -129,6 +132,32 @@ func TestSealerSealsAnew(t *testing.T) {
 	assert.NotEqual(t, first.ID, second.ID, "two seals of one state share an ID")
 	assert.NotEqual(t, "mine", first.ID)
 	assert.Equal(t, stateNow, first.IssuedAt)
+
+	// The IDs come from crypto/rand many at a time: none is handed out
+	// twice, across many batches and goroutines.
+	ids := make(chan string, 400)
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 100 {
+				state, err := s.Seal(stagingFor, st, stateNow)
+				assert.NoError(t, err)
+				opened, err := s.Open(state, stagingFor, stateNow)
+				assert.NoError(t, err)
+				ids <- opened.ID
+			}
+		}()
+	}
+	wg.Wait()
+	close(ids)
+	seen := map[string]bool{}
+	for id := range ids {
+		assert.False(t, seen[id], "ID %s twice", id)
+		seen[id] = true
+	}
+	assert.Len(t, seen, 400)
 }
 
 func TestSealerExpiry(t *testing.T) {
@@ -452,9 +481,10 @@ func TestSealerLayout(t *testing.T) {
 	assert.Equal(t, raw[:8], otherRaw[:8], "one key, one key id")
 	assert.NotEqual(t, newKey[:8], raw[:8], "the key id is not the key")
 	assert.Equal(t, uint64(stateNow.Add(time.Hour).UnixMilli()), beUint64(raw[8:16]))
-	plain, err := toolnexus.StatePlaintext(s, stagingFor, st, stateNow)
+	plain, aad, err := toolnexus.StatePlaintext(s, stagingFor, st, stateNow)
 	require.NoError(t, err)
 	assert.Len(t, raw, 16+12+len(plain)+16)
+	assert.Equal(t, "tn1."+string(raw[:16]), string(aad), "the prefix and the header are the associated data")
 	assert.NotContains(t, string(raw), "Deploy to staging?", "the claims are encrypted")
 }
 
@@ -800,6 +830,51 @@ var (
 	}
 )
 
+// TestSealerAllocations guards what a state costs the collector: Seal
+// and Open allocate as many times for a prompt of 8 KiB as for a short one
+// (once for Seal's text, and for Open the State's parts, the benchmarks
+// show). Not parallel: it counts the process's allocations. Under the
+// race detector, which makes sync.Pool drop items at random, it cannot
+// count: .ci/run runs it without.
+func TestSealerAllocations(t *testing.T) {
+	if bi, ok := debug.ReadBuildInfo(); ok && slices.Contains(bi.Settings, debug.BuildSetting{Key: "-race", Value: "true"}) {
+		t.Skip("the race detector makes sync.Pool drop items at random")
+	}
+	s := newSealer(t, toolnexus.SealerOptions{Audience: "https://mcp.example.com"})
+	large := benchState
+	large.Requests = []toolnexus.Request{{ID: "pnd-1", Kind: toolnexus.KindApproval, Prompt: strings.Repeat("Deploy? ", 1<<10)}}
+	seals, opens := map[string]float64{}, map[string]float64{}
+	for name, st := range map[string]toolnexus.State{"small": benchState, "large": large} {
+		seals[name] = testing.AllocsPerRun(100, func() {
+			if _, err := s.Seal(benchCall, st, stateNow); err != nil {
+				panic(err)
+			}
+		})
+		state := seal(t, s, benchCall, st, stateNow)
+		opens[name] = testing.AllocsPerRun(100, func() {
+			if _, err := s.Open(state, benchCall, stateNow); err != nil {
+				panic(err)
+			}
+		})
+	}
+	t.Logf("allocations of Seal %v, of Open %v", seals, opens)
+	assert.Equal(t, seals["small"], seals["large"], "Seal")
+	assert.Equal(t, opens["small"], opens["large"], "Open")
+}
+
+// The benchmarks of the Sealer and their baseline, to run in one go:
+//
+//	go test -run '^$' -bench 'Sealer|BareGCM' -benchmem -count 8
+//
+// BenchmarkBareGCMSeal and BenchmarkBareGCMOpen seal and open the very
+// bytes the Sealer does (the claims of benchState as plaintext, its prefix
+// and header as associated data) with an AES-256-GCM cipher built once,
+// random nonce included, and nothing else. BenchmarkBareGCMSealText and
+// BenchmarkBareGCMOpenText add what any text token needs, the stdlib's
+// URL-safe base64 of the sealed bytes. The Sealer does more on top: it
+// digests the arguments, draws a state ID, writes the claims, and on open
+// checks every claim and decodes the State, whose slices and maps are its
+// allocations.
 func BenchmarkSealerSeal(b *testing.B) {
 	s := newSealer(b, toolnexus.SealerOptions{Audience: "https://mcp.example.com"})
 	b.ReportAllocs()
@@ -821,58 +896,56 @@ func BenchmarkSealerOpen(b *testing.B) {
 	}
 }
 
-// bareGCM returns an AES-256-GCM cipher built once and the plaintext the
-// Sealer seals for the benchmark's call: the baseline of the Sealer.
-func bareGCM(b *testing.B) (cipher.AEAD, []byte) {
+// bareGCM returns an AES-256-GCM cipher built once, and the plaintext and
+// associated data the Sealer seals for the benchmark's call.
+func bareGCM(b *testing.B) (aead cipher.AEAD, plain, aad []byte) {
 	s := newSealer(b, toolnexus.SealerOptions{Audience: "https://mcp.example.com"})
-	plain, err := toolnexus.StatePlaintext(s, benchCall, benchState, stateNow)
+	plain, aad, err := toolnexus.StatePlaintext(s, benchCall, benchState, stateNow)
 	require.NoError(b, err)
 	block, err := aes.NewCipher(stateKey)
 	require.NoError(b, err)
-	aead, err := cipher.NewGCMWithRandomNonce(block)
+	aead, err = cipher.NewGCMWithRandomNonce(block)
 	require.NoError(b, err)
-	return aead, plain
+	return aead, plain, aad
 }
 
 func BenchmarkBareGCMSeal(b *testing.B) {
-	aead, plain := bareGCM(b)
+	aead, plain, aad := bareGCM(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		aead.Seal(nil, nil, plain, nil)
+		aead.Seal(nil, nil, plain, aad)
 	}
 }
 
-// BenchmarkBareGCMSealText and BenchmarkBareGCMOpenText add to the bare
-// cipher the URL-safe base64 that any text token needs.
 func BenchmarkBareGCMSealText(b *testing.B) {
-	aead, plain := bareGCM(b)
+	aead, plain, aad := bareGCM(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = base64.RawURLEncoding.EncodeToString(aead.Seal(nil, nil, plain, nil))
+		_ = base64.RawURLEncoding.EncodeToString(aead.Seal(nil, nil, plain, aad))
+	}
+}
+
+func BenchmarkBareGCMOpen(b *testing.B) {
+	aead, plain, aad := bareGCM(b)
+	sealed := aead.Seal(nil, nil, plain, aad)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := aead.Open(nil, nil, sealed, aad); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
 
 func BenchmarkBareGCMOpenText(b *testing.B) {
-	aead, plain := bareGCM(b)
-	text := base64.RawURLEncoding.EncodeToString(aead.Seal(nil, nil, plain, nil))
+	aead, plain, aad := bareGCM(b)
+	text := base64.RawURLEncoding.EncodeToString(aead.Seal(nil, nil, plain, aad))
 	b.ReportAllocs()
 	for b.Loop() {
 		sealed, err := base64.RawURLEncoding.DecodeString(text)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := aead.Open(sealed[:0], nil, sealed, nil); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-func BenchmarkBareGCMOpen(b *testing.B) {
-	aead, plain := bareGCM(b)
-	sealed := aead.Seal(nil, nil, plain, nil)
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := aead.Open(nil, nil, sealed, nil); err != nil {
+		if _, err := aead.Open(sealed[:0], nil, sealed, aad); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -37,9 +37,9 @@ func readClaims(plain string) (claims, bool) {
 		id:       plain[8 : 8+stateIDLen],
 		digest:   plain[8+stateIDLen : claimsFixed],
 	}
-	r := claimsReader{s: plain[claimsFixed:], ok: true}
+	r := claimsReader{s: plain, i: claimsFixed, ok: true}
 	c.tool, c.audience, c.principal = r.str(), r.str(), r.str()
-	c.state = r.s
+	c.state = r.s[r.i:]
 	return c, r.ok
 }
 
@@ -93,7 +93,7 @@ func readState(s string) ([]Request, Answers, bool) {
 			answers[i] = Answer{ID: r.str(), OK: r.byte() == 1, Reason: r.str(), Data: r.data()}
 		}
 	}
-	return reqs, answers, r.ok && r.s == "" && len(reqs) > 0
+	return reqs, answers, r.ok && r.left() == 0 && len(reqs) > 0
 }
 
 // appendData appends data behind its length in 4 bytes: nothing for no
@@ -195,33 +195,45 @@ func boolByte(v bool) byte {
 	return 0
 }
 
-// claimsReader reads the claims that the append functions wrote; ok turns
-// false at the first read past the end, and stays false.
+// claimsReader reads the claims that the append functions wrote from s,
+// at i; ok turns false at the first read past the end, and stays false. It
+// moves an index, not the string, so that a read writes no pointer.
 type claimsReader struct {
 	s  string
+	i  int
 	ok bool
+}
+
+// fail marks r as read past its end.
+func (r *claimsReader) fail() {
+	r.ok, r.i = false, len(r.s)
+}
+
+// left returns how many bytes are left to read.
+func (r *claimsReader) left() uint64 {
+	return uint64(len(r.s) - r.i)
 }
 
 // uvarint reads a uvarint.
 func (r *claimsReader) uvarint() uint64 {
 	var n uint64
-	for shift := 0; shift < 64 && len(r.s) > 0; shift += 7 {
-		c := r.s[0]
-		r.s = r.s[1:]
+	for shift := 0; shift < 64 && r.i < len(r.s); shift += 7 {
+		c := r.s[r.i]
+		r.i++
 		n |= uint64(c&0x7f) << shift
 		if c < 0x80 {
 			return n
 		}
 	}
-	r.ok, r.s = false, ""
+	r.fail()
 	return 0
 }
 
 // count reads the length of a list, which has at least one byte per item.
 func (r *claimsReader) count() int {
 	n := r.uvarint()
-	if n > uint64(len(r.s)) {
-		r.ok, r.s = false, ""
+	if n > r.left() {
+		r.fail()
 		return 0
 	}
 	return int(n)
@@ -229,58 +241,70 @@ func (r *claimsReader) count() int {
 
 // str reads a string.
 func (r *claimsReader) str() string {
-	n := r.uvarint()
-	if n > uint64(len(r.s)) {
-		r.ok, r.s = false, ""
-		return ""
-	}
-	s := r.s[:n]
-	r.s = r.s[n:]
+	n := r.count()
+	s := r.s[r.i : r.i+n]
+	r.i += n
 	return s
 }
 
 // byte reads a byte.
 func (r *claimsReader) byte() byte {
-	if r.s == "" {
-		r.ok = false
+	if r.i >= len(r.s) {
+		r.fail()
 		return 0
 	}
-	c := r.s[0]
-	r.s = r.s[1:]
+	c := r.s[r.i]
+	r.i++
 	return c
+}
+
+// next returns the next n bytes, or "" when fewer are left.
+func (r *claimsReader) next(n int) string {
+	if uint64(n) > r.left() {
+		r.fail()
+		return ""
+	}
+	s := r.s[r.i : r.i+n]
+	r.i += n
+	return s
 }
 
 // data reads the Data that appendData wrote.
 func (r *claimsReader) data() map[string]any {
-	if len(r.s) < 4 {
-		r.ok, r.s = false, ""
+	size := r.next(4)
+	if size == "" {
 		return nil
 	}
-	n := binary.BigEndian.Uint32([]byte(r.s[:4]))
-	r.s = r.s[4:]
+	n := binary.BigEndian.Uint32([]byte(size))
 	if n == 0 {
 		return nil
 	}
-	if uint64(n) > uint64(len(r.s)) {
-		r.ok, r.s = false, ""
+	body := r.next(int(n))
+	if body == "" {
 		return nil
 	}
-	d := claimsReader{s: r.s[1:n], ok: true}
-	tag := r.s[0]
-	r.s = r.s[n:]
+	d := claimsReader{s: body, i: 1, ok: true}
 	var data map[string]any
-	switch tag {
+	switch body[0] {
 	case dataBinary:
 		data, _ = d.value(0).(map[string]any)
 	case dataJSON:
-		d.ok = json.Unmarshal([]byte(d.s), &data) == nil
-		d.s = ""
+		data, d.ok = jsonData(body[1:])
+		d.i = len(body)
 	}
-	if !d.ok || d.s != "" || data == nil {
+	if !d.ok || d.left() != 0 || data == nil {
 		r.ok = false
 		return nil
 	}
 	return data
+}
+
+// jsonData decodes the JSON form of a Data; apart from data, so that
+// data does not escape to the heap when a Data is in binary form.
+func jsonData(s string) (map[string]any, bool) {
+	var data map[string]any
+	err := json.Unmarshal([]byte(s), &data)
+	return data, err == nil
 }
 
 // maxValueDepth bounds the nesting of a Data's binary form.
@@ -289,7 +313,7 @@ const maxValueDepth = 10000
 // value reads a value that appendValue wrote, at depth.
 func (r *claimsReader) value(depth int) any {
 	if depth > maxValueDepth {
-		r.ok, r.s = false, ""
+		r.fail()
 		return nil
 	}
 	switch r.byte() {
@@ -300,13 +324,11 @@ func (r *claimsReader) value(depth int) any {
 	case valFalse:
 		return false
 	case valNumber:
-		if len(r.s) < 8 {
-			r.ok, r.s = false, ""
+		bits := r.next(8)
+		if bits == "" {
 			return nil
 		}
-		f := math.Float64frombits(binary.BigEndian.Uint64([]byte(r.s[:8])))
-		r.s = r.s[8:]
-		return f
+		return math.Float64frombits(binary.BigEndian.Uint64([]byte(bits)))
 	case valString:
 		return r.str()
 	case valArray:
@@ -324,6 +346,6 @@ func (r *claimsReader) value(depth int) any {
 		}
 		return m
 	}
-	r.ok, r.s = false, ""
+	r.fail()
 	return nil
 }

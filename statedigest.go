@@ -19,9 +19,10 @@ import (
 // form is a binary encoding of that value (see canonicalValue); a parser
 // writes it straight from the text, and encoding/json decodes what the
 // parser leaves to it (a string that is not valid UTF-8, a surrogate
-// escape, a deep nesting, an error to report).
-func argsDigest(args json.RawMessage) ([sha256.Size]byte, error) {
-	c := canonicalizer{out: make([]byte, 0, 64+len(args))}
+// escape, a deep nesting, an error to report). The canonical form is
+// written in the storage of *scratch, which keeps it for reuse.
+func argsDigest(scratch *[]byte, args json.RawMessage) ([sha256.Size]byte, error) {
+	c := canonicalizer{out: (*scratch)[:0]}
 	if !c.args(args) {
 		v, err := decodeArgs(args)
 		if err != nil {
@@ -29,6 +30,7 @@ func argsDigest(args json.RawMessage) ([sha256.Size]byte, error) {
 		}
 		c.out = canonicalValue(c.out[:0], v)
 	}
+	*scratch = c.out[:0]
 	return sha256.Sum256(c.out), nil
 }
 

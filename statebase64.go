@@ -1,0 +1,123 @@
+package toolnexus
+
+import (
+	"encoding/base64"
+	"encoding/binary"
+)
+
+// The text of a request state is URL-safe base64 without padding. The
+// encoder and decoder here write and read it as [base64.RawURLEncoding]
+// does, the decoder as strictly as its Strict form and stricter on one
+// point: it refuses line breaks, which the stdlib skips. Both are fuzzed
+// against the stdlib.
+
+// urlAlphabet is the URL-safe base64 alphabet.
+const urlAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+
+// urlPairs maps 12 bits of input to the two characters they encode, the
+// first in the low byte.
+var urlPairs = func() (t [1 << 12]uint16) {
+	for i := range t {
+		t[i] = uint16(urlAlphabet[i>>6]) | uint16(urlAlphabet[i&63])<<8
+	}
+	return t
+}()
+
+// urlValue maps a character of urlAlphabet to its 6-bit value, and every
+// other byte to 0xff.
+var urlValue = func() (t [256]byte) {
+	for i := range t {
+		t[i] = 0xff
+	}
+	for i := range len(urlAlphabet) {
+		t[urlAlphabet[i]] = byte(i)
+	}
+	return t
+}()
+
+// urlShifted maps a character of urlAlphabet, at each of the four places
+// of a group, to its 6-bit value shifted to that place in 24 bits, and
+// every other byte to 0xff in the top 8 bits.
+var urlShifted = func() (t [4][256]uint32) {
+	for place := range t {
+		for c, v := range urlValue {
+			if v == 0xff {
+				t[place][c] = 0xff << 24
+			} else {
+				t[place][c] = uint32(v) << (18 - 6*place)
+			}
+		}
+	}
+	return t
+}()
+
+// encodeURL writes the URL-safe base64 of src, without padding, to dst,
+// which must hold base64.RawURLEncoding.EncodedLen(len(src)) bytes. It
+// encodes six bytes at a time with one 64-bit load, four lookups of two
+// characters each and one 64-bit store, and leaves the last few bytes to
+// the stdlib.
+func encodeURL(dst, src []byte) {
+	_ = dst[:base64.RawURLEncoding.EncodedLen(len(src))]
+	di := 0
+	for len(src) >= 8 {
+		v := binary.BigEndian.Uint64(src)
+		binary.LittleEndian.PutUint64(dst[di:], uint64(urlPairs[v>>52&0xfff])|
+			uint64(urlPairs[v>>40&0xfff])<<16|
+			uint64(urlPairs[v>>28&0xfff])<<32|
+			uint64(urlPairs[v>>16&0xfff])<<48)
+		src = src[6:]
+		di += 8
+	}
+	base64.RawURLEncoding.Encode(dst[di:], src)
+}
+
+// decodeURL writes the bytes that src, URL-safe base64 without padding,
+// encodes to dst, which must hold base64.RawURLEncoding.DecodedLen(len(src))
+// bytes, and returns their number. It reports false for a byte outside the
+// alphabet (a line break too), a length that no input encodes and unused
+// bits that are not zero, so that every input has one spelling. It decodes
+// eight characters at a time, checking the alphabet once at the end.
+func decodeURL(dst []byte, src string) (int, bool) {
+	n := base64.RawURLEncoding.DecodedLen(len(src))
+	if len(src)%4 == 1 {
+		return 0, false
+	}
+	_ = dst[:n]
+	var bad byte // ORs every value: a byte outside the alphabet sets the top bits
+	di := 0
+	for len(src) >= 8 && n-di >= 8 {
+		_ = src[7]
+		hi := uint32(urlShifted[0][src[0]]) | urlShifted[1][src[1]] | urlShifted[2][src[2]] | urlShifted[3][src[3]]
+		lo := uint32(urlShifted[0][src[4]]) | urlShifted[1][src[5]] | urlShifted[2][src[6]] | urlShifted[3][src[7]]
+		bad |= byte((hi | lo) >> 24)
+		binary.BigEndian.PutUint64(dst[di:], uint64(hi)<<40|uint64(lo)<<16)
+		src = src[8:]
+		di += 6
+	}
+	for len(src) >= 4 {
+		c0, c1, c2, c3 := urlValue[src[0]], urlValue[src[1]], urlValue[src[2]], urlValue[src[3]]
+		bad |= c0 | c1 | c2 | c3
+		v := uint32(c0)<<18 | uint32(c1)<<12 | uint32(c2)<<6 | uint32(c3)
+		dst[di], dst[di+1], dst[di+2] = byte(v>>16), byte(v>>8), byte(v)
+		src = src[4:]
+		di += 3
+	}
+	switch len(src) {
+	case 2:
+		c0, c1 := urlValue[src[0]], urlValue[src[1]]
+		bad |= c0 | c1
+		if c1&0x0f != 0 { // 4 unused bits
+			return 0, false
+		}
+		dst[di] = c0<<2 | c1>>4
+	case 3:
+		c0, c1, c2 := urlValue[src[0]], urlValue[src[1]], urlValue[src[2]]
+		bad |= c0 | c1 | c2
+		if c2&0x03 != 0 { // 2 unused bits
+			return 0, false
+		}
+		v := uint32(c0)<<12 | uint32(c1)<<6 | uint32(c2)
+		dst[di], dst[di+1] = byte(v>>10), byte(v>>2)
+	}
+	return n, bad&0xc0 == 0
+}
