@@ -15,8 +15,6 @@ import (
 	"math"
 	"reflect"
 	"regexp"
-	"runtime/debug"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -829,38 +827,6 @@ var (
 		Answers:  toolnexus.Answers{{ID: "pnd-0", OK: true, Data: map[string]any{"region": "eu-west-1"}}},
 	}
 )
-
-// TestSealerAllocations guards what a state costs the collector: Seal
-// and Open allocate as many times for a prompt of 8 KiB as for a short one
-// (once for Seal's text, and for Open the State's parts, the benchmarks
-// show). Not parallel: it counts the process's allocations. Under the
-// race detector, which makes sync.Pool drop items at random, it cannot
-// count: .ci/run runs it without.
-func TestSealerAllocations(t *testing.T) {
-	if bi, ok := debug.ReadBuildInfo(); ok && slices.Contains(bi.Settings, debug.BuildSetting{Key: "-race", Value: "true"}) {
-		t.Skip("the race detector makes sync.Pool drop items at random")
-	}
-	s := newSealer(t, toolnexus.SealerOptions{Audience: "https://mcp.example.com"})
-	large := benchState
-	large.Requests = []toolnexus.Request{{ID: "pnd-1", Kind: toolnexus.KindApproval, Prompt: strings.Repeat("Deploy? ", 1<<10)}}
-	seals, opens := map[string]float64{}, map[string]float64{}
-	for name, st := range map[string]toolnexus.State{"small": benchState, "large": large} {
-		seals[name] = testing.AllocsPerRun(100, func() {
-			if _, err := s.Seal(benchCall, st, stateNow); err != nil {
-				panic(err)
-			}
-		})
-		state := seal(t, s, benchCall, st, stateNow)
-		opens[name] = testing.AllocsPerRun(100, func() {
-			if _, err := s.Open(state, benchCall, stateNow); err != nil {
-				panic(err)
-			}
-		})
-	}
-	t.Logf("allocations of Seal %v, of Open %v", seals, opens)
-	assert.Equal(t, seals["small"], seals["large"], "Seal")
-	assert.Equal(t, opens["small"], opens["large"], "Open")
-}
 
 // The benchmarks of the Sealer and their baseline, to run in one go:
 //
