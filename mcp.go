@@ -237,94 +237,31 @@ func FromMCPCallToolResult(data []byte) (ToolResult, error) {
 	return ParseMCPCallToolResult(data, 0)
 }
 
-// parseMCP reads data for [ParseMCPCallToolResult].
+// parseMCP reads data for [ParseMCPCallToolResult]: the members of the
+// result as [MCPCallToolResult] holds them, each content block handed, as
+// it is read, to the converter [MCPCallToolResult.ToolResult] uses.
 func parseMCP(data []byte, maxBytes int64) (ToolResult, error) {
 	d, err := openPeerJSON(data, maxBytes, ErrInvalidMCP)
 	if err != nil {
 		return ToolResult{}, err
 	}
-	c, content, err := d.mcpResult()
+	var m mcpReader
+	c, err := d.mcpResult(&m)
 	if err != nil {
 		return ToolResult{}, errorf(ErrInvalidMCP, "%v", err)
 	}
-	if c.ResultType == inputRequired {
-		if err := c.checkInputRequests(); err != nil {
-			return ToolResult{}, err
-		}
-		return c.suspension(), nil
-	}
-	texts, others := countBlocks(content)
-	m, err := newMCPReader(c.StructuredContent, texts+others, others)
-	if err != nil {
-		return ToolResult{}, err
-	}
-	if content != nil {
-		cd := jsonReader{data: content}
-		if err := cd.mcpContents(m); err != nil {
-			return ToolResult{}, errorf(ErrInvalidMCP, "%v", err)
-		}
-	}
-	return m.result(c.IsError), nil
+	return c.convert(&m)
 }
 
-// countBlocks counts the text blocks and the other blocks of a content
-// array, reading only their types, so that what holds them is allocated
-// once, at its size.
-func countBlocks(content []byte) (texts, others int) {
-	d := jsonReader{data: content}
-	if d.peek() != '[' {
-		return 0, 0
-	}
-	d.pos++
-	for {
-		if ok, err := d.nextElem(); !ok || err != nil || d.peek() != '{' {
-			return texts, others
-		}
-		d.pos++
-		isText := false
-		for {
-			key, ok, err := d.nextKey()
-			if err != nil {
-				return texts, others
-			}
-			if !ok {
-				break
-			}
-			if string(key) == "type" {
-				raw, escaped, err := d.peekString()
-				isText = err == nil && !escaped && string(raw) == "text"
-			}
-			if _, err := d.skip(); err != nil {
-				return texts, others
-			}
-		}
-		if isText {
-			texts++
-		} else {
-			others++
-		}
-	}
-}
-
-// mcpResult reads the members of a CallToolResult but its content, which it
-// returns as it is in the input, for mcpContents to read once the rest,
-// structuredContent above all, is known.
-func (d *jsonReader) mcpResult() (c MCPCallToolResult, content []byte, err error) {
+// mcpResult reads a CallToolResult, handing each content block to m
+// instead of keeping it in Content.
+func (d *jsonReader) mcpResult(m *mcpReader) (c MCPCallToolResult, err error) {
 	err = d.members("result", func(key []byte) (known bool, err error) {
 		switch string(key) {
 		case "content":
-			switch d.peek() {
-			case 'n':
-				content = nil
-				if !d.null() {
-					err = errSyntax
-				}
-			case '[':
-				d.reread = true // mcpContents reads it
-				content, err = d.skip()
-				d.reread = false
-			default:
-				err = &typeError{key: "content", want: "an array", got: d.kind()}
+			m.reset()
+			if !d.null() {
+				err = d.mcpContents(m)
 			}
 		case "structuredContent":
 			var raw []byte
@@ -344,14 +281,15 @@ func (d *jsonReader) mcpResult() (c MCPCallToolResult, content []byte, err error
 		}
 		return true, err
 	})
-	return c, content, err
+	return c, err
 }
 
-// mcpContents reads the content array and hands each block to m. The text
-// of a text block goes to m as it is in the input, so that a text without
-// escapes is copied only once.
+// mcpContents reads the content array and hands each block to m.
 func (d *jsonReader) mcpContents(m *mcpReader) error {
-	d.pos++ // the '[' mcpResult saw
+	if d.peek() != '[' {
+		return &typeError{key: "content", want: "an array", got: d.kind()}
+	}
+	d.pos++
 	for i := 0; ; i++ {
 		ok, err := d.nextElem()
 		if err != nil || !ok {
@@ -360,48 +298,28 @@ func (d *jsonReader) mcpContents(m *mcpReader) error {
 		if d.peek() != '{' {
 			return fmt.Errorf("content[%d] is %s, not an object", i, d.kind())
 		}
-		c, text, err := d.mcpContent()
-		if err == nil && c.Type == "text" {
-			err = at(m.rawText(text), ".text")
-		}
+		c, err := d.mcpContent()
 		if err != nil {
 			if _, ok := err.(*pathError); ok {
-				return at(err, "content["+strconv.Itoa(i)+"]")
+				return at(err, "["+strconv.Itoa(i)+"]") // members adds .content
 			}
 			return fmt.Errorf("content[%d]: %w", i, err)
 		}
-		if c.Type == "text" {
-			continue
-		}
-		m.block(c)
+		m.add(c)
 	}
 }
 
-// mcpContent reads one content block. The text of a text block is
-// returned as it is in the input, quotes included, and not decoded. A field
-// of the wrong type is an error in a block of a type this package reads; in
-// a block of another type, which is kept only as a placeholder, it is left
-// out.
-func (d *jsonReader) mcpContent() (c MCPContent, text []byte, err error) {
+// mcpContent reads one content block. A field of the wrong type is an
+// error in a block of a type this package reads; in a block of another
+// type, which is kept only as a placeholder, it is left out.
+func (d *jsonReader) mcpContent() (c MCPContent, err error) {
 	var bad error
 	err = d.members("block", func(key []byte) (known bool, err error) {
 		switch string(key) {
 		case "type":
-			// The types this package reads are not copied.
-			raw, escaped, perr := d.peekString()
-			if t := knownType(raw); perr == nil && !escaped && t != "" {
-				c.Type = t
-				_, err = d.skip()
-			} else {
-				err = d.field("type", &c.Type, &bad)
-			}
+			err = d.field("type", &c.Type, &bad)
 		case "text":
-			switch d.peek() {
-			case '"', 'n':
-				text, err = d.skip()
-			default:
-				err = d.field("text", &c.Text, &bad)
-			}
+			err = d.field("text", &c.Text, &bad)
 		case "data":
 			err = d.field("data", &c.Data, &bad)
 		case "mimeType":
@@ -418,12 +336,13 @@ func (d *jsonReader) mcpContent() (c MCPContent, text []byte, err error) {
 		return true, err
 	})
 	if err != nil {
-		return c, nil, err
+		return c, err
 	}
-	if knownType([]byte(c.Type)) == "" {
-		bad = nil // a block of another type is kept only as a placeholder
+	switch c.Type {
+	case "text", "image", "audio", "resource", "resource_link":
+		return c, bad
 	}
-	return c, text, bad
+	return c, nil // a block of another type is kept only as a placeholder
 }
 
 // field reads a string field of a content block into s. A value of another
@@ -440,17 +359,6 @@ func (d *jsonReader) field(key string, s *string, bad *error) error {
 	}
 	_, err := d.skip()
 	return err
-}
-
-// knownType returns the block type raw names when it is one this package
-// reads, as a constant, or "".
-func knownType(raw []byte) string {
-	for _, t := range [...]string{"text", "image", "audio", "resource", "resource_link"} {
-		if string(raw) == t {
-			return t
-		}
-	}
-	return ""
 }
 
 func (d *jsonReader) mcpResource() (*MCPResource, error) {
@@ -564,87 +472,53 @@ func (d *jsonReader) mcpInputRequest(what string) (MCPInputRequest, error) {
 // returns the first), and RequestState is kept in Metadata under
 // [MetadataRequestState].
 func (c MCPCallToolResult) ToolResult() (ToolResult, error) {
+	var m mcpReader
+	for _, b := range c.Content {
+		m.add(b)
+	}
+	return c.convert(&m)
+}
+
+// convert returns the ToolResult c stands for, its content blocks already
+// handed to m.
+func (c MCPCallToolResult) convert(m *mcpReader) (ToolResult, error) {
 	if c.ResultType == inputRequired {
 		if err := c.checkInputRequests(); err != nil {
 			return ToolResult{}, err
 		}
 		return c.suspension(), nil
 	}
-	others := 0
-	for _, b := range c.Content {
-		if b.Type != "text" {
-			others++
+	var structured json.RawMessage // compacted; null is none
+	if len(c.StructuredContent) > 0 && string(bytes.TrimSpace(c.StructuredContent)) != "null" {
+		var out bytes.Buffer
+		if err := json.Compact(&out, c.StructuredContent); err != nil {
+			return ToolResult{}, errorf(ErrInvalidMCP, "structuredContent: %v", err)
 		}
+		structured = out.Bytes()
 	}
-	m, err := newMCPReader(c.StructuredContent, len(c.Content), others)
-	if err != nil {
-		return ToolResult{}, err
-	}
-	for _, b := range c.Content {
-		if b.Type == "text" {
-			m.text(b.Text)
-			continue
-		}
-		m.block(b)
-	}
-	return m.result(c.IsError), nil
+	return m.result(c.IsError, structured), nil
 }
 
 // mcpReader builds a ToolResult from content blocks, one at a time.
 type mcpReader struct {
-	texts      []mcpText
-	parts      []ContentPart
-	uris       map[string]string // the embedded resources' URIs, by part index
-	structured json.RawMessage   // compacted
+	texts int             // how many texts were added
+	size  int             // their bytes
+	first string          // the first text, Output while it is the only one
+	out   strings.Builder // the texts joined by newlines, once there are two
+	parts []ContentPart
+	uris  map[string]string // the embedded resources' URIs, by part index
 }
 
-// mcpText is the text of a block: a string, or the bytes of a JSON string
-// without escapes, which are copied only into Output.
-type mcpText struct {
-	s   string
-	raw []byte
-}
+// reset drops the blocks read so far, for a content key that repeats: the
+// last one wins.
+func (m *mcpReader) reset() { *m = mcpReader{} }
 
-// newMCPReader returns a reader for blocks, others of which are not text.
-func newMCPReader(structured json.RawMessage, blocks, others int) (*mcpReader, error) {
-	m := &mcpReader{texts: make([]mcpText, 0, blocks), parts: make([]ContentPart, 0, others)}
-	if len(structured) > 0 && string(bytes.TrimSpace(structured)) != "null" { // null is no structured content
-		var out bytes.Buffer
-		if err := json.Compact(&out, structured); err != nil {
-			return nil, errorf(ErrInvalidMCP, "structuredContent: %v", err)
-		}
-		m.structured = out.Bytes()
-	}
-	return m, nil
-}
-
-// text adds the text of a block.
-func (m *mcpReader) text(t string) {
-	m.texts = append(m.texts, mcpText{s: t})
-}
-
-// rawText adds the text of a block as it is in the JSON input, quotes
-// included: a text without escapes is copied once, into Output.
-func (m *mcpReader) rawText(raw []byte) error {
-	if len(raw) < 2 || raw[0] != '"' { // null
-		m.text("")
-		return nil
-	}
-	if body := raw[1 : len(raw)-1]; bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
-		m.texts = append(m.texts, mcpText{raw: body})
-		return nil
-	}
-	t, err := unquote(raw[1 : len(raw)-1])
-	if err != nil {
-		return &pathError{err: fmt.Errorf("a string %w", err)}
-	}
-	m.text(t)
-	return nil
-}
-
-// block adds a block that is not a text block.
-func (m *mcpReader) block(b MCPContent) {
+// add adds a block.
+func (m *mcpReader) add(b MCPContent) {
 	switch b.Type {
+	case "text":
+		m.text(b.Text)
+		return
 	case "image", "audio", "resource", "resource_link":
 	default:
 		m.text(unknownPlaceholder(b))
@@ -667,33 +541,45 @@ func (m *mcpReader) block(b MCPContent) {
 	}
 }
 
-func (m *mcpReader) result(isError bool) ToolResult {
-	r := ToolResult{IsError: isError}
-	n := 0
-	for _, t := range m.texts {
-		n += len(t.s) + len(t.raw)
+// text adds the text of a block. A lone text is Output as it is; the
+// texts of more blocks are joined as they come, in a buffer that doubles,
+// so that many small blocks cost little more than their bytes.
+func (m *mcpReader) text(t string) {
+	m.texts++
+	m.size += len(t)
+	switch m.texts {
+	case 1:
+		m.first = t
+		return
+	case 2:
+		m.write(m.first)
 	}
-	if n == 0 && m.structured != nil {
-		r.Output = string(m.structured)
-	} else {
-		var out strings.Builder
-		out.Grow(n + max(len(m.texts)-1, 0))
-		for i, t := range m.texts {
-			if i > 0 {
-				out.WriteByte('\n')
-			}
-			out.WriteString(t.s)
-			out.Write(t.raw)
-		}
-		r.Output = out.String()
+	m.write("\n")
+	m.write(t)
+}
+
+func (m *mcpReader) write(s string) {
+	m.out.Grow(len(s)) // at least doubles the buffer when it grows
+	m.out.WriteString(s)
+}
+
+// result returns the ToolResult of the blocks added, with structured, the
+// compacted structuredContent, or nil for none.
+func (m *mcpReader) result(isError bool, structured json.RawMessage) ToolResult {
+	r := ToolResult{IsError: isError, Output: m.first}
+	switch {
+	case m.size == 0 && structured != nil:
+		r.Output = string(structured)
+	case m.texts > 1:
+		r.Output = m.out.String()
 	}
 	if len(m.parts) > 0 {
 		r.Parts = m.parts
 	}
-	if m.structured != nil || m.uris != nil {
+	if structured != nil || m.uris != nil {
 		r.Metadata = make(map[string]any, 2)
-		if m.structured != nil {
-			r.Metadata[MetadataStructuredContent] = m.structured
+		if structured != nil {
+			r.Metadata[MetadataStructuredContent] = structured
 		}
 		if m.uris != nil {
 			r.Metadata[MetadataResourceURIs] = m.uris

@@ -91,6 +91,12 @@ func TestFromMCPCallToolResult(t *testing.T) {
 		{"texts joined, isError kept", `{"content":[{"type":"text","text":"a"},{"type":"text","text":"b"}],"isError":true,"_meta":{"x":1}}`,
 			toolnexus.Error("a\nb")},
 		{"no content", `{}`, toolnexus.ToolResult{}},
+		{"a repeated content key: the last wins", `{"content":[{"type":"text","text":"a"},{"type":"image","data":"iVBORw0KGgo=","mimeType":"image/png"}],"content":[{"type":"text","text":"b"}]}`,
+			toolnexus.Ok("b")},
+		{"empty texts and structured content", `{"content":[{"type":"text","text":""},{"type":"text"}],"structuredContent":{ "a": 1 }}`,
+			toolnexus.Ok(`{"a":1}`).WithMetadata(toolnexus.MetadataStructuredContent, json.RawMessage(`{"a":1}`))},
+		{"many texts", `{"content":[{"type":"text","text":"a"},{"type":"text","text":""},{"type":"text","text":"c"},{"type":"text","text":"d"}]}`,
+			toolnexus.Ok("a\n\nc\nd")},
 		{"null content", `{"content":null,"isError":null}`, toolnexus.ToolResult{}},
 		{"image and audio", `{"content":[{"type":"text","text":"out"},{"type":"image","data":"iVBORw0KGgo=","mimeType":"image/png","annotations":{"priority":1}},{"type":"audio","data":"UklGRgAAAABXQVZF","mimeType":"audio/wav"}]}`,
 			toolnexus.Ok("out", imagePNG, audioWAV)},
@@ -159,6 +165,13 @@ func TestFromMCPCallToolResult(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, got)
 			require.NoError(t, got.Validate())
+			// The struct the MCP SDKs decode converts the same way.
+			var c toolnexus.MCPCallToolResult
+			if json.Unmarshal([]byte(tc.in), &c) == nil {
+				fromStruct, err := c.ToolResult()
+				require.NoError(t, err)
+				assert.Equal(t, tc.want, fromStruct)
+			}
 		})
 	}
 }
@@ -204,6 +217,8 @@ func TestFromMCPCallToolResultErrors(t *testing.T) {
 		{"array", `[{"type":"text","text":"x"}]`, `toolnexus: invalid MCP result: want a JSON object, got an array`},
 		{"string holding base64", `"` + strings.Repeat("QUJD", 100) + `"`, `toolnexus: invalid MCP result: want a JSON object, got a string`},
 		{"number", `12`, `toolnexus: invalid MCP result: want a JSON object, got a number`},
+		{"content of an input_required result is read too", `{"resultType":"input_required","content":[{"type":"text","text":"\ud800"}],"inputRequests":{}}`,
+			`toolnexus: invalid MCP result: content[0].text: a string is not valid UTF-8`},
 		{"not JSON", `<html>`, `toolnexus: invalid MCP result: the input is not JSON: byte 1 of 6, "<", cannot be there`},
 		{"a word", `nope`, `toolnexus: invalid MCP result: the input is not JSON: byte 2 of 4, "o", cannot be there`},
 		{"a literal cut short", `fals`, `toolnexus: invalid MCP result: the input is not JSON: it ends after 4 bytes, inside a value`},

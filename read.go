@@ -443,8 +443,9 @@ func readFull(r io.Reader, buf []byte) (n int, err error) {
 // object, or whose known keys hold values of the wrong type, reports
 // [ErrInvalidMCP] saying where.
 //
-// The content blocks are converted as they are read: a text block is copied
-// once, into Output, and a payload once, into its part.
+// The content blocks are converted as they are read, each as
+// [MCPCallToolResult.ToolResult] converts it: a payload is copied once, into
+// its part.
 func ParseMCPCallToolResult(data []byte, maxBytes int64) (ToolResult, error) {
 	return parseMCP(data, maxBytes)
 }
