@@ -384,12 +384,19 @@ func (d *jsonReader) end() error {
 // leaves v as it is, and an error leaves v unchanged.
 func unmarshal[T any](data []byte, v *T, read func(*jsonReader) (T, error)) error {
 	d := jsonReader{data: data}
+	var out T
+	var err error
 	if d.null() {
-		return nil
-	}
-	out, err := read(&d)
-	if err == nil {
+		if err = d.end(); err == nil {
+			return nil
+		}
+	} else if out, err = read(&d); err == nil {
 		err = d.end()
+	}
+	if err != nil && !json.Valid(data) {
+		// Called directly, not by encoding/json: what is wrong is the
+		// syntax, whatever the reader made of it.
+		return errorf(ErrInvalidJSON, "%s", notJSON(data))
 	}
 	if err != nil {
 		return errorf(ErrInvalidJSON, "%v", err)

@@ -247,8 +247,14 @@ func TestUnmarshalErrors(t *testing.T) {
 	// encoding/json checks the syntax before it calls UnmarshalJSON; called
 	// directly, UnmarshalJSON checks it too.
 	var a toolnexus.Answer
-	assertErr(t, a.UnmarshalJSON([]byte(`{"id":"x"`)), toolnexus.ErrInvalidJSON, "toolnexus: invalid JSON: malformed JSON")
-	assertErr(t, a.UnmarshalJSON([]byte(`{"id":"x"} {}`)), toolnexus.ErrInvalidJSON, "toolnexus: invalid JSON: malformed JSON")
+	assertErr(t, a.UnmarshalJSON([]byte(`{"id":"x"`)), toolnexus.ErrInvalidJSON, "toolnexus: invalid JSON: the input is not JSON: it ends after 9 bytes, inside a value")
+	assertErr(t, a.UnmarshalJSON([]byte(`{"id":"x"} {}`)), toolnexus.ErrInvalidJSON, `toolnexus: invalid JSON: the input is not JSON: byte 12 of 13, "{", cannot be there`)
+	var r toolnexus.Request
+	assertErr(t, r.UnmarshalJSON([]byte(`nope`)), toolnexus.ErrInvalidJSON, `toolnexus: invalid JSON: the input is not JSON: byte 2 of 4, "o", cannot be there`)
+	assertErr(t, r.UnmarshalJSON([]byte(`tru`)), toolnexus.ErrInvalidJSON, "toolnexus: invalid JSON: the input is not JSON: it ends after 3 bytes, inside a value")
+	assertErr(t, r.UnmarshalJSON([]byte(`null {}`)), toolnexus.ErrInvalidJSON, `toolnexus: invalid JSON: the input is not JSON: byte 6 of 7, "{", cannot be there`)
+	assert.Zero(t, r)
+	require.NoError(t, r.UnmarshalJSON([]byte(` null `)))
 }
 
 // TestParseToolResult checks the strict decoder for JSON from a peer next to
