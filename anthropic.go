@@ -50,8 +50,11 @@ const (
 var anthropicImages = map[string]bool{"image/jpeg": true, "image/png": true, "image/gif": true, "image/webp": true}
 
 // AnthropicToolResult returns r as an Anthropic Messages tool_result block
-// answering the tool_use toolUseID, with IsError sent as is_error. A result
-// with no text and no media has no content key.
+// answering the tool_use toolUseID, with IsError sent as is_error. Its
+// content is the text first, as text blocks (Output, then each text part and
+// placeholder in order, empty texts left out), then the media in the order
+// of Parts; metadata is never sent, so a suspension goes as its Output. A
+// result with no text and no media has no content key.
 //
 // It carries a JPEG, PNG, GIF or WebP image as an image block, and a PDF, a
 // plain text, Markdown, CSV or JSON file as a document block titled with the
@@ -61,7 +64,7 @@ var anthropicImages = map[string]bool{"image/jpeg": true, "image/png": true, "im
 // whose base64 is over 32 MB (the limits the API documents) becomes its
 // placeholder, which gives the size of the base64.
 func (r ToolResult) AnthropicToolResult(toolUseID string) AnthropicToolResultBlock {
-	texts, media := layout(r, func(_ int, p ContentPart) (AnthropicContentBlock, string) {
+	texts, media := layout(r, anthropicCarries, func(_ int, p ContentPart) AnthropicContentBlock {
 		return anthropicBlock(p)
 	})
 	content := make([]AnthropicContentBlock, 0, len(texts)+len(media))
@@ -75,35 +78,56 @@ func (r ToolResult) AnthropicToolResult(toolUseID string) AnthropicToolResultBlo
 	return AnthropicToolResultBlock{Type: "tool_result", ToolUseID: toolUseID, IsError: r.IsError, Content: content}
 }
 
-// anthropicBlock returns the image or document block for p, or the text
-// that stands for it.
-func anthropicBlock(p ContentPart) (AnthropicContentBlock, string) {
+// Limits of the Anthropic Messages API, as [UnsupportedPart] reports them.
+var (
+	anthropicImageLimit   = SizeLimit{Bytes: anthropicMaxImage, Base64: true, What: "the 5 MiB (5242880 bytes) of base64 Anthropic takes in an image"}
+	anthropicRequestLimit = SizeLimit{Bytes: anthropicMaxRequest, Base64: true, What: "the 32 MB (32000000 bytes) Anthropic takes in a request"}
+)
+
+// anthropicCarries says why Anthropic does not carry the valid part p.
+func anthropicCarries(p ContentPart) carry {
 	mt := mediaType(p.MIMEType)
-	image := p.Type == PartImage && anthropicImages[mt]
-	document := p.Type == PartFile && (mt == "application/pdf" || isTextType(mt) && p.Data != "")
+	switch {
+	case p.Type != PartImage && p.Type != PartFile:
+		return refuse(UnsupportedType)
+	case p.Type == PartImage && !anthropicImages[mt], p.Type == PartFile && mt != "application/pdf" && !isTextType(mt):
+		return refuse(UnsupportedMediaType)
+	case p.URL != "" && isTextType(mt):
+		return refuse(UnsupportedURL)
+	case p.URL != "" && !webURL(p.URL):
+		return refuse(UnsupportedURLScheme)
+	case p.URL != "":
+		return carry{}
+	case p.Type == PartImage && len(p.Data) > anthropicMaxImage:
+		return overLimit(anthropicImageLimit)
+	case len(p.Data) > anthropicMaxRequest:
+		return overLimit(anthropicRequestLimit)
+	case isTextType(mt):
+		if _, ok := decodeText(p.Data); !ok {
+			return refuse(UnsupportedEncoding)
+		}
+	}
+	return carry{}
+}
+
+// anthropicBlock returns the image or document block for p, a part
+// anthropicCarries carries.
+func anthropicBlock(p ContentPart) AnthropicContentBlock {
+	mt := mediaType(p.MIMEType)
 	var src AnthropicSource
 	switch {
-	case !image && !document, p.URL != "" && !webURL(p.URL):
-		return AnthropicContentBlock{}, placeholder(p)
 	case p.URL != "":
 		src = AnthropicSource{Type: "url", URL: p.URL}
-	case image && len(p.Data) > anthropicMaxImage:
-		return AnthropicContentBlock{}, tooLargeBase64(p, "the 5 MiB (5242880 bytes) of base64 Anthropic takes in an image")
-	case len(p.Data) > anthropicMaxRequest:
-		return AnthropicContentBlock{}, tooLargeBase64(p, "the 32 MB (32000000 bytes) Anthropic takes in a request")
 	case isTextType(mt):
-		text, ok := decodeText(p.Data)
-		if !ok {
-			return AnthropicContentBlock{}, placeholder(p)
-		}
+		text, _ := decodeText(p.Data)
 		src = AnthropicSource{Type: "text", MediaType: "text/plain", Data: text}
 	default:
 		src = AnthropicSource{Type: "base64", MediaType: mt, Data: p.Data}
 	}
-	if image {
-		return AnthropicContentBlock{Type: "image", Source: &src}, ""
+	if p.Type == PartImage {
+		return AnthropicContentBlock{Type: "image", Source: &src}
 	}
-	return AnthropicContentBlock{Type: "document", Source: &src, Title: p.Name}, ""
+	return AnthropicContentBlock{Type: "document", Source: &src, Title: p.Name}
 }
 
 // isTextType reports whether a media type is one of the text files of the

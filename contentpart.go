@@ -340,14 +340,21 @@ func checkMIMEType(m string) error {
 	return err
 }
 
-// parseMIMEType checks a type/subtype MIME type, with parameters or not, and
-// returns it without them, as written.
+// parseMIMEType checks a MIME type as RFC 2045 writes one, type/subtype
+// tokens with optional parameters, and returns it without them, as written.
 func parseMIMEType(m string) (string, error) {
 	if m == "" {
 		return "", ErrMissingMIMEType
 	}
+	for i := 0; i < len(m); i++ {
+		// Only printable ASCII, and spaces and tabs between parameters:
+		// nothing around the type is trimmed, and a peer's "image/png\n" or
+		// "image/png\u00a0" is no MIME type.
+		if c := m[i]; (c < ' ' && c != '\t') || c >= 0x7f {
+			return "", errorf(ErrInvalidMIMEType, "%s holds a control or non-ASCII character", quote(m))
+		}
+	}
 	bare, params, hasParams := strings.Cut(m, ";")
-	bare = strings.TrimSpace(bare)
 	typ, sub, ok := strings.Cut(bare, "/")
 	if !ok || !isToken(typ) || !isToken(sub) {
 		return "", errorf(ErrInvalidMIMEType, "%s is not type/subtype", quote(m))
@@ -380,18 +387,27 @@ func checkURL(u string) error {
 	if isDataURL(u) {
 		return errorf(ErrInvalidPart, "data URL %s in url; use PartFromURL to store it as data", quote(u))
 	}
+	if !isAbsoluteURL(u) {
+		return errorf(ErrInvalidPart, "url %s is not an absolute URL", quote(u))
+	}
+	return nil
+}
+
+// isAbsoluteURL reports whether u has a scheme and something after it, and
+// no space or control character.
+func isAbsoluteURL(u string) bool {
 	scheme, rest, ok := strings.Cut(u, ":")
 	if !ok || scheme == "" || rest == "" || strings.IndexFunc(u, isSpaceOrControl) >= 0 {
-		return errorf(ErrInvalidPart, "url %s is not an absolute URL", quote(u))
+		return false
 	}
 	for i := 0; i < len(scheme); i++ {
 		c := scheme[i]
 		letter := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 		if !letter && (i == 0 || !('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.')) {
-			return errorf(ErrInvalidPart, "url %s is not an absolute URL", quote(u))
+			return false
 		}
 	}
-	return nil
+	return true
 }
 
 // isSpaceOrControl reports whether r may not appear in a URL as it is: a
@@ -454,26 +470,10 @@ func (p ContentPart) GoString() string {
 		p.Type, quote(p.Text), p.MIMEType, decodedLen(p.Data), quote(printedURL(p.URL)), p.Name)
 }
 
-// printedURL is u as a part prints it: a data URL, which was put wrongly in
-// URL, without its payload.
-func printedURL(u string) string {
-	if isDataURL(u) {
-		return redactDataURL(u)
-	}
-	return u
-}
-
 // Format prints p for every verb without its payload: %#v is [ContentPart.GoString],
 // %q the quoted [ContentPart.String], every other verb the String.
 func (p ContentPart) Format(f fmt.State, verb rune) {
-	switch {
-	case verb == 'v' && f.Flag('#'):
-		io.WriteString(f, p.GoString())
-	case verb == 'q':
-		io.WriteString(f, strconv.Quote(p.String()))
-	default:
-		io.WriteString(f, p.String())
-	}
+	format(f, verb, p)
 }
 
 // LogValue implements [slog.LogValuer]: a part logs as a group of its type,

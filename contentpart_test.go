@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
@@ -243,7 +244,7 @@ func TestPartFromBytes(t *testing.T) {
 		{"type in upper case", []byte{1, 2, 3}, "Image/PNG", toolnexus.ContentPart{Type: toolnexus.PartImage, MIMEType: "Image/PNG", Data: "AQID"}},
 		// A Content-Type header value: the part keeps the media type.
 		{"parameters are dropped", []byte("hi"), "text/plain; charset=utf-8", toolnexus.ContentPart{Type: toolnexus.PartFile, MIMEType: "text/plain", Data: "aGk="}},
-		{"space around the type", []byte("hi"), " image/png ;q=1", toolnexus.ContentPart{Type: toolnexus.PartImage, MIMEType: "image/png", Data: "aGk="}},
+		{"parameters after spaces", []byte("hi"), "image/png;  q=1;\tr=2", toolnexus.ContentPart{Type: toolnexus.PartImage, MIMEType: "image/png", Data: "aGk="}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -275,6 +276,8 @@ func TestPartFromBytesErrors(t *testing.T) {
 		{[]byte("x"), "image /png", toolnexus.ErrInvalidMIMEType, `toolnexus: invalid MIME type: "image /png" is not type/subtype`},
 		{[]byte("x"), "image/png; a", toolnexus.ErrInvalidMIMEType, `toolnexus: invalid MIME type: "image/png; a" has malformed parameters`},
 		{[]byte("x"), "image/png;;", toolnexus.ErrInvalidMIMEType, `toolnexus: invalid MIME type: "image/png;;" has malformed parameters`},
+		{[]byte("x"), " image/png ;q=1", toolnexus.ErrInvalidMIMEType, `toolnexus: invalid MIME type: " image/png ;q=1" is not type/subtype`},
+		{[]byte("x"), "image/png ", toolnexus.ErrInvalidMIMEType, `toolnexus: invalid MIME type: "image/png " is not type/subtype`},
 		{nil, "image/png", toolnexus.ErrInvalidPart, `toolnexus: invalid part: empty "image/png" payload`},
 		{[]byte{}, "application/pdf", toolnexus.ErrInvalidPart, `toolnexus: invalid part: empty "application/pdf" payload`},
 	}
@@ -841,4 +844,42 @@ func TestContentPartPrintsNoPayload(t *testing.T) {
 			}
 		})
 	}
+}
+
+// spacedMIMETypes are MIME types with control or Unicode space around them,
+// which no reader trims: RFC 2045 allows none of them.
+var spacedMIMETypes = []string{"image/png\n", "image/png\r\n", "\fimage/png", "image/png\u0085", "\u00a0image/png", "image/png\u2028",
+	"image/png\x00", "image/png; charset=utf-8\n", "text/plain; charset=\u00a0utf-8", "image/p\u00e9ng"}
+
+// TestMIMETypeNoTrim checks that a MIME type with control or Unicode space
+// around it, or a character outside ASCII, is refused by Validate, the
+// constructors and the readers alike, never trimmed.
+func TestMIMETypeNoTrim(t *testing.T) {
+	t.Parallel()
+	for _, m := range spacedMIMETypes {
+		t.Run(m, func(t *testing.T) {
+			t.Parallel()
+			_, err := toolnexus.PartFromBytes([]byte("x"), m)
+			assertErr(t, err, toolnexus.ErrInvalidMIMEType, "")
+			_, err = toolnexus.PartReader{MIMEType: m}.Reader(strings.NewReader("x"))
+			assertErr(t, err, toolnexus.ErrInvalidMIMEType, "")
+			_, err = toolnexus.PartFromBase64("AAAA", m)
+			assertErr(t, err, toolnexus.ErrInvalidMIMEType, "")
+			_, err = toolnexus.PartFromURL("https://example.com/a", m)
+			assertErr(t, err, toolnexus.ErrInvalidMIMEType, "")
+			_, err = toolnexus.PartFromURL("data:"+m+";base64,AAAA", "")
+			assert.Error(t, err)
+			err = toolnexus.ContentPart{Type: toolnexus.PartImage, MIMEType: m, Data: "AAAA"}.Validate()
+			assertErr(t, err, toolnexus.ErrInvalidMIMEType, "")
+			in, err := json.Marshal(toolnexus.Ok("x", toolnexus.ContentPart{Type: toolnexus.PartImage, MIMEType: m, Data: "AAAA"}))
+			require.NoError(t, err)
+			_, err = toolnexus.ParseToolResult(in, 0)
+			assertErr(t, err, toolnexus.ErrInvalidMIMEType, "")
+		})
+	}
+	assertErr(t, toolnexus.ContentPart{Type: toolnexus.PartImage, MIMEType: "image/png\n", Data: "AAAA"}.Validate(), toolnexus.ErrInvalidMIMEType,
+		`toolnexus: invalid MIME type: "image/png\n" holds a control or non-ASCII character`)
+	p, err := toolnexus.PartReader{MIMEType: "text/plain; charset=utf-8"}.Reader(strings.NewReader("hi"))
+	require.NoError(t, err)
+	assert.Equal(t, toolnexus.ContentPart{Type: toolnexus.PartFile, MIMEType: "text/plain", Data: "aGk="}, p)
 }

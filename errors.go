@@ -58,19 +58,40 @@ var (
 	// package: a key holds a value of the wrong type, or the input is not
 	// JSON.
 	ErrInvalidJSON = errors.New("toolnexus: invalid JSON")
-	// ErrInvalidState reports a request state (see [OpenRequestState]) that
-	// this key did not seal, or that was altered, cut short or made too long
-	// on its way: opening it fails its authentication, whatever was done to
-	// it. The error never shows the state or the key.
+	// ErrInvalidState reports a request state (see [Sealer.Open]) that
+	// these keys did not seal, or that was altered, cut short or made too
+	// long on its way: opening it fails its authentication, whatever was
+	// done to it. It also reports a state issued later than the clock skew
+	// allows. The error never shows the state or the key.
 	ErrInvalidState = errors.New("toolnexus: invalid request state")
 	// ErrStateMismatch reports a genuine request state presented with a call
-	// other than the one it was sealed for: another tool, or other arguments.
+	// other than the one it was sealed for: another tool, other arguments,
+	// another audience or another principal.
 	ErrStateMismatch = errors.New("toolnexus: request state does not match the call")
 	// ErrShortKey reports a sealing key shorter than [MinStateKeyLen] bytes.
 	ErrShortKey = errors.New("toolnexus: request state key too short")
+	// ErrInvalidKey reports a list of request state keys that is empty,
+	// holds a key twice or holds a key that is not hex ([KeysFromHex]).
+	ErrInvalidKey = errors.New("toolnexus: invalid request state key")
+	// ErrInvalidSealer reports [SealerOptions] whose MaxAge or ClockSkew is
+	// out of bounds.
+	ErrInvalidSealer = errors.New("toolnexus: invalid sealer options")
+	// ErrStateReplayed reports a request state that [Sealer.Claim] has
+	// already claimed: it may finish only once.
+	ErrStateReplayed = errors.New("toolnexus: request state already used")
+	// ErrClaimStore reports a [ClaimStore] that could not claim a state; the
+	// error also wraps the store's. The call must be refused.
+	ErrClaimStore = errors.New("toolnexus: cannot claim request state")
 	// ErrInvalidMCP reports input to [ParseMCPCallToolResult] or
 	// [FromMCPCallToolResult] that is not the JSON of an MCP CallToolResult.
 	ErrInvalidMCP = errors.New("toolnexus: invalid MCP result")
+	// ErrInvalidTurn reports a [Turn] that cannot be stored or sent: no
+	// calls, a call without an id or tool name, two calls with one id, or
+	// arguments that are not JSON.
+	ErrInvalidTurn = errors.New("toolnexus: invalid turn")
+	// ErrIncompleteTurn reports a [Turn] sent to a provider while some of its
+	// calls still wait for an answer.
+	ErrIncompleteTurn = errors.New("toolnexus: turn not complete")
 )
 
 // PartTooLargeError is the error of a read that went past its size limit:
@@ -103,18 +124,6 @@ func (e *PartTooLargeError) Error() string {
 
 // Is reports whether target is [ErrPartTooLarge].
 func (e *PartTooLargeError) Is(target error) bool { return target == ErrPartTooLarge }
-
-// maxQuoted is how much of an offending value an error message shows.
-const maxQuoted = 40
-
-// quote returns s quoted for an error message, cut to a short prefix when it
-// is long: an error must not carry a megabyte of base64.
-func quote(s string) string {
-	if len(s) <= maxQuoted {
-		return strconv.Quote(s)
-	}
-	return strconv.Quote(s[:maxQuoted]) + "… (" + strconv.Itoa(len(s)) + " bytes)"
-}
 
 // errorf wraps a sentinel with details: errorf(ErrX, "%q is bad", v) reads
 // "toolnexus: x: \"v\" is bad".

@@ -36,9 +36,15 @@ var sentinels = []struct {
 	{toolnexus.ErrExpired, "toolnexus: request expired"},
 	{toolnexus.ErrInvalidJSON, "toolnexus: invalid JSON"},
 	{toolnexus.ErrInvalidMCP, "toolnexus: invalid MCP result"},
+	{toolnexus.ErrInvalidTurn, "toolnexus: invalid turn"},
+	{toolnexus.ErrIncompleteTurn, "toolnexus: turn not complete"},
 	{toolnexus.ErrInvalidState, "toolnexus: invalid request state"},
 	{toolnexus.ErrStateMismatch, "toolnexus: request state does not match the call"},
 	{toolnexus.ErrShortKey, "toolnexus: request state key too short"},
+	{toolnexus.ErrInvalidKey, "toolnexus: invalid request state key"},
+	{toolnexus.ErrInvalidSealer, "toolnexus: invalid sealer options"},
+	{toolnexus.ErrStateReplayed, "toolnexus: request state already used"},
+	{toolnexus.ErrClaimStore, "toolnexus: cannot claim request state"},
 }
 
 // sentinelOf returns the first sentinel err matches, or nil.

@@ -57,3 +57,65 @@ func ExampleFromMCPCallToolResult() {
 	// Output:
 	// ok "Rendered" parts=[image (image/png, 8 bytes)]
 }
+
+// The Gemini API takes no media by URI in a function response; Vertex AI
+// takes a Cloud Storage object as fileData.
+func ExampleToolResult_VertexFunctionResponse() {
+	scan, err := toolnexus.PartFromURL("gs://scans/invoice.pdf", "application/pdf")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	r := toolnexus.Ok("Invoice scanned", scan)
+	gemini, _ := json.Marshal(r.GeminiFunctionResponse("scan", "call_01"))
+	vertex, _ := json.Marshal(r.VertexFunctionResponse("scan", "call_01"))
+	fmt.Println(string(gemini))
+	fmt.Println(string(vertex))
+	// Output:
+	// {"id":"call_01","name":"scan","response":{"output":"Invoice scanned\n[unsupported file part (application/pdf, url gs://scans/invoice.pdf)]"}}
+	// {"id":"call_01","name":"scan","response":{"output":"Invoice scanned"},"parts":[{"fileData":{"mimeType":"application/pdf","fileUri":"gs://scans/invoice.pdf"}}]}
+}
+
+// A result read from MCP and written back keeps its embedded resource, with
+// its URI and text, and its structured content.
+func ExampleToolResult_MCPCallToolResult() {
+	data := []byte(`{"content":[{"type":"text","text":"{\"rows\":2}"},` +
+		`{"type":"resource","resource":{"uri":"file:///data/report.csv","mimeType":"text/csv","text":"a,b\n1,2"}}],` +
+		`"structuredContent":{"rows":2}}`)
+	r, err := toolnexus.FromMCPCallToolResult(data)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	p := r.Parts[0]
+	fmt.Println(r.Output, p.Type, p.MIMEType, p.Name, r.Metadata[toolnexus.MetadataResourceURIs])
+	out, _ := json.Marshal(r.MCPCallToolResult())
+	fmt.Println(string(out))
+	// Output:
+	// {"rows":2} file text/csv report.csv map[0:file:///data/report.csv]
+	// {"content":[{"type":"text","text":"{\"rows\":2}"},{"type":"resource","resource":{"uri":"file:///data/report.csv","mimeType":"text/csv","text":"a,b\n1,2"}}],"structuredContent":{"rows":2},"isError":false}
+}
+
+// A host learns, without converting and without reading the placeholder
+// text, which parts a destination would not carry and why.
+func ExampleToolResult_Unsupported() {
+	clip, err := toolnexus.PartFromBytes([]byte("RIFF....WAVE"), "audio/wav")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	img, err := toolnexus.PartFromURL("s3://bucket/chart.png", "image/png")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	r := toolnexus.Ok("Sales chart for May", clip, img)
+	for _, u := range r.Unsupported(toolnexus.Anthropic) {
+		fmt.Println(u.Index, u.Part, u.Reason)
+	}
+	fmt.Println(len(r.Unsupported(toolnexus.Gemini)), len(r.Unsupported(toolnexus.MCP)))
+	// Output:
+	// 0 audio (audio/wav, 12 bytes) type
+	// 1 image (image/png, url) urlScheme
+	// 1 0
+}

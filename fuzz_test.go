@@ -270,7 +270,7 @@ func FuzzParseToolResult(f *testing.F) {
 		if strictErr == nil {
 			require.NoError(t, err)
 			require.Equal(t, r, strict, "ParseToolResult is the exact reader, validated")
-		} else if json.Valid(src) {
+		} else if json.Valid(src) && bytes.TrimSpace(src)[0] == '{' && !pythonErrorFlag(src) { // DecodeExact reads null as a zero result
 			require.Equal(t, err, strictErr)
 		}
 		req, pending := toolnexus.PendingOf(r)
@@ -416,6 +416,7 @@ func FuzzFromMCPCallToolResult(f *testing.F) {
 		`{"content":[{"type":"resource","resource":{"uri":"x:a%00b%0Ac.pdf","mimeType":"text/plain; charset=utf-8","blob":"aGVsbG8="}}]}`,
 		`{"content":[{"type":"text","text":"x","TYPE":"image","DATA":"AAAA"}],"isError":true,"ISERROR":false,"is\u0045rror":true}`,
 		`{"content":[{"type":"resource_link","uri":"https://example.com/r","name":"../../etc/passwd","mimeType":"application/pdf"}]}`,
+		`{"content":[{"type":"resource","resource":{"uri":"test://r","mimeType":"Text/Plain","text":"h\u00e9llo"}},{"type":"image","data":"iVBORw0KGgo=","mimeType":"Image/PNG"}],"structuredContent":{"a":1}}`,
 		`{"resultType":"input_required","inputRequests":{"pnd-1":{"method":"elicitation/create","params":{"mode":"url","message":"Sign in","url":"https://example.com/login"}}},"requestState":"s"}`,
 		`{"resultType":"input_required","inputRequests":{"q":{"method":"elicitation/create","params":{"mode":"form","message":"Which?","requestedSchema":{"type":"object","properties":{"answer":{"type":"string"}}}}}}}`,
 		`{"resultType":"input_required","inputRequests":{"s":{"method":"sampling/createMessage","params":{"messages":[],"maxTokens":1}},"r":{"method":"roots/list"},"x":{"method":"x","params":null}}}`,
@@ -451,15 +452,21 @@ func FuzzFromMCPCallToolResult(f *testing.F) {
 		require.NoError(t, err)
 		require.NoError(t, back.Validate())
 		require.Equal(t, media(r.Parts), media(back.Parts))
+		require.Equal(t, r.Metadata[toolnexus.MetadataResourceURIs], back.Metadata[toolnexus.MetadataResourceURIs], "resource URIs are restored")
+		if sc, ok := r.Metadata[toolnexus.MetadataStructuredContent].(json.RawMessage); ok && sc[0] == '{' {
+			require.Equal(t, sc, back.Metadata[toolnexus.MetadataStructuredContent], "structured content is restored")
+		}
 	})
 }
 
-// media returns the parts that are not text, without their names.
+// media returns the parts that are not text, without their names and with
+// their MIME types in lower case, as MCP is sent them.
 func media(parts []toolnexus.ContentPart) []toolnexus.ContentPart {
 	var m []toolnexus.ContentPart
 	for _, p := range parts {
 		if p.Type != toolnexus.PartText {
 			p.Name = ""
+			p.MIMEType = strings.ToLower(p.MIMEType)
 			m = append(m, p)
 		}
 	}
@@ -655,7 +662,8 @@ func FuzzPartReaderFS(f *testing.F) {
 
 // FuzzJSONReader checks the exact-key reader, which every decoder of the
 // package reads through: it never panics on any input, and on valid JSON
-// it skips and reads strings as encoding/json does.
+// it skips and reads strings as encoding/json does, but for those that are
+// not UTF-8, which it refuses.
 func FuzzJSONReader(f *testing.F) {
 	for _, s := range wireResults {
 		f.Add([]byte(s))
@@ -672,6 +680,14 @@ func FuzzJSONReader(f *testing.F) {
 		var strErr error
 		require.NotPanics(t, func() { s, strErr = toolnexus.JSONString(data) })
 		if !json.Valid(data) {
+			return
+		}
+		switch notUTF8(data) {
+		case yes:
+			require.EqualError(t, skipErr, "a string is not valid UTF-8")
+			require.Error(t, strErr)
+			return
+		case maybe:
 			return
 		}
 		require.NoError(t, skipErr)
@@ -706,6 +722,13 @@ func FuzzExactKeys(f *testing.F) {
 			return
 		}
 		got, gotErr := toolnexus.DecodeExact(data)
+		switch notUTF8(data) {
+		case yes:
+			assertErr(t, gotErr, toolnexus.ErrInvalidJSON, "")
+			return
+		case maybe:
+			return
+		}
 		var mirror plainResult
 		mirrorErr := json.Unmarshal(data, &mirror)
 		require.Equal(t, mirrorErr == nil, gotErr == nil, "ToolResult: %v, plain struct: %v", gotErr, mirrorErr)
@@ -714,7 +737,7 @@ func FuzzExactKeys(f *testing.F) {
 			return
 		}
 		want := toolnexus.ToolResult{Output: mirror.Output, IsError: mirror.IsError, Metadata: mirror.Metadata}
-		if mirror.Parts != nil {
+		if len(mirror.Parts) > 0 { // "parts":[] is no parts
 			want.Parts = make([]toolnexus.ContentPart, len(mirror.Parts))
 			for i, p := range mirror.Parts {
 				want.Parts[i] = toolnexus.ContentPart{Type: toolnexus.PartType(p.Type), Text: p.Text, MIMEType: p.MIMEType, Data: p.Data, URL: p.URL}.WithName(p.Name)
@@ -773,4 +796,271 @@ func objectKeys(data []byte, fields []string, check func(key string, v json.RawM
 		}
 	}
 	return true
+}
+
+// requireOpenError checks an error of opening a state: one of the sentinels
+// of Open, and for a state that does not open, the one message that says
+// nothing of why.
+func requireOpenError(t *testing.T, err error) {
+	t.Helper()
+	switch {
+	case errors.Is(err, toolnexus.ErrInvalidState):
+		if err.Error() != msgInvalidState && !strings.HasPrefix(err.Error(), "toolnexus: invalid request state: issued at ") {
+			require.EqualError(t, err, "toolnexus: invalid request state: longer than 65536 bytes")
+		}
+	case errors.Is(err, toolnexus.ErrShortKey), errors.Is(err, toolnexus.ErrStateMismatch),
+		errors.Is(err, toolnexus.ErrInvalidJSON), errors.Is(err, toolnexus.ErrExpired):
+		require.True(t, strings.HasPrefix(err.Error(), "toolnexus: "), "%v", err)
+	default:
+		t.Fatalf("error %q matches no sentinel", err)
+	}
+}
+
+// FuzzOpenRequestState opens arbitrary states with arbitrary keys, and seals
+// and opens a request with a fuzzed key, tool and arguments.
+func FuzzOpenRequestState(f *testing.F) {
+	valid := func(tool string, args json.RawMessage) string {
+		state, err := toolnexus.SealRequestState(stateKey, tool, args, stateReq)
+		if err != nil {
+			f.Fatal(err)
+		}
+		return state
+	}
+	f.Add(stateKey, valid("deploy", stagingArg), "deploy", []byte(stagingArg))
+	f.Add(stateKey, valid("deploy", stagingArg), "deploy", []byte(`{"env":"prod"}`))
+	f.Add(stateKey, valid("login", nil), "login", []byte(` null `))
+	f.Add(stateKey[:31], valid("login", nil), "login", []byte(`{}`))
+	f.Add([]byte(strings.Repeat("k", 40)), "tn1.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "", []byte(`[1,2]`))
+	f.Add([]byte(nil), "", "x", []byte(`{"a":`))
+	f.Add(stateKey, valid("\xa4", nil), "\xa5", []byte(`{}`)) // not UTF-8
+	f.Fuzz(func(t *testing.T, key []byte, state, tool string, args []byte) {
+		got, err := toolnexus.OpenRequestState(key, state, tool, args, stateNow)
+		if err == nil {
+			assert.Equal(t, stateReq, got)
+		} else {
+			requireOpenError(t, err)
+		}
+
+		sealed, err := toolnexus.SealRequestState(key, tool, args, stateReq)
+		switch {
+		case len(key) < 32:
+			require.ErrorIs(t, err, toolnexus.ErrShortKey)
+			return
+		case !json.Valid(args) && len(bytes.Trim(args, " \t\r\n")) > 0:
+			require.ErrorIs(t, err, toolnexus.ErrInvalidJSON)
+			return
+		}
+		require.NoError(t, err)
+		got, err = toolnexus.OpenRequestState(key, sealed, tool, args, stateNow)
+		require.NoError(t, err)
+		assert.Equal(t, stateReq, got)
+		_, err = toolnexus.OpenRequestState(key, sealed, tool+"x", args, stateNow)
+		require.ErrorIs(t, err, toolnexus.ErrStateMismatch)
+	})
+}
+
+// FuzzSealerOpen opens arbitrary states, and arbitrary bytes behind the
+// prefix, with a Sealer holding two keys; then seals a fuzzed call with
+// each key, opens it with the ring, and checks that each claim binds: a
+// changed byte anywhere, another tool, principal or audience, or a ring
+// without the key, and the state does not open.
+func FuzzSealerOpen(f *testing.F) {
+	const audience = "https://mcp.example.com"
+	thirdKey := bytes.Repeat([]byte{0x03}, 32)
+	ring := newSealer(f, toolnexus.SealerOptions{Keys: [][]byte{newKey, oldKey}, Audience: audience})
+	byKey := map[string]*toolnexus.Sealer{}
+	for _, k := range [][]byte{newKey, oldKey, thirdKey} {
+		byKey[string(k)] = newSealer(f, toolnexus.SealerOptions{Keys: [][]byte{k}, Audience: audience})
+	}
+	st := toolnexus.State{Requests: []toolnexus.Request{stateReq}, Answers: toolnexus.Answers{{ID: "pnd-0", OK: true}}}
+	raw := func(key []byte, call toolnexus.StateCall) []byte {
+		state, err := byKey[string(key)].Seal(call, st, stateNow)
+		if err != nil {
+			f.Fatal(err)
+		}
+		b, err := base64.RawURLEncoding.DecodeString(strings.TrimPrefix(state, "tn1."))
+		if err != nil {
+			f.Fatal(err)
+		}
+		return b
+	}
+	for _, k := range [][]byte{newKey, oldKey, thirdKey} {
+		b := raw(k, stagingFor)
+		f.Add(b, "tn1."+base64.RawURLEncoding.EncodeToString(b), stagingFor.Tool, []byte(stagingFor.Arguments), stagingFor.Principal, uint16(0))
+		f.Add(b[:len(b)-1], "tn1."+base64.RawURLEncoding.EncodeToString(b)[1:], "deploy", []byte(`{"env":"prod"}`), "", uint16(7))
+	}
+	f.Add(raw(oldKey, toolnexus.StateCall{Tool: "\xa4"}), "tn1.", "\xa4", []byte(nil), "\xff", uint16(300))
+	f.Add([]byte{}, "tn2.AAAA", "", []byte(`[1,2]`), "p", uint16(12))
+	f.Fuzz(func(t *testing.T, body []byte, state, tool string, args []byte, principal string, flip uint16) {
+		call := toolnexus.StateCall{Tool: tool, Arguments: args, Principal: principal}
+		for _, s := range []string{state, "tn1." + base64.RawURLEncoding.EncodeToString(body)} {
+			got, err := ring.Open(s, call, stateNow)
+			if err != nil {
+				requireOpenError(t, err)
+				continue
+			}
+			assert.Equal(t, st.Requests, got.Requests)
+			expiry, err := toolnexus.RequestStateExpiry(s)
+			require.NoError(t, err)
+			assert.Equal(t, got.ExpiresAt, expiry)
+		}
+
+		for _, k := range [][]byte{newKey, oldKey} {
+			sealed, err := byKey[string(k)].Seal(call, st, stateNow)
+			if !json.Valid(args) && len(bytes.Trim(args, " \t\r\n")) > 0 {
+				require.ErrorIs(t, err, toolnexus.ErrInvalidJSON)
+				return
+			}
+			if len(tool)+len(principal)+len(args) > 32<<10 {
+				return // may be over the size limit
+			}
+			require.NoError(t, err)
+			got, err := ring.Open(sealed, call, stateNow)
+			require.NoError(t, err)
+			assert.Equal(t, st.Requests, got.Requests)
+			assert.Equal(t, st.Answers, got.Answers)
+
+			for _, other := range []toolnexus.StateCall{
+				{Tool: tool + "x", Arguments: args, Principal: principal},
+				{Tool: tool, Arguments: args, Principal: principal + "x"},
+			} {
+				_, err = ring.Open(sealed, other, stateNow)
+				require.ErrorIs(t, err, toolnexus.ErrStateMismatch)
+			}
+			_, err = newSealer(t, toolnexus.SealerOptions{Keys: [][]byte{k}, Audience: audience + "x"}).Open(sealed, call, stateNow)
+			require.ErrorIs(t, err, toolnexus.ErrStateMismatch)
+			_, err = byKey[string(thirdKey)].Open(sealed, call, stateNow)
+			require.EqualError(t, err, msgInvalidState)
+
+			b, err := base64.RawURLEncoding.DecodeString(strings.TrimPrefix(sealed, "tn1."))
+			require.NoError(t, err)
+			i := int(flip) % len(b)
+			b[i] ^= 1 << (flip % 8)
+			_, err = ring.Open("tn1."+base64.RawURLEncoding.EncodeToString(b), call, stateNow)
+			require.EqualError(t, err, msgInvalidState, "bit %d of byte %d flipped", flip%8, i)
+		}
+	})
+}
+
+// FuzzArgsDigest checks the parser that canonicalizes arguments against
+// encoding/json: what it parses, it writes as the value encoding/json
+// decodes; what it cannot parse, encoding/json refuses or it leaves to it.
+func FuzzArgsDigest(f *testing.F) {
+	for _, s := range []string{`{"env":"staging","replicas":3}`, `{"b":1,"a":[true,false,null,{"c":"\u00e9\n"}]}`, ` null `, ``,
+		`{"a":1,"a":2}`, `{"o":{"b":1,"a":0,"b":3},"c":[{"y":1,"x":2}]}`, `[-0.5e+10,1E-2,0]`, `"\ud83d\ude00"`, "\"\xff\"", `{"a":1} x`, `[1,]`, `{"a":01}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, args []byte) {
+		got, parsed := toolnexus.CanonicalArgs(args)
+		want, err := toolnexus.CanonicalValue(args)
+		if parsed {
+			require.NoError(t, err, "the parser took arguments that encoding/json refuses")
+			require.Equal(t, want, got)
+		}
+		digest, digestErr := toolnexus.ArgsDigest(args)
+		require.Equal(t, err == nil, digestErr == nil)
+		if digestErr != nil {
+			require.ErrorIs(t, digestErr, toolnexus.ErrInvalidJSON)
+			return
+		}
+		require.Len(t, digest, 32)
+	})
+}
+
+// FuzzStateData seals a Request and an Answer whose Data is a fuzzed JSON
+// object: it comes back as it would through JSON. It also reads fuzzed
+// bytes as the plaintext of a state, which must never panic.
+func FuzzStateData(f *testing.F) {
+	s := newSealer(f, toolnexus.SealerOptions{})
+	for _, d := range []string{`{"a":1,"b":[true,null,"x",{"c":-0.0}],"d":{}}`, `{"é":"\ud83d\ude00","n":1e308}`, `{"l":[[[]]]}`, `[]`} {
+		f.Add([]byte(d))
+	}
+	f.Fuzz(func(t *testing.T, d []byte) {
+		toolnexus.ReadPlaintext(d)
+		var data map[string]any
+		if json.Unmarshal(d, &data) != nil || len(data) == 0 {
+			return
+		}
+		st := toolnexus.State{
+			Requests: []toolnexus.Request{{ID: "pnd-1", Kind: "input", Prompt: "Name?", Data: data}},
+			Answers:  toolnexus.Answers{{ID: "pnd-0", OK: true, Data: data}},
+		}
+		state, err := s.Seal(stagingFor, st, stateNow)
+		if errors.Is(err, toolnexus.ErrInvalidRequest) && len(d) > 16<<10 {
+			return // over the size limit
+		}
+		require.NoError(t, err)
+		got, err := s.Open(state, stagingFor, stateNow)
+		require.NoError(t, err)
+		j, err := json.Marshal(data)
+		require.NoError(t, err)
+		var want map[string]any
+		require.NoError(t, json.Unmarshal(j, &want))
+		assert.Equal(t, want, got.Requests[0].Data)
+		assert.Equal(t, want, got.Answers[0].Data)
+	})
+}
+
+// The answers of notUTF8.
+const (
+	no = iota
+	yes
+	maybe
+)
+
+// notUTF8 tells whether data, valid JSON, holds a string that is not UTF-8
+// (raw bytes that are not, or a lone surrogate escape, which encoding/json
+// reads as U+FFFD): maybe when data also holds a U+FFFD of its own.
+func notUTF8(data []byte) int {
+	if !utf8.Valid(data) {
+		return yes
+	}
+	if bytes.Contains(data, []byte("\uFFFD")) || bytes.Contains(bytes.ToLower(data), []byte(`\ufffd`)) {
+		return maybe
+	}
+	var v any
+	if json.Unmarshal(data, &v) != nil {
+		return no
+	}
+	b, _ := json.Marshal(v)
+	if bytes.Contains(b, []byte("\uFFFD")) || bytes.Contains(b, []byte(`\ufffd`)) {
+		return yes
+	}
+	return no
+}
+
+// pythonErrorFlag reports whether data, valid JSON, is an object with the
+// key "is_error" and not "isError", which ParseToolResult refuses.
+func pythonErrorFlag(data []byte) bool {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(data, &m) != nil {
+		return false
+	}
+	_, underscore := m["is_error"]
+	_, camel := m["isError"]
+	return underscore && !camel
+}
+
+// FuzzParseTurn reads arbitrary turns.
+func FuzzParseTurn(f *testing.F) {
+	f.Add([]byte(parkedJSON))
+	f.Add([]byte(`{"calls":[{"id":"c","name":"t","arguments":{"a":[1,{}]},"answers":[{"id":"r","ok":true,"data":{}}],"result":{"output":""}}]}`))
+	f.Add([]byte(`{"calls":[{"id":"c","ID":"d","name":"t"},null]}`))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		tr, err := toolnexus.ParseTurn(src, 0)
+		if err != nil {
+			assertErr(t, err, sentinelOf(err), "")
+			require.Equal(t, toolnexus.Turn{}, tr)
+			return
+		}
+		// Whatever it accepts is a valid turn that survives JSON and reads
+		// back the same.
+		require.NoError(t, tr.Validate())
+		b, err := json.Marshal(tr)
+		require.NoError(t, err)
+		again, err := toolnexus.ParseTurn(b, 0)
+		require.NoError(t, err)
+		require.Equal(t, string(b), mustJSON(t, again))
+		require.Equal(t, len(tr.Waiting()) == 0, tr.Complete())
+	})
 }

@@ -60,21 +60,41 @@ var geminiTypes = map[string]PartType{
 	"audio/flac":       PartAudio,
 }
 
-// GeminiFunctionResponse returns r as a Gemini functionResponse for the call
-// id of the function name (an empty id is left out). Gemini parts carry no
-// text, so the text goes into the response: Output, then each text part and
-// each placeholder, one per line, as {"output": text}, or {"error": text}
-// for a failed result.
+// GeminiFunctionResponse returns r as a Gemini API functionResponse for the
+// call id of the function name (an empty id is left out). Gemini parts carry
+// no text, so the text goes into the response: Output, then each text part
+// and each placeholder, one per line, as {"output": text}, or {"error":
+// text} for a failed result.
 //
 // The media go in Parts, in order: a PNG, JPEG, WebP, HEIC or HEIF image, a
 // PDF, plain text, Markdown, CSV or JSON file, and WAV, MP3, Ogg or FLAC
-// audio, as inlineData for data (up to 100 MB of base64, a PDF up to 50 MB)
-// or fileData for a URI. The Gemini API fetches https URLs (public or
-// signed) and gs:// objects registered with its Files API, and no other
-// scheme ("File input methods"). Any other part, and parts over those
-// limits, leave their placeholders in the text.
+// audio holding data, as inlineData (up to 100 MB of base64, a PDF up to
+// 50 MB). The Gemini API takes no media by URI in a function response: the
+// genai SDKs document FunctionResponseFileData as "not supported in Gemini
+// API" (js-genai's types.FunctionResponseFileData, kotlin-genai's
+// FunctionResponsePart.fileData), so a part by URL, like any other part and
+// parts over those limits, leaves its placeholder in the text. Use
+// [ToolResult.VertexFunctionResponse] for Vertex AI, which takes them.
 func (r ToolResult) GeminiFunctionResponse(name, id string) GeminiFunctionResponse {
-	texts, media := layout(r, func(_ int, p ContentPart) (GeminiFunctionResponsePart, string) {
+	return r.geminiResponse(name, id, false)
+}
+
+// VertexFunctionResponse returns r as a functionResponse for Gemini on
+// Vertex AI, as [ToolResult.GeminiFunctionResponse] does, except that a part
+// by URL goes in Parts as fileData: Vertex AI takes a Cloud Storage URI
+// (gs://bucket/object) or an HTTP URL (http or https) in fileData.fileUri
+// (the Vertex AI inference reference, "fileData"). A URL of any other
+// scheme leaves its placeholder in the text.
+func (r ToolResult) VertexFunctionResponse(name, id string) GeminiFunctionResponse {
+	return r.geminiResponse(name, id, true)
+}
+
+func (r ToolResult) geminiResponse(name, id string, vertex bool) GeminiFunctionResponse {
+	carries := geminiCarries
+	if vertex {
+		carries = vertexCarries
+	}
+	texts, media := layout(r, carries, func(_ int, p ContentPart) GeminiFunctionResponsePart {
 		return geminiPart(p)
 	})
 	key := "output"
@@ -87,22 +107,46 @@ func (r ToolResult) GeminiFunctionResponse(name, id string) GeminiFunctionRespon
 	return GeminiFunctionResponse{ID: id, Name: name, Response: map[string]any{key: strings.Join(texts, "\n")}, Parts: media}
 }
 
-// geminiPart returns the functionResponse part for p, or the text that
-// stands for it.
-func geminiPart(p ContentPart) (GeminiFunctionResponsePart, string) {
+// Limits of the Gemini API, as [UnsupportedPart] reports them.
+var (
+	geminiInlineLimit = SizeLimit{Bytes: geminiMaxInline, Base64: true, What: "the 100 MB (100000000 bytes) of base64 Gemini takes inline"}
+	geminiPDFLimit    = SizeLimit{Bytes: geminiMaxPDF, What: "the 50 MB Gemini takes in a PDF"}
+)
+
+// geminiCarries says why the Gemini API does not carry the valid part p.
+func geminiCarries(p ContentPart) carry { return geminiDecides(p, false) }
+
+// vertexCarries says why Gemini on Vertex AI does not carry the valid part
+// p.
+func vertexCarries(p ContentPart) carry { return geminiDecides(p, true) }
+
+// geminiDecides says why Gemini does not carry the valid part p; vertex
+// says whether parts by URL are taken.
+func geminiDecides(p ContentPart, vertex bool) carry {
 	mt := mediaType(p.MIMEType)
 	switch {
 	case geminiTypes[mt] != p.Type:
-		return GeminiFunctionResponsePart{}, placeholder(p)
+		return refuse(UnsupportedMediaType)
+	case p.URL != "" && !vertex:
+		return refuse(UnsupportedURL)
+	case p.URL != "" && !webURL(p.URL) && !hasPrefixFold(p.URL, "gs://"):
+		return refuse(UnsupportedURLScheme)
 	case p.URL != "":
-		if !hasPrefixFold(p.URL, "https://") && !hasPrefixFold(p.URL, "gs://") {
-			return GeminiFunctionResponsePart{}, placeholder(p)
-		}
-		return GeminiFunctionResponsePart{FileData: &GeminiFileData{MIMEType: mt, FileURI: p.URL}}, ""
+		return carry{}
 	case len(p.Data) > geminiMaxInline:
-		return GeminiFunctionResponsePart{}, tooLargeBase64(p, "the 100 MB (100000000 bytes) of base64 Gemini takes inline")
+		return overLimit(geminiInlineLimit)
 	case mt == "application/pdf" && p.Size() > geminiMaxPDF:
-		return GeminiFunctionResponsePart{}, tooLarge(p, "the 50 MB Gemini takes in a PDF")
+		return overLimit(geminiPDFLimit)
 	}
-	return GeminiFunctionResponsePart{InlineData: &GeminiBlob{MIMEType: mt, Data: p.Data}}, ""
+	return carry{}
+}
+
+// geminiPart returns the functionResponse part for p, a part Gemini
+// carries.
+func geminiPart(p ContentPart) GeminiFunctionResponsePart {
+	mt := mediaType(p.MIMEType)
+	if p.URL != "" {
+		return GeminiFunctionResponsePart{FileData: &GeminiFileData{MIMEType: mt, FileURI: p.URL}}
+	}
+	return GeminiFunctionResponsePart{InlineData: &GeminiBlob{MIMEType: mt, Data: p.Data}}
 }

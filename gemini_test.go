@@ -26,9 +26,10 @@ func fileData(mimeType, uri string) string {
 	return `{"fileData":{"mimeType":"` + mimeType + `","fileUri":"` + uri + `"}}`
 }
 
-func TestGeminiDelivery(t *testing.T) {
-	t.Parallel()
-	want := map[string]string{
+// geminiRows is the delivery table both Gemini variants share: every row
+// but those by an http, https or gs URL, which each variant adds.
+func geminiRows() map[string]string {
+	return map[string]string{
 		"png":                 inline("image/png", pngB64),
 		"png mixed case":      inline("image/png", pngB64),
 		"png with parameters": inline("image/png", pngB64),
@@ -36,17 +37,10 @@ func TestGeminiDelivery(t *testing.T) {
 		"pdf unnamed":         inline("application/pdf", pdfB64),
 		"wav mixed case":      inline("audio/wav", wavB64),
 		"mp3":                 inline("audio/mpeg", "SUQz"),
-		"jpeg https":          fileData("image/jpeg", "https://example.com/cat.jpg"),
-		"jpeg HTTPS":          fileData("image/jpeg", "HTTPS://example.com/cat.jpg"),
-		"jpeg http":           `[unsupported image part (image/jpeg, url http://example.com/cat.jpg)]`,
 		"jpeg s3":             `[unsupported image part (image/jpeg, url s3://bucket/cat.jpg)]`,
-		"jpeg gs":             fileData("image/jpeg", "gs://bucket/cat.jpg"),
 		"jpeg file":           `[unsupported image part (image/jpeg, url file:///tmp/cat.jpg)]`,
 		"jpeg ftp":            `[unsupported image part (image/jpeg, url ftp://example.com/cat.jpg)]`,
-		"pdf https":           fileData("application/pdf", "https://example.com/report.pdf"),
 		"pdf s3":              `[unsupported file part (application/pdf, url s3://bucket/report.pdf)]`,
-		"pdf gs":              fileData("application/pdf", "gs://bucket/report.pdf"),
-		"wav https":           fileData("audio/wav", "https://example.com/a.wav"),
 		"txt":                 inline("text/plain", "aGVsbG8="),
 		"txt not UTF-8":       inline("text/plain", "/w=="),
 		"md":                  inline("text/markdown", "IyBUaXRsZQ=="),
@@ -59,10 +53,49 @@ func TestGeminiDelivery(t *testing.T) {
 		"gif":                 `[unsupported image part (image/gif, 6 bytes)]`,
 		"bmp":                 `[unsupported image part (image/bmp, 2 bytes)]`,
 	}
+}
+
+// TestGeminiDelivery checks the Gemini API: no part by URL.
+func TestGeminiDelivery(t *testing.T) {
+	t.Parallel()
+	want := geminiRows()
+	for name, part := range map[string]string{
+		"jpeg https": `[unsupported image part (image/jpeg, url https://example.com/cat.jpg)]`,
+		"jpeg HTTPS": `[unsupported image part (image/jpeg, url HTTPS://example.com/cat.jpg)]`,
+		"jpeg http":  `[unsupported image part (image/jpeg, url http://example.com/cat.jpg)]`,
+		"jpeg gs":    `[unsupported image part (image/jpeg, url gs://bucket/cat.jpg)]`,
+		"pdf https":  `[unsupported file part (application/pdf, url https://example.com/report.pdf)]`,
+		"pdf gs":     `[unsupported file part (application/pdf, url gs://bucket/report.pdf)]`,
+		"wav https":  `[unsupported audio part (audio/wav, url https://example.com/a.wav)]`,
+	} {
+		want[name] = part
+	}
 	for name, part := range want {
 		want[name] = geminiWith(part)
 	}
 	checkDelivery(t, want, func(r toolnexus.ToolResult) any { return r.GeminiFunctionResponse("lookup", "call_1") })
+}
+
+// TestVertexDelivery checks the Vertex AI variant: what the Gemini API
+// takes, and parts by a Cloud Storage or HTTP URL as fileData.
+func TestVertexDelivery(t *testing.T) {
+	t.Parallel()
+	want := geminiRows()
+	for name, part := range map[string]string{
+		"jpeg https": fileData("image/jpeg", "https://example.com/cat.jpg"),
+		"jpeg HTTPS": fileData("image/jpeg", "HTTPS://example.com/cat.jpg"),
+		"jpeg http":  fileData("image/jpeg", "http://example.com/cat.jpg"),
+		"jpeg gs":    fileData("image/jpeg", "gs://bucket/cat.jpg"),
+		"pdf https":  fileData("application/pdf", "https://example.com/report.pdf"),
+		"pdf gs":     fileData("application/pdf", "gs://bucket/report.pdf"),
+		"wav https":  fileData("audio/wav", "https://example.com/a.wav"),
+	} {
+		want[name] = part
+	}
+	for name, part := range want {
+		want[name] = geminiWith(part)
+	}
+	checkDelivery(t, want, func(r toolnexus.ToolResult) any { return r.VertexFunctionResponse("lookup", "call_1") })
 }
 
 // TestGeminiSizeLimits checks the limits the Gemini API documents: 100 MB

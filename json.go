@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -14,7 +16,9 @@ import (
 // struct field. Every decoder of JSON from a peer reads through it
 // (ParseToolResult, FromMCPCallToolResult, Request and Answer), so that a
 // key means what the other toolnexus ports and the MCP SDKs take it to mean;
-// when a key repeats, the last one wins, as in JavaScript.
+// when a key repeats, the last one wins, as in JavaScript. A string or key
+// that is not UTF-8 is refused, where encoding/json would replace what is
+// not with U+FFFD.
 //
 // It reads input that encoding/json has already found valid (json.Valid, or
 // the bytes encoding/json hands to an UnmarshalJSON method), so it checks
@@ -23,6 +27,12 @@ import (
 type jsonReader struct {
 	data []byte
 	pos  int
+	// reread says that skip need not check that the strings it crosses are
+	// UTF-8, for they are read again.
+	reread bool
+	// pythonFlag says that the result read has a key "is_error" and no
+	// "isError".
+	pythonFlag bool
 }
 
 // errSyntax reports input that is not JSON where the reader expected it.
@@ -35,7 +45,7 @@ type typeError struct {
 }
 
 func (e *typeError) Error() string {
-	return strconv.Quote(e.key) + " is " + e.got + ", not " + e.want
+	return quote(e.key) + " is " + e.got + ", not " + e.want
 }
 
 // skipSpace moves past JSON white space.
@@ -115,17 +125,14 @@ func (d *jsonReader) nextKey() (key []byte, ok bool, err error) {
 	case ',':
 		d.pos++
 	}
-	start := d.pos
 	raw, escaped, err := d.rawString()
 	if err != nil {
 		return nil, false, err
 	}
 	if escaped || !utf8.Valid(raw) {
-		// Decoded as encoding/json decodes it: escapes read, and bytes that
-		// are not UTF-8 replaced.
-		var s string
-		if err := json.Unmarshal(d.data[start:d.pos], &s); err != nil {
-			return nil, false, errSyntax
+		s, err := unquote(raw)
+		if err != nil {
+			return nil, false, &pathError{err: fmt.Errorf("a key %w", err)}
 		}
 		raw = []byte(s)
 	}
@@ -200,7 +207,9 @@ func (d *jsonReader) peekString() ([]byte, bool, error) {
 }
 
 // str reads a string value, or null as "". Its bytes are copied once; a
-// string with escapes or invalid UTF-8 is decoded as encoding/json decodes it.
+// string with escapes is decoded, and one that is not UTF-8 is refused
+// (encoding/json would replace what is not with U+FFFD) with a
+// [*pathError], whose place the callers name.
 func (d *jsonReader) str(key string) (string, error) {
 	if d.null() {
 		return "", nil
@@ -208,7 +217,6 @@ func (d *jsonReader) str(key string) (string, error) {
 	if d.peek() != '"' {
 		return "", &typeError{key: key, want: "a string", got: d.kind()}
 	}
-	start := d.pos
 	raw, escaped, err := d.rawString()
 	if err != nil {
 		return "", err
@@ -216,11 +224,148 @@ func (d *jsonReader) str(key string) (string, error) {
 	if !escaped && utf8.Valid(raw) {
 		return string(raw), nil
 	}
-	var s string
-	if err := json.Unmarshal(d.data[start:d.pos], &s); err != nil {
-		return "", errSyntax
+	s, err := unquote(raw)
+	if err != nil {
+		return "", &pathError{err: fmt.Errorf("a string %w", err)}
 	}
 	return s, nil
+}
+
+// errNotUTF8 reports a string that is not UTF-8: bytes that are not, a lone
+// surrogate escape such as \ud800, or a surrogate encoded as UTF-8 (CESU-8).
+// RFC 8259 requires UTF-8, and encoding/json/v2 refuses such strings too.
+var errNotUTF8 = errors.New("is not valid UTF-8")
+
+// unquote decodes raw, the bytes between the quotes of a JSON string that
+// encoding/json found valid, and refuses what is not UTF-8.
+func unquote(raw []byte) (string, error) {
+	if !utf8.Valid(raw) { // escapes are ASCII: this checks the raw bytes
+		return "", errNotUTF8
+	}
+	b := make([]byte, 0, len(raw))
+	for i := 0; i < len(raw); {
+		n := bytes.IndexByte(raw[i:], '\\')
+		if n < 0 {
+			b = append(b, raw[i:]...)
+			break
+		}
+		b = append(b, raw[i:i+n]...)
+		i += n
+		if i+1 >= len(raw) {
+			return "", errSyntax
+		}
+		c := raw[i+1]
+		i += 2
+		switch c {
+		case '"', '\\', '/':
+			b = append(b, c)
+		case 'b':
+			b = append(b, '\b')
+		case 'f':
+			b = append(b, '\f')
+		case 'n':
+			b = append(b, '\n')
+		case 'r':
+			b = append(b, '\r')
+		case 't':
+			b = append(b, '\t')
+		case 'u':
+			r, ok := hex4(raw[i:])
+			if !ok {
+				return "", errSyntax
+			}
+			i += 4
+			if utf16.IsSurrogate(r) {
+				lo, ok := rune(0), false
+				if r < 0xdc00 && i+6 <= len(raw) && raw[i] == '\\' && raw[i+1] == 'u' {
+					lo, ok = hex4(raw[i+2:])
+				}
+				if !ok || lo < 0xdc00 || lo > 0xdfff {
+					return "", errNotUTF8
+				}
+				r = utf16.DecodeRune(r, lo)
+				i += 6
+			}
+			b = utf8.AppendRune(b, r)
+		default:
+			return "", errSyntax
+		}
+	}
+	return string(b), nil
+}
+
+// hex4 reads the four hex digits of a \u escape.
+func hex4(b []byte) (rune, bool) {
+	if len(b) < 4 {
+		return 0, false
+	}
+	var r rune
+	for _, c := range b[:4] {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c -= 'a' - 10
+		case 'A' <= c && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
+}
+
+// pathError is an error at a place in the input: the keys and indices that
+// lead there, innermost first, as each level of the reader adds its own.
+type pathError struct {
+	path []string
+	err  error
+}
+
+// maxPath is the most bytes of a place an error names, outermost first.
+const maxPath = 128
+
+func (e *pathError) Error() string {
+	var b strings.Builder
+	n := len(e.path)
+	for i := n - 1; i >= 0; i-- {
+		if b.Len()+len(e.path[i]) > maxPath {
+			b.WriteString("…")
+			break
+		}
+		b.WriteString(e.path[i])
+	}
+	if n > 0 {
+		b.WriteString(": ")
+	}
+	b.WriteString(e.err.Error())
+	return strings.TrimPrefix(b.String(), ".")
+}
+
+func (e *pathError) Unwrap() error { return e.err }
+
+// at adds a level to the place an error names, when it names one.
+func at(err error, level string) error {
+	if e, ok := err.(*pathError); ok {
+		e.path = append(e.path, level)
+	}
+	return err
+}
+
+// keyPath is the level of a place that key names: ".key", or, for a key
+// that is not a plain name, ["key"] quoted and cut short.
+func keyPath(key string) string {
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-') || i >= maxQuoted {
+			return "[" + quote(key) + "]"
+		}
+	}
+	if key == "" {
+		return `[""]`
+	}
+	return "." + key
 }
 
 // boolean reads true or false, or null as false.
@@ -242,8 +387,14 @@ func (d *jsonReader) skip() ([]byte, error) {
 	for {
 		switch c := d.peek(); c {
 		case '"':
-			if _, _, err := d.rawString(); err != nil {
+			raw, escaped, err := d.rawString()
+			if err != nil {
 				return nil, err
+			}
+			if !d.reread && (escaped || !utf8.Valid(raw)) {
+				if _, err := unquote(raw); err != nil {
+					return nil, &pathError{err: fmt.Errorf("a string %w", err)}
+				}
 			}
 		case '{', '[':
 			depth++
@@ -311,7 +462,7 @@ func (d *jsonReader) anyValue(depth int) (any, error) {
 			}
 			v, err := d.anyValue(depth + 1)
 			if err != nil {
-				return nil, err
+				return nil, at(err, keyPath(string(key)))
 			}
 			m[string(key)] = v
 		}
@@ -325,7 +476,7 @@ func (d *jsonReader) anyValue(depth int) (any, error) {
 			}
 			v, err := d.anyValue(depth + 1)
 			if err != nil {
-				return nil, err
+				return nil, at(err, "["+strconv.Itoa(len(a))+"]")
 			}
 			a = append(a, v)
 		}
@@ -367,7 +518,7 @@ func (d *jsonReader) members(what string, member func(key []byte) (known bool, e
 			_, err = d.skip()
 		}
 		if err != nil {
-			return err
+			return at(err, keyPath(string(key)))
 		}
 	}
 }
@@ -409,11 +560,14 @@ func unmarshal[T any](data []byte, v *T, read func(*jsonReader) (T, error)) erro
 // another process, strictly, as every other toolnexus port and the MCP SDKs
 // read it: keys are matched exactly ("ISERROR" is not "isError"; when a key
 // repeats, the last one wins), input longer than maxBytes is refused with a
-// [*PartTooLargeError] (its Document set) before any of it is decoded (zero
-// or less means no limit), a part's name is cut to its base name, and the result must pass
-// [ToolResult.Validate]. A value of the wrong type, or input that is not
-// JSON, reports [ErrInvalidJSON]. Missing keys and null leave their fields
-// zero and unknown keys are ignored, as json.Unmarshal does.
+// [*PartTooLargeError] (its Document set) before any of it is decoded (zero or less means no
+// limit), a part's name is cut to its base name, and the result must pass
+// [ToolResult.Validate]. A value of the wrong type, a string that is not
+// UTF-8, or input that is not JSON, reports [ErrInvalidJSON] naming where.
+// Missing keys and null leave their fields zero, "parts":[] is no parts,
+// and unknown keys are ignored, as json.Unmarshal does, but for "is_error"
+// without "isError" (Python's dataclasses.asdict writes it): such a result
+// does not say whether it failed, and reports ErrInvalidJSON.
 func ParseToolResult(data []byte, maxBytes int64) (ToolResult, error) {
 	d, err := openPeerJSON(data, maxBytes, ErrInvalidJSON)
 	if err != nil {
@@ -422,6 +576,11 @@ func ParseToolResult(data []byte, maxBytes int64) (ToolResult, error) {
 	r, err := d.toolResult()
 	if err != nil {
 		return ToolResult{}, errorf(ErrInvalidJSON, "%v", err)
+	}
+	if d.pythonFlag {
+		// Keys are exact, so the flag would read as false, and a failed
+		// call as a success.
+		return ToolResult{}, errorf(ErrInvalidJSON, `the result has "is_error" (as Python's dataclasses.asdict writes it), not "isError": whether it failed is unknown`)
 	}
 	if err := r.Validate(); err != nil {
 		return ToolResult{}, err
@@ -432,7 +591,8 @@ func ParseToolResult(data []byte, maxBytes int64) (ToolResult, error) {
 // UnmarshalJSON decodes a request from JSON with exact keys ("id", "kind",
 // "prompt", "url", "data", "expiresAt"), as every other port reads them: a
 // case variant of a key is an unknown key, ignored, and when a key repeats
-// the last one wins. A value of the wrong type reports [ErrInvalidJSON].
+// the last one wins. A null member is an absent one. A value of the wrong
+// type, or a string that is not UTF-8, reports [ErrInvalidJSON].
 func (r *Request) UnmarshalJSON(data []byte) error {
 	return unmarshal(data, r, (*jsonReader).request)
 }
@@ -446,21 +606,25 @@ func (a *Answer) UnmarshalJSON(data []byte) error {
 
 func (d *jsonReader) toolResult() (ToolResult, error) {
 	var r ToolResult
+	var isError, isUnderscore bool
 	err := d.members("result", func(key []byte) (known bool, err error) {
 		switch string(key) {
 		case "output":
 			r.Output, err = d.str("output")
 		case "isError":
+			isError = true
 			r.IsError, err = d.boolean("isError")
 		case "parts":
 			r.Parts, err = d.parts()
 		case "metadata":
 			r.Metadata, err = d.anyMap("metadata")
 		default:
+			isUnderscore = isUnderscore || string(key) == "is_error"
 			return false, nil
 		}
 		return true, err
 	})
+	d.pythonFlag = isUnderscore && !isError
 	return r, err
 }
 
@@ -471,7 +635,7 @@ func (d *jsonReader) parts() ([]ContentPart, error) {
 	if err := d.openArray("parts"); err != nil {
 		return nil, err
 	}
-	parts := []ContentPart{}
+	var parts []ContentPart // "parts":[], as other ports write it, is no parts
 	for {
 		ok, err := d.nextElem()
 		if err != nil || !ok {
@@ -479,6 +643,9 @@ func (d *jsonReader) parts() ([]ContentPart, error) {
 		}
 		p, err := d.part()
 		if err != nil {
+			if _, ok := err.(*pathError); ok {
+				return nil, at(err, "["+strconv.Itoa(len(parts))+"]")
+			}
 			return nil, fmt.Errorf("part %d: %w", len(parts), err)
 		}
 		parts = append(parts, p)

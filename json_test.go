@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"maps"
+	"math"
+	"os"
 	"strings"
 	"testing"
 
@@ -56,7 +59,7 @@ func TestUnmarshalExactKeys(t *testing.T) {
 			`{"output":"x","METADATA":{"k":1}}`:                              {Output: "x"},
 			`{"output":"x","metadata":{"k":1},"metadata":{"j":2}}`:           {Output: "x", Metadata: map[string]any{"j": 2.0}},
 			`{"output":"x","metadata":{"K":1,"k":2,"\u212a":3}}`:             {Output: "x", Metadata: map[string]any{"K": 1.0, "k": 2.0, "\u212a": 3.0}},
-			`{"output":"x","parts":[{"type":"text","text":"a"}],"parts":[]}`: {Output: "x", Parts: []toolnexus.ContentPart{}},
+			`{"output":"x","parts":[{"type":"text","text":"a"}],"parts":[]}`: {Output: "x"},
 		} {
 			assert.Equal(t, want, decode[toolnexus.ToolResult](t, in), "%s", in)
 		}
@@ -116,8 +119,8 @@ func TestUnmarshalLenient(t *testing.T) {
 		{"missing isError is false", `{"output":"done"}`, toolnexus.ToolResult{Output: "done"}, `{"output":"done","isError":false}`},
 		{"missing output is empty", `{"isError":true}`, toolnexus.ToolResult{IsError: true}, `{"output":"","isError":true}`},
 		{"null fields are zero", `{"output":null,"isError":null,"parts":null,"metadata":null}`, toolnexus.ToolResult{}, `{"output":"","isError":false}`},
-		{"empty parts and metadata are written as absent", `{"output":"done","isError":true,"parts":[],"metadata":{}}`,
-			toolnexus.ToolResult{Output: "done", IsError: true, Parts: []toolnexus.ContentPart{}, Metadata: map[string]any{}},
+		{"empty parts are none, empty metadata written as absent", `{"output":"done","isError":true,"parts":[],"metadata":{}}`,
+			toolnexus.ToolResult{Output: "done", IsError: true, Metadata: map[string]any{}},
 			`{"output":"done","isError":true}`},
 		{"unknown keys are ignored", `{"output":"done","isError":true,"status":"x","extra":{"a":[1,"]}",{"b":null}]},"version":2}`,
 			toolnexus.ToolResult{Output: "done", IsError: true}, `{"output":"done","isError":true}`},
@@ -137,9 +140,8 @@ func TestUnmarshalLenient(t *testing.T) {
 			`{"output":"x","isError":false,"parts":[{"type":"image","mimeType":"image/png","data":"AAAA"}]}`},
 		{"escapes and white space", " {\n\t\"output\" : \"a\\u00e9\\n\\ud83d\\ude00\" , \"isError\" : true } ",
 			toolnexus.ToolResult{Output: "aé\n😀", IsError: true}, `{"output":"aé\n😀","isError":true}`},
-		{"invalid UTF-8 becomes U+FFFD", "{\"output\":\"a\xffb\"}", toolnexus.ToolResult{Output: "a\ufffdb"}, "{\"output\":\"a\ufffdb\",\"isError\":false}"},
-		{"invalid UTF-8 in a metadata key becomes U+FFFD", "{\"output\":\"\",\"metadata\":{\"a\xffb\":1}}",
-			toolnexus.ToolResult{Metadata: map[string]any{"a\ufffdb": 1.0}}, "{\"output\":\"\",\"isError\":false,\"metadata\":{\"a\ufffdb\":1}}"},
+		{"a surrogate pair", `{"output":"\ud83d\ude00\uD83D\uDE00"}`, toolnexus.ToolResult{Output: "😀😀"}, `{"output":"😀😀","isError":false}`},
+		{"U+FFFD of its own", "{\"output\":\"\\ufffd\uFFFD\"}", toolnexus.ToolResult{Output: "\ufffd\ufffd"}, "{\"output\":\"\ufffd\ufffd\",\"isError\":false}"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -233,7 +235,7 @@ func TestUnmarshalErrors(t *testing.T) {
 		{"answer ok a string", new(toolnexus.Answer), `{"ok":"yes"}`, `toolnexus: invalid JSON: "ok" is a string, not a boolean`},
 		{"answer not an object", new(toolnexus.Answer), `true`, `toolnexus: invalid JSON: "answer" is a boolean, not an object`},
 	}
-	for _, tt := range tests {
+	for _, tt := range append(tests, utf8Errors...) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			if tt.into == nil {
@@ -380,4 +382,286 @@ func TestDecodeBytesPerInputByte(t *testing.T) {
 		}
 		assert.LessOrEqual(t, perBlock[10_000], perBlock[1000])
 	})
+}
+
+// utf8Errors are strings and keys that are not UTF-8, each where a reader
+// reads it: raw bytes that are not (\xff), a lone surrogate escape, high or
+// low, a high surrogate followed by no low one, and a surrogate encoded as
+// UTF-8 (CESU-8). Each is refused with the place it is at, never the value.
+var utf8Errors = []struct {
+	name    string
+	into    any
+	in      string
+	wantMsg string
+}{
+	{"output with a raw \\xff", nil, "{\"output\":\"a\xffb\"}", `toolnexus: invalid JSON: output: a string is not valid UTF-8`},
+	{"output with a lone high surrogate", nil, `{"output":"a\ud800b"}`, `toolnexus: invalid JSON: output: a string is not valid UTF-8`},
+	{"output with a lone low surrogate", nil, `{"output":"\udc00"}`, `toolnexus: invalid JSON: output: a string is not valid UTF-8`},
+	{"output with two high surrogates", nil, `{"output":"\ud800\ud800"}`, `toolnexus: invalid JSON: output: a string is not valid UTF-8`},
+	{"output with a high surrogate before an escape", nil, `{"output":"\ud800\n"}`, `toolnexus: invalid JSON: output: a string is not valid UTF-8`},
+	{"output with CESU-8", nil, "{\"output\":\"\xed\xa0\x80\"}", `toolnexus: invalid JSON: output: a string is not valid UTF-8`},
+	{"part data", nil, `{"output":"x","parts":[{"type":"text"},{"type":"image","data":"\ud800"}]}`, `toolnexus: invalid JSON: parts[1].data: a string is not valid UTF-8`},
+	{"metadata key", nil, "{\"metadata\":{\"a\":{\"b\xff\":1}}}", `toolnexus: invalid JSON: metadata.a: a key is not valid UTF-8`},
+	{"metadata value deep", nil, `{"metadata":{"a b":[0,{"c":"\udfff"}]}}`, `toolnexus: invalid JSON: metadata["a b"][1].c: a string is not valid UTF-8`},
+	{"metadata value 10 000 deep", nil, `{"metadata":` + strings.Repeat(`{"a":`, 9990) + `"\ud800"` + strings.Repeat(`}`, 9991),
+		"toolnexus: invalid JSON: metadata" + strings.Repeat(".a", 59) + "…: a string is not valid UTF-8"},
+	{"metadata value under long keys", nil, `{"metadata":{"` + strings.Repeat("k", 100) + `":{"` + strings.Repeat("l", 100) + `":{"` + strings.Repeat("m", 100) + `":"\ud800"}}}}`,
+		`toolnexus: invalid JSON: metadata["kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk"… (100 bytes)]["llllllllllllllllllllllllllllllllllllllll"… (100 bytes)]…: a string is not valid UTF-8`},
+	{"unknown key's value", nil, `{"output":"x","extra":["\ud800"]}`, `toolnexus: invalid JSON: extra: a string is not valid UTF-8`},
+	{"top-level key", nil, `{"\ud800":1}`, `toolnexus: invalid JSON: a key is not valid UTF-8`},
+	{"request id", new(toolnexus.Request), `{"id":"\ud800","kind":"input"}`, `toolnexus: invalid JSON: id: a string is not valid UTF-8`},
+	{"request data", new(toolnexus.Request), `{"id":"r","data":{"k":"\udc00"}}`, `toolnexus: invalid JSON: data.k: a string is not valid UTF-8`},
+	{"answer id", new(toolnexus.Answer), `{"id":"a\udbff","ok":true}`, `toolnexus: invalid JSON: id: a string is not valid UTF-8`},
+	{"answer reason", new(toolnexus.Answer), "{\"id\":\"a\",\"reason\":\"\xc0\xaf\"}", `toolnexus: invalid JSON: reason: a string is not valid UTF-8`},
+}
+
+// portWant is what reading one vector of testdata/ports.jsonl gives: a
+// result (with ParseToolResult; a part or a list of parts is read as the
+// parts of a result with output "x"), a request or an answer (with
+// json.Unmarshal, which calls their exact UnmarshalJSON), or an error. A
+// vector that records an error another port raised holds no JSON: in holds
+// what Go reads for the same case instead, and dataURL a data URL
+// PartFromURL reads.
+type portWant struct {
+	result  *toolnexus.ToolResult
+	request *toolnexus.Request
+	answer  *toolnexus.Answer
+	err     error
+	msg     string
+	in      string
+	dataURL string
+}
+
+// portWants holds the decision for every vector, by case name, or by case
+// name and port where the ports differ.
+func portWants(png string) map[string]portWant {
+	img := toolnexus.ContentPart{Type: toolnexus.PartImage, MIMEType: "image/png", Data: png}
+	named := img.WithName("fixture.png")
+	pdf := toolnexus.ContentPart{Type: toolnexus.PartFile, MIMEType: "application/pdf", Data: pdfB64}
+	report := pdf.WithName("report.pdf")
+	res := func(r toolnexus.ToolResult) portWant { return portWant{result: &r} }
+	parts := func(p ...toolnexus.ContentPart) portWant { return res(toolnexus.Ok("x", p...)) }
+	pending := func(output string, m map[string]any) portWant {
+		return res(toolnexus.Error(output).WithMetadata(toolnexus.MetadataPending, m))
+	}
+	// Python writes a Request's absent members as null.
+	nulls := func(m map[string]any) map[string]any {
+		m = maps.Clone(m)
+		for _, k := range []string{"url", "data", "expiresAt"} {
+			if _, ok := m[k]; !ok {
+				m[k] = nil
+			}
+		}
+		return m
+	}
+	which := map[string]any{"id": "req-1", "kind": "input", "prompt": "Which environment?"}
+	auth := func(id string) map[string]any {
+		return map[string]any{"id": id, "kind": "authorization", "prompt": "Authorization required to continue", "url": "https://example.com/login"}
+	}
+	pick := map[string]any{"id": "req-2", "kind": "input", "prompt": "Pick an environment", "url": "https://example.com/pick",
+		"data": map[string]any{"choices": []any{"dev", "prod"}}, "expiresAt": "2026-12-01T00:00:00Z"}
+	approve := func(id string) map[string]any {
+		return map[string]any{"id": id, "kind": "approval", "prompt": "Approve deploy?"}
+	}
+	req := func(r toolnexus.Request) portWant { return portWant{request: &r} }
+	ans := func(a toolnexus.Answer) portWant { return portWant{answer: &a} }
+	fail := func(err error, msg string) portWant { return portWant{err: err, msg: msg} }
+	asdict := fail(toolnexus.ErrInvalidJSON, `toolnexus: invalid JSON: the result has "is_error" (as Python's dataclasses.asdict writes it), not "isError": whether it failed is unknown`)
+	numbers := map[string]any{"int": 2.0, "long": 1099511627776.0, "double_whole": 1.0, "double_frac": 0.1, "double_big": 1e21, "double_small": 1e-7,
+		"neg_zero": 0.0, "bool": true, "nul": nil, "empty_map": map[string]any{}, "empty_list": []any{}}
+	pythonNumbers := maps.Clone(numbers)
+	pythonNumbers["neg_zero"] = math.Copysign(0, -1)
+	withMeta := func(r toolnexus.ToolResult, kv ...any) toolnexus.ToolResult {
+		for i := 0; i < len(kv); i += 2 {
+			r = r.WithMetadata(kv[i].(string), kv[i+1])
+		}
+		return r
+	}
+	escaped := "line1\nline2\t<b>&amp;</b> \"q\" \\ / é ✓ 😀 \u2028 \u0001 \u001f \b \f \r"
+	return map[string]portWant{
+		"a.canonical":                              res(toolnexus.Ok("eu-west-1")),
+		"a.struct/elixir":                          {}, // the port has no JSON for a result
+		"b.canonical":                              res(toolnexus.Error("No such config key: nope")),
+		"c.canonical":                              res(withMeta(toolnexus.Ok("2 results"), "title", "search: usage", "count", 2.0, "ids", []any{1.0, 2.0})),
+		"d.canonical/js":                           res(toolnexus.Ok("fixture.png (image/png, 82 bytes)", img)),
+		"d.canonical/python":                       res(toolnexus.Ok("fixture.png (image/png, 82 bytes)", named)),
+		"e.canonical":                              pending("Which environment?", which),
+		"e.canonical/python":                       pending("Which environment?", nulls(which)),
+		"e.id_last_in_literal":                     pending("Which environment?", which),
+		"f.authRequired_live.canonical/js":         pending(toolnexus.DefaultAuthPrompt+"\nhttps://example.com/login", auth("pnd-mx49tgy3-1")),
+		"f.authRequired_live.canonical/python":     pending(toolnexus.DefaultAuthPrompt+"\nhttps://example.com/login", nulls(auth("pnd-1a230211d08-1"))),
+		"f.canonical/js":                           pending(toolnexus.DefaultAuthPrompt+"\nhttps://example.com/login", auth("pnd-fixed-1")),
+		"f.canonical/python":                       pending(toolnexus.DefaultAuthPrompt+"\nhttps://example.com/login", nulls(auth("pnd-fixed-1"))),
+		"g.canonical":                              pending("Pick an environment\nhttps://example.com/pick", pick),
+		"i.canonical":                              res(toolnexus.Ok("")),
+		"i2.empty_parts.canonical":                 res(toolnexus.Ok("x")),
+		"j.error_with_metadata.canonical":          res(withMeta(toolnexus.Error("boom"), "server", "cfg")),
+		"k.parts_and_metadata.canonical/js":        res(withMeta(toolnexus.Ok("screenshot, 8x8 png", img), "title", "shot")),
+		"k.parts_and_metadata.canonical/python":    res(withMeta(toolnexus.Ok("screenshot, 8x8 png", named), "title", "shot")),
+		"l.text_part_in_result.canonical/js":       res(toolnexus.Ok("see notes", toolnexus.TextPart("note one"), img)),
+		"l.text_part_in_result.canonical/python":   res(toolnexus.Ok("see notes", toolnexus.TextPart("note one"), named)),
+		"e2.pending_generated_id.canonical/js":     pending("Approve deploy?", approve("pnd-mx49tgy3-2")),
+		"e2.pending_generated_id.canonical/python": pending("Approve deploy?", nulls(approve("pnd-1a230211d08-2"))),
+		"e2.pending_generated_id.canonical/elixir": pending("Approve deploy?", approve("pnd-mx49w91v-1")),
+		"e3.pending_empty_id.canonical/js":         fail(toolnexus.ErrInvalidRequest, `toolnexus: invalid request: "approval" request has no id`),
+		"e3.pending_empty_id.canonical/python":     pending("Approve deploy?", nulls(approve("pnd-1a230211d08-3"))),
+		"e4.pending_no_kind":                       fail(toolnexus.ErrInvalidRequest, `toolnexus: invalid request: metadata "pending" holds an object without kind, not a request`),
+		"x.escaping.canonical":                     res(toolnexus.Ok(escaped)),
+		"x.numbers_and_nulls.canonical/js":         res(toolnexus.ToolResult{Output: "n", Metadata: numbers}),
+		"x.numbers_and_nulls.canonical/python":     res(toolnexus.ToolResult{Output: "n", Metadata: pythonNumbers}),
+		"x.numbers.canonical/elixir":               res(withMeta(toolnexus.Ok("n"), "double_big", 1e21, "double_small", 1e-7, "double_whole", 1.0, "int", 2.0, "nul", nil)),
+		"x.undefined_values":                       res(withMeta(toolnexus.Ok("u"), "b", nil)),
+		"x.parts_as_dataclasses.canonical":         res(toolnexus.Ok("raw", named)),
+		"mcp.image_result":                         res(withMeta(toolnexus.Ok("image (image/png, 82 bytes)", img), "server", "fs")),
+		"mcp.resource_blob_result": res(withMeta(toolnexus.Ok("here", report,
+			toolnexus.ContentPart{Type: toolnexus.PartFile, MIMEType: "application/octet-stream", URL: "https://example.com/r.pdf", Name: "r.pdf"}), "server", "fs")),
+		"mcp.error_result": fail(toolnexus.ErrInvalidMIMEType, `toolnexus: invalid MIME type: "application/octet-stream" for an image part (part 0)`),
+		"mcp.elicitation_request_form": req(toolnexus.Request{ID: "elc-mx49tgy4-1", Kind: "input", Prompt: "Your name?",
+			Data: map[string]any{"schema": map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}}}}),
+		"mcp.elicitation_request_url": req(toolnexus.Request{ID: "elc-mx49tgy4-2", Kind: "authorization", Prompt: "Log in", URL: "https://example.com/login"}),
+		"e.request":                   req(toolnexus.Request{ID: "req-1", Kind: "input", Prompt: "Which environment?"}),
+		"request.pendingOf.e":         req(toolnexus.Request{ID: "req-1", Kind: "input", Prompt: "Which environment?"}),
+		"g.request_full": req(toolnexus.Request{ID: "req-2", Kind: "input", Prompt: "Pick an environment", URL: "https://example.com/pick",
+			Data: map[string]any{"choices": []any{"dev", "prod"}}, ExpiresAt: "2026-12-01T00:00:00Z"}),
+		"request.null_id":       req(toolnexus.Request{Kind: "input", Prompt: "p"}),
+		"request.nil_id":        req(toolnexus.Request{Kind: "input", Prompt: "p"}),
+		"request.undefined_id":  req(toolnexus.Request{Kind: "input", Prompt: "p"}),
+		"request.empty_strings": req(toolnexus.Request{ID: "r", Kind: "input", Prompt: "p", Data: map[string]any{}}),
+		"answer.ok":             ans(toolnexus.Answer{ID: "req-1", OK: true, Data: map[string]any{"env": "prod"}}),
+		"answer.declined":       ans(toolnexus.Answer{ID: "req-1", Reason: "declined"}),
+
+		"h.text":                        parts(toolnexus.TextPart("hello")),
+		"h.text_empty":                  parts(toolnexus.TextPart("")),
+		"h.image_bytes":                 parts(img),
+		"h.image_bytesio":               parts(img),
+		"h.image_ofFile/js":             parts(img),
+		"h.image_ofFile/python":         parts(named),
+		"h.image_ofStream_named/js":     parts(img),
+		"h.image_ofStream_named/python": parts(img.WithName("shot.PNG")),
+		"h.file_named":                  parts(report),
+		"h.file_no_name":                parts(pdf),
+		"h.file_empty_name":             parts(pdf),
+		"h.file_ofFile_pdf":             parts(report),
+		"h.file_ofStream_named":         parts(report),
+		"h.audio":                       parts(toolnexus.ContentPart{Type: toolnexus.PartAudio, MIMEType: "audio/wav", Data: wavB64}),
+		"h.url_image":                   parts(toolnexus.ContentPart{Type: toolnexus.PartImage, MIMEType: "image/png", URL: "https://example.com/cat.png"}),
+		"h.data_url_image":              parts(img),
+		"h.ofBase64":                    parts(img),
+		"h.ofFile_explicit_mime":        parts(toolnexus.ContentPart{Type: toolnexus.PartFile, MIMEType: "text/plain", Data: pdfB64, Name: "report.pdf"}),
+		"h.image_bytes_pdf_mime":        parts(pdf),
+		"h.mime_uppercase":              parts(toolnexus.ContentPart{Type: toolnexus.PartFile, MIMEType: "IMAGE/PNG", Data: png}),
+		"h.list/js":                     parts(toolnexus.TextPart("a"), img),
+		"h.list/python":                 parts(toolnexus.TextPart("a"), named),
+		"h.inbound_image_url_remote":    parts(toolnexus.ContentPart{Type: toolnexus.PartImage, MIMEType: "image/*", URL: "https://example.com/x"}),
+		"h.data_url_no_mime":            parts(toolnexus.ContentPart{Type: toolnexus.PartFile, MIMEType: "application/octet-stream", Data: "AAAA"}),
+		"h.data_url_not_base64/js":      parts(toolnexus.ContentPart{Type: toolnexus.PartFile, MIMEType: "text/plain", Data: "aGVsbG8gd29ybGQ="}),
+		"h.data_url_params/python":      parts(toolnexus.ContentPart{Type: toolnexus.PartImage, MIMEType: "image/png", Data: "AAAA"}),
+		"h.image_with_pdf_mime":         fail(toolnexus.ErrInvalidMIMEType, `toolnexus: invalid MIME type: "application/pdf" for an image part (part 0)`),
+		"h.validate_empty_data/js":      fail(toolnexus.ErrInvalidPart, `toolnexus: invalid part: image part has neither data nor url (part 0)`),
+		"h.validate_no_mime/js":         fail(toolnexus.ErrMissingMIMEType, `toolnexus: missing MIME type (part 0)`),
+		"h.validate_unknown_type/js":    fail(toolnexus.ErrUnknownPartType, `toolnexus: unknown part type: "video" (part 0)`),
+		"h.to_dict_no_validate":         fail(toolnexus.ErrMissingMIMEType, `toolnexus: missing MIME type (part 0)`),
+		// Records of what another port refused: what Go does instead.
+		"h.data_url_uppercase_base64": {dataURL: "data:image/png;BASE64," + png, result: &toolnexus.ToolResult{Parts: []toolnexus.ContentPart{img}}},
+		"h.data_url_params/js": {dataURL: "data:image/png;name=a.png;base64,AAAA",
+			result: &toolnexus.ToolResult{Parts: []toolnexus.ContentPart{{Type: toolnexus.PartImage, MIMEType: "image/png", Data: "AAAA"}}}},
+		"h.data_url_not_base64/python": {dataURL: "data:text/plain,hello%20world", err: toolnexus.ErrInvalidDataURL,
+			msg: `toolnexus: invalid data URL: "data:text/plain,hello%20world" is not ;base64`},
+		"h.validate_both": {in: `{"output":"x","parts":[{"type":"image","mimeType":"image/png","data":"AAAA","url":"https://example.com/a.png"}]}`,
+			err: toolnexus.ErrInvalidPart, msg: `toolnexus: invalid part: image part has both data and url (part 0)`},
+		"h.validate_neither": {in: `{"output":"x","parts":[{"type":"image","mimeType":"image/png"}]}`,
+			err: toolnexus.ErrInvalidPart, msg: `toolnexus: invalid part: image part has neither data nor url (part 0)`},
+		"h.validate_empty_data/python": {in: `{"output":"x","parts":[{"type":"image","mimeType":"image/png","data":""}]}`,
+			err: toolnexus.ErrInvalidPart, msg: `toolnexus: invalid part: image part has neither data nor url (part 0)`},
+		"h.validate_no_mime/python": {in: `{"output":"x","parts":[{"type":"image","data":"AAAA"}]}`,
+			err: toolnexus.ErrMissingMIMEType, msg: `toolnexus: missing MIME type (part 0)`},
+		"h.validate_unknown_type/python": {in: `{"output":"x","parts":[{"type":"video","mimeType":"video/mp4","data":"AAAA"}]}`,
+			err: toolnexus.ErrUnknownPartType, msg: `toolnexus: unknown part type: "video" (part 0)`},
+
+		"a.asdict": asdict, "b.asdict": asdict, "c.asdict": asdict, "d.asdict": asdict, "e.asdict": asdict, "f.authRequired_live.asdict": asdict,
+		"g.asdict": asdict, "i.asdict": asdict, "i2.empty_parts.asdict": asdict, "j.error_with_metadata.asdict": asdict,
+		"k.parts_and_metadata.asdict": asdict, "l.text_part_in_result.asdict": asdict, "e2.pending_generated_id.asdict": asdict,
+		"e3.pending_empty_id.asdict": asdict, "x.escaping.asdict": asdict, "x.numbers_and_nulls.asdict": asdict, "x.parts_as_dataclasses.asdict": asdict,
+	}
+}
+
+// TestPorts reads what the JS, Python and Elixir ports of toolnexus write
+// (testdata/ports.jsonl) as a Go user who stored a result in one of them
+// would: every vector has its decision, and reads to the exact Go value or
+// the exact error. A null member is an absent one on every route
+// (ParseToolResult, Validate and PendingOf of what json.Unmarshal gives,
+// Request and Answer); keys are exact, so Python's "is_error" is never read
+// as "isError".
+func TestPorts(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile("testdata/ports.jsonl")
+	require.NoError(t, err)
+	wants := portWants(fixturePNGBase64(t))
+	used := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var v struct{ Case, Port, JSON string }
+		require.NoError(t, json.Unmarshal([]byte(line), &v))
+		key := v.Case + "/" + v.Port
+		want, ok := wants[key]
+		if !ok {
+			key = v.Case
+			want, ok = wants[key]
+		}
+		require.True(t, ok, "no decision for %s/%s", v.Case, v.Port)
+		used[key] = true
+		t.Run(v.Case+"/"+v.Port, func(t *testing.T) {
+			t.Parallel()
+			in := v.JSON
+			switch {
+			case strings.HasPrefix(in, `{"error"`): // another port refused the case
+				if want.in == "" && want.dataURL == "" {
+					assert.Zero(t, want, "a record holds no JSON to read")
+					return
+				}
+				in = want.in
+			case strings.HasPrefix(v.Case, "h.") && in[0] == '[':
+				in = `{"output":"x","parts":` + in + `}`
+			case strings.HasPrefix(v.Case, "h."):
+				in = `{"output":"x","parts":[` + in + `]}`
+			}
+			switch {
+			case want.dataURL != "":
+				p, err := toolnexus.PartFromURL(want.dataURL, "")
+				assertErr(t, err, want.err, want.msg)
+				if want.err == nil {
+					assert.Equal(t, want.result.Parts[0], p)
+				}
+			case want.request != nil:
+				var got toolnexus.Request
+				require.NoError(t, json.Unmarshal([]byte(in), &got))
+				assert.Equal(t, *want.request, got)
+			case want.answer != nil:
+				var got toolnexus.Answer
+				require.NoError(t, json.Unmarshal([]byte(in), &got))
+				assert.Equal(t, *want.answer, got)
+			default:
+				got, err := toolnexus.ParseToolResult([]byte(in), 0)
+				assertErr(t, err, want.err, want.msg)
+				if want.err != nil {
+					return
+				}
+				assert.Equal(t, *want.result, got)
+				if f, ok := want.result.Metadata["neg_zero"].(float64); ok {
+					assert.Equal(t, math.Signbit(f), math.Signbit(got.Metadata["neg_zero"].(float64)))
+				}
+				// The same through json.Unmarshal: it validates, and PendingOf
+				// finds the same request.
+				var u toolnexus.ToolResult
+				require.NoError(t, json.Unmarshal([]byte(in), &u))
+				require.NoError(t, u.Validate())
+				wantReq, wantOK := toolnexus.PendingOf(*want.result)
+				gotReq, gotOK := toolnexus.PendingOf(u)
+				assert.Equal(t, wantOK, gotOK)
+				assert.Equal(t, wantReq, gotReq)
+			}
+		})
+	}
+	for key := range wants {
+		assert.True(t, used[key], "decision %s has no vector", key)
+	}
 }

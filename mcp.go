@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"maps"
 	"net/url"
-	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -58,6 +57,25 @@ type MCPResource struct {
 // the answer when it calls the tool again.
 const MetadataRequestState = "requestState"
 
+// MetadataStructuredContent is the metadata key under which
+// [FromMCPCallToolResult] keeps the structuredContent of a result, as a
+// json.RawMessage, apart from its Output; [ToolResult.MCPCallToolResult]
+// sends it back as structuredContent. A host may set it too: any value that
+// encoding/json writes as a JSON object (after a JSON round trip of the
+// ToolResult it is a map[string]any, written back with its keys sorted).
+const MetadataStructuredContent = "structuredContent"
+
+// MetadataResourceURIs is the metadata key under which
+// [FromMCPCallToolResult] keeps the URI of each part it read from an MCP
+// embedded resource: a map[string]string from the index of the part in
+// Parts, in decimal, to the URI ({"0":"file:///notes.txt"}). A part holding
+// data cannot also hold a URL, so the URI lives with the result;
+// [ToolResult.MCPCallToolResult] sends a part with a URI there back as an
+// embedded resource with that URI. After a JSON round trip of the
+// ToolResult it is a map[string]any of strings, read the same way. A host
+// that reorders or removes parts must renumber it.
+const MetadataResourceURIs = "resourceURIs"
+
 // The MCP names this file reads and writes.
 const (
 	inputRequired = "input_required"
@@ -65,46 +83,155 @@ const (
 
 // MCPCallToolResult returns r as an MCP CallToolResult with IsError sent as
 // isError: text blocks first, Output and then each text part, then the media
-// in the order of Parts. An image or audio part holding data is image or
-// audio content, a file part holding data an embedded resource with a blob,
-// and a part by URL, of any scheme, a resource_link named after the part, or
-// else the last segment of its URL. An embedded resource has no URL of its
-// own, so its uri is "toolnexus:part/N/NAME", N the index of the part in
-// Parts and NAME its name, path-escaped (empty for a part without a name);
-// [FromMCPCallToolResult] reads the name back from it. MCP takes every valid
-// part, whatever its MIME type, which is written as the part has it.
+// in the order of Parts. Media types are written in lower case, without
+// parameters, as every destination writes them. An image or audio part
+// holding data is image or audio content. A file part holding data is an
+// embedded resource: with its "text" when its type is text/* or JSON
+// (application/json, or a +json suffix) and its bytes are UTF-8, as MCP's
+// conformance suite sends text (the tools-call-embedded-resource and
+// tools-call-mixed-content scenarios), else with a base64 "blob". A part by
+// URL, of any scheme, is a resource_link named after the part, or else the
+// last segment of its URL. MCP takes every valid part, whatever its type.
+//
+// The uri of an embedded resource is the one [MetadataResourceURIs] gives
+// the part, when it gives a valid absolute URI; then an image or audio part
+// is an embedded resource too, as it was read. Otherwise it is
+// "toolnexus:part/N/NAME", N the index of the part in Parts and NAME its
+// name, path-escaped (empty for a part without a name);
+// [FromMCPCallToolResult] reads the name back from it. The value under
+// [MetadataStructuredContent], when it is a JSON object, is sent as
+// structuredContent (a value encoding/json cannot write as an object is
+// left out); Output stays the text, so a client without structured output
+// still reads the JSON a tool put there.
+//
+// What a round trip through toolnexus keeps (an MCP result read with
+// [FromMCPCallToolResult] and written back): isError, every text, each
+// image, audio, embedded resource (its uri, its MIME type in lower case
+// without parameters, and its bytes) and resource_link (uri, MIME type, and
+// the name of a file's link), in their order among the media, and
+// structuredContent. It drops annotations, _meta (of the result and of each
+// block), a resource_link's title, description and size (and the name of an
+// image or audio link, which comes back as the last segment of its URL), and
+// the boundaries and places of text blocks: the texts come back as one text
+// block, first (text first is the toolnexus rule), or none when they were
+// all empty. An embedded resource comes back with text when its type is
+// text/* or JSON and its bytes are UTF-8, else with a blob, whichever it
+// came with; blocks of unknown types come back as their placeholder text.
+// The interop module checks this against MCP's reference server,
+// @modelcontextprotocol/server-everything.
 //
 // A suspension is sent as its text. To suspend a call over MCP, so that the
 // client asks the person and retries, see [Request.MCPElicitParams] and the
 // mcpbridge package.
 func (r ToolResult) MCPCallToolResult() MCPCallToolResult {
-	texts, media := layout(r, mcpBlock)
+	uris := resourceURIs(r.Metadata)
+	texts, media := layout(r, mcpCarries, func(i int, p ContentPart) MCPContent {
+		return mcpBlock(i, p, uris[i])
+	})
 	content := make([]MCPContent, 0, len(texts)+len(media))
 	for _, t := range texts {
 		content = append(content, MCPContent{Type: "text", Text: t})
 	}
-	return MCPCallToolResult{Content: append(content, media...), IsError: r.IsError}
+	return MCPCallToolResult{Content: append(content, media...), StructuredContent: structuredContent(r.Metadata), IsError: r.IsError}
 }
 
+// mcpCarries says why MCP does not carry the valid part p: it carries
+// every valid part.
+func mcpCarries(ContentPart) carry { return carry{} }
+
 // mcpBlock returns the content block for the valid part p, the i'th of its
-// result.
-func mcpBlock(i int, p ContentPart) (MCPContent, string) {
+// result, that was read from an embedded resource at uri ("" for none).
+func mcpBlock(i int, p ContentPart, uri string) MCPContent {
+	mt := mediaType(p.MIMEType)
 	switch {
 	case p.URL != "":
 		name := cmp.Or(p.Name, baseName(lastSegment(p.URL)), p.URL)
-		return MCPContent{Type: "resource_link", MIMEType: p.MIMEType, URI: p.URL, Name: name}, ""
-	case p.Type == PartFile:
-		uri := "toolnexus:part/" + strconv.Itoa(i) + "/" + url.PathEscape(p.Name)
-		return MCPContent{Type: "resource", Resource: &MCPResource{URI: uri, MIMEType: p.MIMEType, Blob: p.Data}}, ""
+		return MCPContent{Type: "resource_link", MIMEType: mt, URI: p.URL, Name: name}
+	case p.Type == PartFile || uri != "":
+		res := &MCPResource{URI: uri, MIMEType: mt, Blob: p.Data}
+		if uri == "" {
+			res.URI = "toolnexus:part/" + strconv.Itoa(i) + "/" + url.PathEscape(p.Name)
+		}
+		if text, ok := textOf(mt, p.Data); ok {
+			res.Text, res.Blob = text, ""
+		}
+		return MCPContent{Type: "resource", Resource: res}
 	}
-	return MCPContent{Type: string(p.Type), Data: p.Data, MIMEType: p.MIMEType}, ""
+	return MCPContent{Type: string(p.Type), Data: p.Data, MIMEType: mt}
+}
+
+// textOf returns the text that data, canonical base64, holds when the media
+// type mt is text/*, application/json or a +json type and the bytes are
+// UTF-8.
+func textOf(mt, data string) (string, bool) {
+	if !strings.HasPrefix(mt, "text/") && mt != "application/json" && !strings.HasSuffix(mt, "+json") {
+		return "", false
+	}
+	b, err := base64.StdEncoding.DecodeString(data)
+	if err != nil || !utf8.Valid(b) {
+		return "", false
+	}
+	return string(b), true
+}
+
+// resourceURIs returns the URIs that metadata gives parts under
+// [MetadataResourceURIs], by index, keeping only valid absolute URIs (nil
+// when it gives none).
+func resourceURIs(metadata map[string]any) map[int]string {
+	var uris map[int]string
+	add := func(key, uri string) {
+		i, err := strconv.Atoi(key)
+		if err != nil || i < 0 || strconv.Itoa(i) != key || checkURL(uri) != nil {
+			return
+		}
+		if uris == nil {
+			uris = map[int]string{}
+		}
+		uris[i] = uri
+	}
+	switch m := metadata[MetadataResourceURIs].(type) {
+	case map[string]string:
+		for k, v := range m {
+			add(k, v)
+		}
+	case map[string]any:
+		for k, v := range m {
+			if uri, ok := v.(string); ok {
+				add(k, uri)
+			}
+		}
+	}
+	return uris
+}
+
+// structuredContent returns the value under [MetadataStructuredContent] as
+// JSON, or nil when there is none or it is not a JSON object.
+func structuredContent(metadata map[string]any) json.RawMessage {
+	v, ok := metadata[MetadataStructuredContent]
+	if !ok || v == nil {
+		return nil
+	}
+	raw, ok := v.(json.RawMessage)
+	if !ok {
+		var err error
+		if raw, err = json.Marshal(v); err != nil {
+			return nil
+		}
+	}
+	var out bytes.Buffer
+	if json.Compact(&out, raw) != nil || out.Len() == 0 || out.Bytes()[0] != '{' {
+		return nil
+	}
+	return out.Bytes()
 }
 
 // FromMCPCallToolResult returns the ToolResult for data, the JSON of an MCP
 // CallToolResult, as [MCPCallToolResult.ToolResult] reads it. Keys are read
 // exactly, as the MCP SDKs read them: "ISERROR" is not "isError", and a
-// text block with "TYPE":"image" is not an image. Input that is not JSON, or
-// whose known keys hold values of the wrong type, reports [ErrInvalidMCP].
+// text block with "TYPE":"image" is not an image. Input that is not JSON,
+// whose known keys hold values of the wrong type, that holds a string that
+// is not UTF-8 (named by where it is), or that asks for a url mode
+// elicitation at a URL a part could not hold, reports [ErrInvalidMCP].
 // It reads input of any size; use [ParseMCPCallToolResult] to limit it.
 func FromMCPCallToolResult(data []byte) (ToolResult, error) {
 	return ParseMCPCallToolResult(data, 0)
@@ -121,6 +248,9 @@ func parseMCP(data []byte, maxBytes int64) (ToolResult, error) {
 		return ToolResult{}, errorf(ErrInvalidMCP, "%v", err)
 	}
 	if c.ResultType == inputRequired {
+		if err := c.checkInputRequests(); err != nil {
+			return ToolResult{}, err
+		}
 		return c.suspension(), nil
 	}
 	texts, others := countBlocks(content)
@@ -190,7 +320,9 @@ func (d *jsonReader) mcpResult() (c MCPCallToolResult, content []byte, err error
 					err = errSyntax
 				}
 			case '[':
+				d.reread = true // mcpContents reads it
 				content, err = d.skip()
+				d.reread = false
 			default:
 				err = &typeError{key: "content", want: "an array", got: d.kind()}
 			}
@@ -229,13 +361,16 @@ func (d *jsonReader) mcpContents(m *mcpReader) error {
 			return fmt.Errorf("content[%d] is %s, not an object", i, d.kind())
 		}
 		c, text, err := d.mcpContent()
+		if err == nil && c.Type == "text" {
+			err = at(m.rawText(text), ".text")
+		}
 		if err != nil {
+			if _, ok := err.(*pathError); ok {
+				return at(err, "content["+strconv.Itoa(i)+"]")
+			}
 			return fmt.Errorf("content[%d]: %w", i, err)
 		}
 		if c.Type == "text" {
-			if err := m.rawText(text); err != nil {
-				return fmt.Errorf("content[%d]: %w", i, err)
-			}
 			continue
 		}
 		m.block(c)
@@ -379,7 +514,10 @@ func (d *jsonReader) mcpInputRequest(what string) (MCPInputRequest, error) {
 				}
 			case '{':
 				var raw []byte
-				if raw, err = d.skip(); err == nil {
+				d.reread = ir.Method == methodElicit // readElicitParams reads it
+				raw, err = d.skip()
+				d.reread = false
+				if err == nil {
 					ir.Params = bytes.Clone(raw)
 				}
 			default:
@@ -392,24 +530,33 @@ func (d *jsonReader) mcpInputRequest(what string) (MCPInputRequest, error) {
 	})
 	if err == nil && ir.Method == methodElicit {
 		_, err = readElicitParams(ir.Params)
+		err = at(err, ".params")
 	}
 	return ir, err
 }
 
 // ToolResult returns the ToolResult c stands for. Its Output is the text
-// blocks joined by newlines or, when c has StructuredContent, that JSON,
-// compacted; text blocks then become text parts, except those holding the
-// same JSON. Image and audio blocks become image and audio parts; an
-// embedded resource with a blob becomes a part of the type its MIME type
-// implies (application/octet-stream when it has none), named after the last
-// segment of its uri, and one with text is read like a text block; a
-// resource_link becomes a part by URL. A MIME type keeps its case but loses
-// its parameters. Names are cut to their base names.
+// blocks joined by newlines. StructuredContent, compacted, is kept apart
+// (a structuredContent of null is none)
+// under [MetadataStructuredContent], so that [ToolResult.MCPCallToolResult]
+// sends it back; when c has no text, Output is that JSON, which a provider
+// is sent as the text (MCP asks a server to send it in a text block too).
+// Image and audio blocks become image and audio parts. An embedded resource
+// becomes a part of the type its MIME type implies, named after the last
+// segment of its uri: with a blob, of that MIME type
+// (application/octet-stream when it has none); with text, holding the text
+// as its data, of its MIME type or text/plain (one with an empty text, or
+// an invalid MIME type, is read like a text block). Its uri is kept under
+// [MetadataResourceURIs] (but for the toolnexus:part URIs this package
+// writes itself, which it writes again). A resource_link becomes a part by
+// URL. A MIME type keeps its case but loses its parameters. Names are cut
+// to their base names.
 //
 // A block of an unknown type, or one whose payload is not base64 or lacks
 // what a part needs, is kept as its placeholder text, "[unsupported TYPE
 // part (MIME, N bytes)]", in the Output. Base64 that is valid but not
-// canonical (unpadded, or with line breaks) is re-encoded.
+// canonical (unpadded, or with line breaks) is re-encoded. What a round
+// trip keeps and drops is listed at [ToolResult.MCPCallToolResult].
 //
 // An input_required result is a suspension ([PendingAllOf] finds it): each
 // input request becomes a Request, rebuilt by its method with
@@ -418,6 +565,9 @@ func (d *jsonReader) mcpInputRequest(what string) (MCPInputRequest, error) {
 // [MetadataRequestState].
 func (c MCPCallToolResult) ToolResult() (ToolResult, error) {
 	if c.ResultType == inputRequired {
+		if err := c.checkInputRequests(); err != nil {
+			return ToolResult{}, err
+		}
 		return c.suspension(), nil
 	}
 	others := 0
@@ -441,14 +591,11 @@ func (c MCPCallToolResult) ToolResult() (ToolResult, error) {
 }
 
 // mcpReader builds a ToolResult from content blocks, one at a time.
-// Without structured content, Output is the texts joined by newlines; with
-// it, Output is that JSON and each text that does not hold the same JSON
-// becomes a text part, ahead of the media.
 type mcpReader struct {
 	texts      []mcpText
 	parts      []ContentPart
-	structured string // Output, when there is structured content
-	same       func(string) bool
+	uris       map[string]string // the embedded resources' URIs, by part index
+	structured json.RawMessage   // compacted
 }
 
 // mcpText is the text of a block: a string, or the bytes of a JSON string
@@ -461,13 +608,12 @@ type mcpText struct {
 // newMCPReader returns a reader for blocks, others of which are not text.
 func newMCPReader(structured json.RawMessage, blocks, others int) (*mcpReader, error) {
 	m := &mcpReader{texts: make([]mcpText, 0, blocks), parts: make([]ContentPart, 0, others)}
-	if len(structured) > 0 {
+	if len(structured) > 0 && string(bytes.TrimSpace(structured)) != "null" { // null is no structured content
 		var out bytes.Buffer
 		if err := json.Compact(&out, structured); err != nil {
 			return nil, errorf(ErrInvalidMCP, "structuredContent: %v", err)
 		}
-		m.structured = out.String()
-		m.same = sameJSON(structured)
+		m.structured = out.Bytes()
 	}
 	return m, nil
 }
@@ -488,9 +634,9 @@ func (m *mcpReader) rawText(raw []byte) error {
 		m.texts = append(m.texts, mcpText{raw: body})
 		return nil
 	}
-	var t string
-	if err := json.Unmarshal(raw, &t); err != nil {
-		return err
+	t, err := unquote(raw[1 : len(raw)-1])
+	if err != nil {
+		return &pathError{err: fmt.Errorf("a string %w", err)}
 	}
 	m.text(t)
 	return nil
@@ -512,31 +658,26 @@ func (m *mcpReader) block(b MCPContent) {
 		m.text(p.Text)
 	default:
 		m.parts = append(m.parts, p)
+		if b.Type == "resource" && !strings.HasPrefix(b.Resource.URI, "toolnexus:part/") && checkURL(b.Resource.URI) == nil {
+			if m.uris == nil {
+				m.uris = map[string]string{}
+			}
+			m.uris[strconv.Itoa(len(m.parts)-1)] = b.Resource.URI
+		}
 	}
 }
 
 func (m *mcpReader) result(isError bool) ToolResult {
 	r := ToolResult{IsError: isError}
-	parts := m.parts
-	if m.same != nil {
-		r.Output = m.structured
-		textParts := make([]ContentPart, 0, len(m.texts)+len(m.parts))
-		for _, t := range m.texts {
-			if t.raw != nil {
-				t.s = string(t.raw)
-			}
-			if !m.same(t.s) {
-				textParts = append(textParts, TextPart(t.s))
-			}
-		}
-		parts = append(textParts, parts...)
+	n := 0
+	for _, t := range m.texts {
+		n += len(t.s) + len(t.raw)
+	}
+	if n == 0 && m.structured != nil {
+		r.Output = string(m.structured)
 	} else {
-		n := max(len(m.texts)-1, 0)
-		for _, t := range m.texts {
-			n += len(t.s) + len(t.raw)
-		}
 		var out strings.Builder
-		out.Grow(n)
+		out.Grow(n + max(len(m.texts)-1, 0))
 		for i, t := range m.texts {
 			if i > 0 {
 				out.WriteByte('\n')
@@ -546,10 +687,35 @@ func (m *mcpReader) result(isError bool) ToolResult {
 		}
 		r.Output = out.String()
 	}
-	if len(parts) > 0 {
-		r.Parts = parts
+	if len(m.parts) > 0 {
+		r.Parts = m.parts
+	}
+	if m.structured != nil || m.uris != nil {
+		r.Metadata = make(map[string]any, 2)
+		if m.structured != nil {
+			r.Metadata[MetadataStructuredContent] = m.structured
+		}
+		if m.uris != nil {
+			r.Metadata[MetadataResourceURIs] = m.uris
+		}
 	}
 	return r
+}
+
+// checkInputRequests refuses a url mode elicitation whose URL a part could
+// not hold (see [PartFromURL]): a peer's login page must be an absolute URL
+// with no space or control character, and no data URL.
+func (c MCPCallToolResult) checkInputRequests() error {
+	for _, id := range slices.Sorted(maps.Keys(c.InputRequests)) {
+		p, ok := c.InputRequests[id].elicitation()
+		if !ok || p.Mode != elicitURL && (p.Mode != "" || p.URL == "") {
+			continue
+		}
+		if isDataURL(p.URL) || !isAbsoluteURL(p.URL) {
+			return errorf(ErrInvalidMCP, "input request %s: url %s is not an absolute URL", quote(id), quote(p.URL))
+		}
+	}
+	return nil
 }
 
 // suspension reads an input_required result.
@@ -599,7 +765,11 @@ func partFromMCP(c MCPContent) (ContentPart, bool) {
 	}
 	res := c.Resource
 	if res.Blob == "" {
-		return TextPart(res.Text), true
+		mimeType := cmp.Or(bareType(res.MIMEType), "text/plain")
+		if res.Text == "" || checkMIMEType(mimeType) != nil {
+			return TextPart(res.Text), true
+		}
+		return newPart(mimeType, base64.StdEncoding.EncodeToString([]byte(res.Text)), lastSegment(res.URI)), true
 	}
 	mimeType := cmp.Or(bareType(res.MIMEType), "application/octet-stream")
 	p := ContentPart{Type: typeOf(mimeType), MIMEType: mimeType, Data: res.Blob}
@@ -610,10 +780,14 @@ func partFromMCP(c MCPContent) (ContentPart, bool) {
 	return newPart(mimeType, data, lastSegment(res.URI)), true
 }
 
-// bareType returns a MIME type without its parameters, as written.
+// bareType returns a MIME type without its parameters, as written, or a
+// MIME type that is not one (see [ContentPart.Validate]) as it is, for the
+// part that has it to fail.
 func bareType(mimeType string) string {
-	t, _, _ := strings.Cut(mimeType, ";")
-	return strings.TrimSpace(t)
+	if t, err := parseMIMEType(mimeType); err == nil {
+		return t
+	}
+	return mimeType
 }
 
 // canonicalBase64 returns data as canonical standard base64: as it is when
@@ -660,23 +834,4 @@ func lastSegment(uri string) string {
 		return ""
 	}
 	return seg
-}
-
-// sameJSON returns a function that reports whether a text holds the same
-// JSON value as structured, which it decodes once. A text that does not
-// start as that value does is not decoded.
-func sameJSON(structured json.RawMessage) func(text string) bool {
-	var want any
-	if json.Unmarshal(structured, &want) != nil {
-		return func(string) bool { return false }
-	}
-	first := bytes.TrimLeft(structured, " \t\r\n")[0]
-	return func(text string) bool {
-		t := strings.TrimLeft(text, " \t\r\n")
-		if t == "" || t[0] != first {
-			return false
-		}
-		var got any
-		return json.Unmarshal([]byte(t), &got) == nil && reflect.DeepEqual(got, want)
-	}
 }

@@ -70,6 +70,18 @@ const (
 	openAIMaxFile  = 32_000_000
 )
 
+// openAIFiles are the types of the extension table that the OpenAI file
+// inputs guide lists for a Responses input_file ("Accepted file types"):
+// PDF, and the text and code (.txt, .md, .json) and spreadsheet (.csv)
+// files it extracts the text of. Chat Completions takes only PDF.
+var openAIFiles = map[string]bool{
+	"application/pdf":  true,
+	"text/plain":       true,
+	"text/markdown":    true,
+	"text/csv":         true,
+	"application/json": true,
+}
+
 // openAIImages are the image types OpenAI reads: PNG, JPEG, WebP and
 // non-animated GIF.
 var openAIImages = map[string]bool{"image/jpeg": true, "image/png": true, "image/gif": true, "image/webp": true}
@@ -94,16 +106,19 @@ var openAIAudioFormats = map[string]string{
 // follows whose content starts with the text "Output of tool NAME (CALL_ID):"
 // and holds them in order: a PNG, JPEG, GIF or WebP image of up to 20 MB as
 // image_url (its http or https URL, or a data URL), a PDF of up to 32 MB as
-// file (a data URL and the part's name, or "file.pdf"), and WAV or MP3 audio
-// as input_audio. Chat takes no file or audio by URL; those, other parts and
-// parts over the limits the API documents become placeholders.
+// file (a data URL and the part's name, or "file.pdf"), WAV or MP3 audio as
+// input_audio, and a plain text, Markdown, CSV or JSON file holding UTF-8
+// as a text part with its content: Chat takes no other file, and the file
+// inputs guide says to send the text of one that way. Chat takes no file or
+// audio by URL; those, other parts and parts over the limits the API
+// documents become placeholders.
 //
 // Chat has no error flag: a failed result is told by its Output. When one
 // assistant message made several calls, send the tool messages of all of
 // them before any of the user messages: OpenAI wants the tool messages
 // straight after the assistant message.
 func (r ToolResult) OpenAIChatMessages(toolCallID, toolName string) []OpenAIChatMessage {
-	texts, media := layout(r, func(_ int, p ContentPart) (OpenAIChatContentPart, string) {
+	texts, media := layout(r, openAIChatCarries, func(_ int, p ContentPart) OpenAIChatContentPart {
 		return openAIChatPart(p)
 	})
 	tool := OpenAIChatMessage{Role: "tool", ToolCallID: toolCallID, Content: r.Output}
@@ -123,30 +138,64 @@ func (r ToolResult) OpenAIChatMessages(toolCallID, toolName string) []OpenAIChat
 	return []OpenAIChatMessage{tool, {Role: "user", Content: user}}
 }
 
-// openAIChatPart returns the user message part for p, or the text that
-// stands for it.
-func openAIChatPart(p ContentPart) (OpenAIChatContentPart, string) {
+// Limits of the OpenAI API, as [UnsupportedPart] reports them.
+var (
+	openAIImageLimit = SizeLimit{Bytes: openAIMaxImage, What: "the 20 MB OpenAI takes in an image"}
+	openAIFileLimit  = SizeLimit{Bytes: openAIMaxFile, What: "the 32 MB OpenAI takes in a request's files"}
+)
+
+// openAIChatCarries says why OpenAI Chat does not carry the valid part p.
+// A file other than a PDF is sent as its text, so it must be UTF-8.
+func openAIChatCarries(p ContentPart) carry {
 	mt := mediaType(p.MIMEType)
 	switch {
-	case p.Type == PartImage && openAIImages[mt]:
-		switch {
-		case p.URL != "" && !webURL(p.URL):
-			return OpenAIChatContentPart{}, placeholder(p)
-		case p.URL != "":
-			return OpenAIChatContentPart{Type: "image_url", ImageURL: &OpenAIImageURL{URL: p.URL}}, ""
-		case p.Size() > openAIMaxImage:
-			return OpenAIChatContentPart{}, tooLarge(p, "the 20 MB OpenAI takes in an image")
+	case p.Type == PartImage && !openAIImages[mt], p.Type == PartFile && !openAIFiles[mt],
+		p.Type == PartAudio && openAIAudioFormats[mt] == "":
+		return refuse(UnsupportedMediaType)
+	case p.URL != "" && p.Type != PartImage:
+		return refuse(UnsupportedURL)
+	case p.Type == PartFile && mt != "application/pdf":
+		if _, ok := textOf(mt, p.Data); !ok {
+			return refuse(UnsupportedEncoding)
 		}
-		return OpenAIChatContentPart{Type: "image_url", ImageURL: &OpenAIImageURL{URL: dataURL(p)}}, ""
-	case p.Type == PartFile && mt == "application/pdf" && p.Data != "":
-		if p.Size() > openAIMaxFile {
-			return OpenAIChatContentPart{}, tooLarge(p, "the 32 MB OpenAI takes in a request's files")
-		}
-		return OpenAIChatContentPart{Type: "file", File: &OpenAIFile{FileData: dataURL(p), Filename: fileName(p)}}, ""
-	case p.Type == PartAudio && openAIAudioFormats[mt] != "" && p.Data != "":
-		return OpenAIChatContentPart{Type: "input_audio", InputAudio: &OpenAIInputAudio{Data: p.Data, Format: openAIAudioFormats[mt]}}, ""
+		return carry{}
 	}
-	return OpenAIChatContentPart{}, placeholder(p)
+	return openAIFetchAndSize(p)
+}
+
+// openAIFetchAndSize says why either OpenAI API does not carry p, a part of
+// a type and media type it takes: a URL it does not fetch, or a size over
+// its limits.
+func openAIFetchAndSize(p ContentPart) carry {
+	switch {
+	case p.URL != "" && !webURL(p.URL):
+		return refuse(UnsupportedURLScheme)
+	case p.URL != "":
+		return carry{}
+	case p.Type == PartImage && p.Size() > openAIMaxImage:
+		return overLimit(openAIImageLimit)
+	case p.Type == PartFile && p.Size() > openAIMaxFile:
+		return overLimit(openAIFileLimit)
+	}
+	return carry{}
+}
+
+// openAIChatPart returns the user message part for p, a part
+// openAIChatCarries carries.
+func openAIChatPart(p ContentPart) OpenAIChatContentPart {
+	mt := mediaType(p.MIMEType)
+	switch {
+	case p.Type == PartImage && p.URL != "":
+		return OpenAIChatContentPart{Type: "image_url", ImageURL: &OpenAIImageURL{URL: p.URL}}
+	case p.Type == PartImage:
+		return OpenAIChatContentPart{Type: "image_url", ImageURL: &OpenAIImageURL{URL: dataURL(p)}}
+	case p.Type == PartFile && mt == "application/pdf":
+		return OpenAIChatContentPart{Type: "file", File: &OpenAIFile{FileData: dataURL(p), Filename: fileName(p)}}
+	case p.Type == PartFile:
+		text, _ := textOf(mt, p.Data)
+		return OpenAIChatContentPart{Type: "text", Text: text}
+	}
+	return OpenAIChatContentPart{Type: "input_audio", InputAudio: &OpenAIInputAudio{Data: p.Data, Format: openAIAudioFormats[mt]}}
 }
 
 // OpenAIResponsesOutput returns r as an OpenAI Responses function_call_output
@@ -154,17 +203,21 @@ func openAIChatPart(p ContentPart) (OpenAIChatContentPart, string) {
 // output string. Otherwise output is an array with the text first, Output
 // and then each text part or placeholder as input_text, then the media in
 // the order of Parts: a PNG, JPEG, GIF or WebP image of up to 20 MB as
-// input_image (its http or https URL, or a data URL) and a PDF of up to
+// input_image (its http or https URL, or a data URL), and a file of up to
 // 32 MB as input_file (file_url for an http or https URL, else a data URL
-// and the part's name, or "file.pdf"). Any other part, audio included, and
-// parts over the limits the API documents become placeholders.
+// and the part's name, or "file" with the extension of its type, such as
+// "file.pdf"). The files are those of the extension table that OpenAI's
+// file inputs guide (platform docs, guides/file-inputs, "Accepted file
+// types") lists: PDF, plain text, Markdown, JSON and CSV. Any other part,
+// audio included, and parts over the limits the API documents become
+// placeholders.
 // Responses has no error flag: a failed result is told by its Output.
 func (r ToolResult) OpenAIResponsesOutput(callID string) OpenAIFunctionCallOutput {
 	o := OpenAIFunctionCallOutput{Type: "function_call_output", CallID: callID, Output: r.Output}
 	if len(r.Parts) == 0 {
 		return o
 	}
-	texts, media := layout(r, func(_ int, p ContentPart) (OpenAIResponsesContent, string) {
+	texts, media := layout(r, openAIResponsesCarries, func(_ int, p ContentPart) OpenAIResponsesContent {
 		return openAIResponsesItem(p)
 	})
 	if len(texts)+len(media) == 0 {
@@ -178,25 +231,29 @@ func (r ToolResult) OpenAIResponsesOutput(callID string) OpenAIFunctionCallOutpu
 	return o
 }
 
-// openAIResponsesItem returns the output item for p, or the text that stands
-// for it.
-func openAIResponsesItem(p ContentPart) (OpenAIResponsesContent, string) {
+// openAIResponsesCarries says why OpenAI Responses does not carry the
+// valid part p.
+func openAIResponsesCarries(p ContentPart) carry {
 	mt := mediaType(p.MIMEType)
-	image := p.Type == PartImage && openAIImages[mt]
-	pdf := p.Type == PartFile && mt == "application/pdf"
 	switch {
-	case !image && !pdf, p.URL != "" && !webURL(p.URL):
-		return OpenAIResponsesContent{}, placeholder(p)
-	case image && p.URL != "":
-		return OpenAIResponsesContent{Type: "input_image", ImageURL: p.URL}, ""
-	case p.URL != "":
-		return OpenAIResponsesContent{Type: "input_file", FileURL: p.URL}, ""
-	case image && p.Size() > openAIMaxImage:
-		return OpenAIResponsesContent{}, tooLarge(p, "the 20 MB OpenAI takes in an image")
-	case image:
-		return OpenAIResponsesContent{Type: "input_image", ImageURL: dataURL(p)}, ""
-	case p.Size() > openAIMaxFile:
-		return OpenAIResponsesContent{}, tooLarge(p, "the 32 MB OpenAI takes in a request's files")
+	case p.Type != PartImage && p.Type != PartFile:
+		return refuse(UnsupportedType)
+	case p.Type == PartImage && !openAIImages[mt], p.Type == PartFile && !openAIFiles[mt]:
+		return refuse(UnsupportedMediaType)
 	}
-	return OpenAIResponsesContent{Type: "input_file", FileData: dataURL(p), Filename: fileName(p)}, ""
+	return openAIFetchAndSize(p)
+}
+
+// openAIResponsesItem returns the output item for p, a part
+// openAIResponsesCarries carries.
+func openAIResponsesItem(p ContentPart) OpenAIResponsesContent {
+	switch {
+	case p.Type == PartImage && p.URL != "":
+		return OpenAIResponsesContent{Type: "input_image", ImageURL: p.URL}
+	case p.Type == PartImage:
+		return OpenAIResponsesContent{Type: "input_image", ImageURL: dataURL(p)}
+	case p.URL != "":
+		return OpenAIResponsesContent{Type: "input_file", FileURL: p.URL}
+	}
+	return OpenAIResponsesContent{Type: "input_file", FileData: dataURL(p), Filename: fileName(p)}
 }

@@ -50,11 +50,11 @@ func TestOpenAIChatDelivery(t *testing.T) {
 		"pdf s3":              `[unsupported file part (application/pdf, url s3://bucket/report.pdf)]`,
 		"pdf gs":              `[unsupported file part (application/pdf, url gs://bucket/report.pdf)]`,
 		"wav https":           `[unsupported audio part (audio/wav, url https://example.com/a.wav)]`,
-		"txt":                 `[unsupported file part (text/plain, 5 bytes)]`,
+		"txt":                 `{"type":"text","text":"hello"}`,
 		"txt not UTF-8":       `[unsupported file part (text/plain, 1 bytes)]`,
-		"md":                  `[unsupported file part (text/markdown, 7 bytes)]`,
-		"csv":                 `[unsupported file part (text/csv, 7 bytes)]`,
-		"json":                `[unsupported file part (application/json, 7 bytes)]`,
+		"md":                  `{"type":"text","text":"# Title"}`,
+		"csv":                 `{"type":"text","text":"a,b\n1,2"}`,
+		"json":                `{"type":"text","text":"{\"a\":1}"}`,
 		"ogg":                 `[unsupported audio part (audio/ogg, 4 bytes)]`,
 		"flac":                `[unsupported audio part (audio/flac, 4 bytes)]`,
 		"m4a":                 `[unsupported audio part (audio/mp4, 4 bytes)]`,
@@ -90,11 +90,11 @@ func TestOpenAIResponsesDelivery(t *testing.T) {
 		"pdf s3":              `[unsupported file part (application/pdf, url s3://bucket/report.pdf)]`,
 		"pdf gs":              `[unsupported file part (application/pdf, url gs://bucket/report.pdf)]`,
 		"wav https":           `[unsupported audio part (audio/wav, url https://example.com/a.wav)]`,
-		"txt":                 `[unsupported file part (text/plain, 5 bytes)]`,
-		"txt not UTF-8":       `[unsupported file part (text/plain, 1 bytes)]`,
-		"md":                  `[unsupported file part (text/markdown, 7 bytes)]`,
-		"csv":                 `[unsupported file part (text/csv, 7 bytes)]`,
-		"json":                `[unsupported file part (application/json, 7 bytes)]`,
+		"txt":                 `{"type":"input_file","file_data":"data:text/plain;base64,aGVsbG8=","filename":"notes.txt"}`,
+		"txt not UTF-8":       `{"type":"input_file","file_data":"data:text/plain;base64,/w==","filename":"bad.txt"}`,
+		"md":                  `{"type":"input_file","file_data":"data:text/markdown;base64,IyBUaXRsZQ==","filename":"README.md"}`,
+		"csv":                 `{"type":"input_file","file_data":"data:text/csv;base64,YSxiCjEsMg==","filename":"data.csv"}`,
+		"json":                `{"type":"input_file","file_data":"data:application/json;base64,eyJhIjoxfQ==","filename":"data.json"}`,
 		"ogg":                 `[unsupported audio part (audio/ogg, 4 bytes)]`,
 		"flac":                `[unsupported audio part (audio/flac, 4 bytes)]`,
 		"m4a":                 `[unsupported audio part (audio/mp4, 4 bytes)]`,
@@ -106,6 +106,43 @@ func TestOpenAIResponsesDelivery(t *testing.T) {
 		want[name] = responsesWith(item)
 	}
 	checkDelivery(t, want, func(r toolnexus.ToolResult) any { return r.OpenAIResponsesOutput("call_1") })
+}
+
+// TestOpenAIResponsesFileTypes checks each type of the extension table as
+// a Responses input_file, unnamed (named after its type) and by URL, and
+// the types the file inputs guide does not list, which stay placeholders.
+func TestOpenAIResponsesFileTypes(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		mimeType string
+		filename string // "" when Responses does not take the type as a file
+	}{
+		{"application/pdf", "file.pdf"},
+		{"text/plain", "file.txt"},
+		{"Text/Markdown; charset=utf-8", "file.md"},
+		{"text/csv", "file.csv"},
+		{"application/json", "file.json"},
+		{"application/octet-stream", ""},
+		{"text/html", ""},
+		{"application/zip", ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.mimeType, func(t *testing.T) {
+			t.Parallel()
+			data := file(tc.mimeType, "AAAA", "")
+			byURL := part(toolnexus.PartFile, tc.mimeType, "", "https://example.com/f", "")
+			got := mustJSON(t, toolnexus.Ok("out", data, byURL).OpenAIResponsesOutput("c"))
+			want := `{"type":"function_call_output","call_id":"c","output":[{"type":"input_text","text":"out"},` +
+				`{"type":"input_file","file_data":"data:` + strings.ToLower(strings.Split(tc.mimeType, ";")[0]) + `;base64,AAAA","filename":"` + tc.filename + `"},` +
+				`{"type":"input_file","file_url":"https://example.com/f"}]}`
+			if tc.filename == "" {
+				want = `{"type":"function_call_output","call_id":"c","output":[{"type":"input_text","text":"out"},` +
+					`{"type":"input_text","text":"[unsupported file part (` + tc.mimeType + `, 3 bytes)]"},` +
+					`{"type":"input_text","text":"[unsupported file part (` + tc.mimeType + `, url https://example.com/f)]"}]}`
+			}
+			assert.Equal(t, want, got)
+		})
+	}
 }
 
 // TestOpenAIChatAudioFormats checks the audio media types OpenAI Chat takes

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 
 	"github.com/google/uuid"
@@ -190,7 +191,8 @@ func AuthRequired(url, prompt string) ToolResult {
 // after: a Request, or any value whose JSON is an object with a non-empty
 // string "kind" (such as the map[string]any that decoding gives), is a
 // suspension, and its string fields id, kind, prompt, url and expiresAt and
-// its object data are read into the Request (other keys are ignored). Any
+// its object data are read into the Request (other keys are ignored; a
+// member that is null, as other ports write an absent one, is absent). Any
 // other value, such as a string, true, a Request without a Kind or an object
 // without kind, is not one. A suspension without an id or prompt is still
 // returned; [ToolResult.Validate] refuses it.
@@ -219,6 +221,9 @@ func requestOf(v any) (Request, bool) {
 		}
 	}
 	// Any other value is read as it will be after JSON.
+	if !unfoldsWithin(reflect.ValueOf(v), maxRequestValues) {
+		return Request{}, false
+	}
 	b, err := json.Marshal(v)
 	if err != nil {
 		return Request{}, false
@@ -255,27 +260,89 @@ func isJSONValue(m map[string]any) bool {
 }
 
 // isJSONAny reports whether v is made only of the types encoding/json
-// decodes into an any.
+// decodes into an any, and is a tree, as JSON decodes to, or unfolds into at
+// most maxRequestValues values: metadata that links back to itself is not.
 func isJSONAny(v any) bool {
-	switch v := v.(type) {
-	case nil, string, float64, bool:
-		return true
-	case []any:
-		for _, e := range v {
-			if !isJSONAny(e) {
-				return false
-			}
-		}
-		return true
-	case map[string]any:
-		for _, e := range v {
-			if !isJSONAny(e) {
-				return false
-			}
-		}
-		return true
+	type container struct {
+		p uintptr
+		n int
 	}
-	return false
+	var seen map[container]bool
+	shared := false
+	stack := []any{v}
+	for n := 0; len(stack) > 0; n++ {
+		if shared && n > maxRequestValues {
+			return false
+		}
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		var c container
+		switch v := v.(type) {
+		case nil, string, float64, bool:
+			continue
+		case []any:
+			stack = append(stack, v...)
+			c = container{reflect.ValueOf(v).Pointer(), len(v)}
+		case map[string]any:
+			for _, e := range v {
+				stack = append(stack, e)
+			}
+			c = container{reflect.ValueOf(v).Pointer(), -1}
+		default:
+			return false
+		}
+		if c.n == 0 {
+			continue
+		}
+		if seen == nil {
+			seen = map[container]bool{}
+		}
+		shared = shared || seen[c]
+		seen[c] = true
+	}
+	return true
+}
+
+// maxRequestValues bounds the values of a request read from metadata: a
+// value whose JSON would hold more, such as one that links back to itself,
+// which JSON would unfold without end, is no request.
+const maxRequestValues = 1 << 16
+
+// unfoldsWithin reports whether v, unfolded as JSON writes it, holds at most
+// max values.
+func unfoldsWithin(v reflect.Value, max int) bool {
+	stack := []reflect.Value{v}
+	for n := 0; len(stack) > 0; n++ {
+		if n > max {
+			return false
+		}
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch v.Kind() {
+		case reflect.Interface, reflect.Pointer:
+			if !v.IsNil() {
+				stack = append(stack, v.Elem())
+			}
+		case reflect.Slice, reflect.Array:
+			if v.Type().Elem().Kind() == reflect.Uint8 {
+				continue // written as one string
+			}
+			for i := range v.Len() {
+				stack = append(stack, v.Index(i))
+			}
+		case reflect.Map:
+			for it := v.MapRange(); it.Next(); {
+				stack = append(stack, it.Value())
+			}
+		case reflect.Struct:
+			for i := range v.NumField() {
+				if v.Type().Field(i).IsExported() {
+					stack = append(stack, v.Field(i))
+				}
+			}
+		}
+	}
+	return true
 }
 
 func requestFromMap(m map[string]any) (Request, bool) {
@@ -300,8 +367,10 @@ func validatePending(v any) error {
 		return errorf(ErrInvalidRequest, "metadata %q holds %s, not a request", MetadataPending, describeValue(v))
 	}
 	if m, ok := v.(map[string]any); ok {
+		// A null member is an absent one, as other ports write them
+		// ("url":null, "id":null).
 		for _, k := range [...]string{"id", "kind", "prompt", "url", "expiresAt"} {
-			if f, ok := m[k]; ok {
+			if f, ok := m[k]; ok && f != nil {
 				if _, ok := f.(string); !ok {
 					return errorf(ErrInvalidRequest, "pending %s is %T, not a string", k, f)
 				}

@@ -2,6 +2,7 @@ package toolnexus_test
 
 import (
 	"encoding/json"
+	"log/slog"
 	"strings"
 	"sync"
 	"testing"
@@ -495,4 +496,44 @@ func TestValidatePending(t *testing.T) {
 			assertErr(t, tt.r.Validate(), tt.wantErr, tt.wantMsg)
 		})
 	}
+}
+
+// TestHostilePending checks that a suspension's request that links back to
+// itself, or unfolds without bound, is no request, and that String, LogValue,
+// Validate and PendingOf end on it.
+func TestHostilePending(t *testing.T) {
+	t.Parallel()
+	data := secretPayload()
+	for name, build := range hostileMetadata(t, data) {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			req := map[string]any{"id": "r", "kind": "input", "prompt": "p", "data": map[string]any{"v": build()}}
+			type request struct {
+				ID, Kind, Prompt string
+				Data             any
+			}
+			for _, pending := range []any{req, request{ID: "r", Kind: "input", Prompt: "p", Data: build()}} {
+				r := toolnexus.Error("p").WithMetadata(toolnexus.MetadataPending, pending)
+				within(t, func() {
+					_, _ = toolnexus.PendingOf(r)
+					_ = r.Validate()
+					_, _ = logWithoutTime(slog.Any("r", r))
+					assert.NotContains(t, r.String(), data[100:116])
+				})
+			}
+		})
+	}
+	// A large request from JSON is a tree, and one that shares a value a
+	// few times unfolds into few values: both are requests.
+	big := `{"output":"p","isError":true,"metadata":{"pending":{"id":"r","kind":"input","prompt":"p","data":{"a":[` + strings.Repeat("1,", 99_999) + `1]}}}}`
+	r, err := toolnexus.ParseToolResult([]byte(big), 0)
+	require.NoError(t, err)
+	req, ok := toolnexus.PendingOf(r)
+	require.True(t, ok)
+	assert.Len(t, req.Data["a"], 100_000)
+	list := []any{"x"}
+	shared := map[string]any{"id": "r", "kind": "input", "prompt": "p", "data": map[string]any{"a": list, "b": list}}
+	req, ok = toolnexus.PendingOf(toolnexus.Error("p").WithMetadata(toolnexus.MetadataPending, shared))
+	require.True(t, ok)
+	assert.Equal(t, map[string]any{"a": list, "b": list}, req.Data)
 }

@@ -8,11 +8,12 @@ import (
 // layout splits r the way every destination sends a result (see the package
 // doc): texts holds Output, then each text part and each placeholder in the
 // order of Parts, leaving out empty text; media holds, in order, the block
-// that carry makes of each other part. A part that fails
-// [ContentPart.Validate], or that carry refuses by returning the text that
-// stands for it, leaves that text among the texts. carry sees only valid
-// parts, so each payload is checked once per conversion.
-func layout[B any](r ToolResult, carry func(i int, p ContentPart) (B, string)) (texts []string, media []B) {
+// that block makes of each other part. Whether a part is carried is decided
+// by verdict with carries, the destination's decision, as
+// [ToolResult.Unsupported] decides it: a part that fails
+// [ContentPart.Validate] or that carries refuses leaves its placeholder
+// among the texts. block sees only the parts carried.
+func layout[B any](r ToolResult, carries func(ContentPart) carry, block func(i int, p ContentPart) B) (texts []string, media []B) {
 	n := 0
 	for _, p := range r.Parts {
 		if p.Type != PartText {
@@ -32,16 +33,11 @@ func layout[B any](r ToolResult, carry func(i int, p ContentPart) (B, string)) (
 			addText(p.Text)
 			continue
 		}
-		if p.Validate() != nil {
-			addText(placeholder(p))
+		if why := verdict(p, carries); why.reason != "" {
+			addText(why.placeholder(p))
 			continue
 		}
-		b, text := carry(i, p)
-		if text != "" {
-			addText(text)
-			continue
-		}
-		media = append(media, b)
+		media = append(media, block(i, p))
 	}
 	return texts, media
 }

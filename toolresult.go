@@ -1,37 +1,11 @@
-// Package toolnexus holds what an LLM tool call returns: a [ToolResult] with
-// the text the model reads next, whether the call failed, optional non-text
-// [ContentPart] values such as images, PDFs and audio, and metadata for the
-// host's code. A tool that cannot finish until something happens out of band,
-// such as a login, an approval or an answer from a person, returns a
-// suspension built by [Pending]; the host reads it back with [PendingOf],
-// even after the result has been stored as JSON and read by another process.
-//
-// A result goes to a model provider through one method per destination
-// (Anthropic, OpenAI Chat and Responses, Gemini, MCP), which all follow the
-// same rules: the text comes first, Output and then each text part in order,
-// and the media after it, in order; an empty text is never sent as a block of
-// its own; metadata never reaches a provider, so a suspension is sent as its
-// Output text. A part the destination cannot carry (a type or media type it
-// does not read, a URL scheme it does not fetch, a size over the limits its
-// API documents, or a part that fails [ContentPart.Validate]) becomes a
-// placeholder text such as "[unsupported audio part (audio/wav, 12 bytes)]",
-// never a silent drop and never a block the provider would refuse. Media
-// types are written in lower case without parameters.
 package toolnexus
 
 import (
-	"encoding/hex"
 	"fmt"
-	"io"
 	"log/slog"
 	"maps"
-	"reflect"
 	"slices"
 	"strconv"
-	"strings"
-	"time"
-	"unicode"
-	"unicode/utf8"
 )
 
 // MetadataPending is the reserved metadata key whose value, a [Request], makes
@@ -142,44 +116,15 @@ func (r ToolResult) Validate() error {
 // ("image (image/png, 82 bytes) sha256:e050…"). Whatever the metadata holds
 // is redacted too, at any depth: parts and results (values or pointers, in
 // slices, arrays, maps and the exported fields of structs), objects decoded
-// from JSON that have the shape of a part, and strings holding a data: URL.
-// The copy shares nothing that it changes with r.
+// from JSON that have the shape of a part and every member of those, the
+// payloads of the MCP and provider values ([MCPContent], …), and strings
+// holding a data: URL. A value nested in place, with no map, slice or
+// pointer between, more than 10 000 levels deep is dropped. A value reached twice, along a cycle or two
+// paths, is copied once, so the copy links as r does, and the cost is linear
+// in the number of distinct values. The copy shares nothing that it changes
+// with r.
 func (r ToolResult) Redacted() ToolResult {
-	return r.redacted(0)
-}
-
-func (r ToolResult) redacted(depth int) ToolResult {
-	out := r
-	var notes []string
-	if r.Parts != nil {
-		out.Parts = make([]ContentPart, len(r.Parts))
-		notes = make([]string, len(r.Parts))
-		for i, p := range r.Parts {
-			notes[i] = p.String()
-			if p.Data != "" {
-				if sum, err := p.SHA256(); err == nil {
-					notes[i] += " sha256:" + hex.EncodeToString(sum[:])
-				} else {
-					notes[i] += " (invalid base64)"
-				}
-			}
-			out.Parts[i] = p.withoutPayload()
-		}
-	}
-	if r.Metadata == nil && notes == nil {
-		return out
-	}
-	out.Metadata = make(map[string]any, len(r.Metadata)+1)
-	for k, v := range r.Metadata {
-		if red, changed := redact(reflect.ValueOf(v), depth+1); changed {
-			v = red.Interface()
-		}
-		out.Metadata[k] = v
-	}
-	if notes != nil {
-		out.Metadata[MetadataRedacted] = notes
-	}
-	return out
+	return r.redacted()
 }
 
 // String describes r for people without any part data: its status, its
@@ -228,75 +173,19 @@ func (r ToolResult) String() string {
 	return string(b)
 }
 
-// printable returns s as it is when it holds only graphic characters and no
-// space, else quoted, so that text from a peer cannot forge a line of a log.
-func printable(s string) string {
-	for _, c := range s {
-		if c == utf8.RuneError || c == ' ' || !unicode.IsGraphic(c) {
-			return strconv.Quote(s)
-		}
-	}
-	return s
-}
-
 // GoString returns a Go-syntax form of r for %#v in which each part's data
 // is replaced by its size and each metadata value that is not a number, a
 // boolean, a string, a time, a part or a result by its type (and length).
 func (r ToolResult) GoString() string {
-	b := fmt.Appendf(nil, "toolnexus.ToolResult{Output:%q, IsError:%t, Parts:%#v, Metadata:", r.Output, r.IsError, r.Parts)
-	if r.Metadata == nil {
-		b = append(b, "map[string]interface {}(nil)"...)
-	} else {
-		b = append(b, "map[string]interface {}{"...)
-		for i, k := range slices.Sorted(maps.Keys(r.Metadata)) {
-			if i > 0 {
-				b = append(b, ", "...)
-			}
-			b = fmt.Appendf(b, "%q:%s", k, goValue(r.Metadata[k]))
-		}
-		b = append(b, '}')
-	}
-	return string(append(b, '}'))
-}
-
-// goValue returns the Go syntax of a metadata value for GoString, or its
-// type when it may hold a payload the package cannot see.
-func goValue(v any) string {
-	switch v := v.(type) {
-	case nil, bool, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64,
-		float32, float64, time.Time, time.Duration, ContentPart, ToolResult:
-		return fmt.Sprintf("%#v", v)
-	case *ContentPart:
-		if v != nil {
-			return "&" + v.GoString()
-		}
-	case *ToolResult:
-		if v != nil {
-			return "&" + v.GoString()
-		}
-	case string:
-		return logString(v)
-	}
-	rv := reflect.ValueOf(v)
-	switch rv.Kind() {
-	case reflect.Slice, reflect.Array, reflect.Map:
-		return fmt.Sprintf("%T(len %d)", v, rv.Len())
-	}
-	return fmt.Sprintf("%T{…}", v)
+	var w walk
+	return r.goString(&w, 0)
 }
 
 // Format prints r for every verb without part data: %#v is
 // [ToolResult.GoString], %q the quoted [ToolResult.String], every other verb
 // the String.
 func (r ToolResult) Format(f fmt.State, verb rune) {
-	switch {
-	case verb == 'v' && f.Flag('#'):
-		io.WriteString(f, r.GoString())
-	case verb == 'q':
-		io.WriteString(f, strconv.Quote(r.String()))
-	default:
-		io.WriteString(f, r.String())
-	}
+	format(f, verb, r)
 }
 
 // LogValue implements [slog.LogValuer]. A result logs as a group of its
@@ -305,122 +194,9 @@ func (r ToolResult) Format(f fmt.State, verb rune) {
 // and short strings are logged as they are; parts and results, wherever
 // [ToolResult.Redacted] finds them, are described; a data: URL loses its
 // payload and other strings are cut at 256 bytes; any other value is logged
-// as its type and length.
+// as its type and length. A map, slice or pointer met a second time, along a
+// cycle or another path, is logged as its type and "seen above".
 func (r ToolResult) LogValue() slog.Value {
-	attrs := make([]slog.Attr, 0, 5)
-	attrs = append(attrs, slog.String("output", r.Output), slog.Bool("isError", r.IsError))
-	if len(r.Parts) > 0 {
-		attrs = append(attrs, slog.Attr{Key: "parts", Value: metadataLogValue(r.Parts)})
-	}
-	if req, ok := PendingOf(r); ok {
-		attrs = append(attrs, slog.Any(MetadataPending, req))
-	}
-	if len(r.Metadata) > 0 {
-		meta := make([]slog.Attr, 0, len(r.Metadata))
-		for _, k := range slices.Sorted(maps.Keys(r.Metadata)) {
-			if k != MetadataPending {
-				meta = append(meta, slog.Attr{Key: k, Value: metadataLogValue(r.Metadata[k])})
-			}
-		}
-		if len(meta) > 0 {
-			attrs = append(attrs, slog.Attr{Key: "metadata", Value: slog.GroupValue(meta...)})
-		}
-	}
-	return slog.GroupValue(attrs...)
-}
-
-// maxLoggedString is the longest metadata string logged whole.
-const maxLoggedString = 256
-
-// logString is a metadata string as it is logged or printed: quoted, a data
-// URL without its payload, and cut at maxLoggedString bytes.
-func logString(s string) string {
-	switch {
-	case isDataURL(s):
-		return strconv.Quote(redactDataURL(s))
-	case len(s) > maxLoggedString:
-		return strconv.Quote(s[:maxLoggedString]) + "… (" + strconv.Itoa(len(s)) + " bytes)"
-	}
-	return strconv.Quote(s)
-}
-
-// metadataLogValue logs a metadata value without any payload it may carry.
-func metadataLogValue(v any) slog.Value {
-	switch v := v.(type) {
-	case nil, bool, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64,
-		float32, float64, time.Time, time.Duration:
-		return slog.AnyValue(v)
-	case string:
-		if isDataURL(v) {
-			return slog.StringValue(redactDataURL(v))
-		}
-		if len(v) > maxLoggedString {
-			return slog.StringValue(v[:maxLoggedString] + "… (" + strconv.Itoa(len(v)) + " bytes)")
-		}
-		return slog.StringValue(v)
-	case map[string]any:
-		if looksLikePart(v) {
-			mimeType, _ := v["mimeType"].(string)
-			data, _ := v["data"].(string)
-			return ContentPart{Type: PartType(fmt.Sprint(v["type"])), MIMEType: mimeType, Data: data}.LogValue()
-		}
-	case slog.LogValuer:
-		if rv := reflect.ValueOf(v); rv.Kind() == reflect.Pointer && rv.IsNil() {
-			return slog.StringValue(fmt.Sprintf("%T(nil)", v))
-		}
-		return v.LogValue()
-	}
-	rv := reflect.ValueOf(v)
-	switch rv.Kind() {
-	case reflect.Slice, reflect.Array, reflect.Map:
-		if rv.Len() <= maxLoggedItems && holdsParts(rv) {
-			return itemsLogValue(rv)
-		}
-		return slog.StringValue(fmt.Sprintf("%T (len %d)", v, rv.Len()))
-	case reflect.String:
-		return metadataLogValue(rv.String())
-	case reflect.Pointer:
-		if !rv.IsNil() && holdsParts(rv) {
-			return metadataLogValue(rv.Elem().Interface())
-		}
-	}
-	return slog.StringValue(fmt.Sprintf("%T", v))
-}
-
-// maxLoggedItems is the most items of a slice or map of parts logged one by
-// one.
-const maxLoggedItems = 64
-
-// holdsParts reports whether v holds parts or results, as the value or the
-// elements of a slice, array or map.
-func holdsParts(v reflect.Value) bool {
-	t := v.Type()
-	if t.Kind() != reflect.Pointer {
-		t = t.Elem()
-	}
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if t == partType || t == resultType {
-		return true
-	}
-	_, changed := redact(v, 0)
-	return changed
-}
-
-// itemsLogValue logs each item of a slice, array or map as a metadata value.
-func itemsLogValue(v reflect.Value) slog.Value {
-	attrs := make([]slog.Attr, 0, v.Len())
-	if v.Kind() == reflect.Map {
-		keys := v.MapKeys()
-		slices.SortFunc(keys, func(a, b reflect.Value) int { return strings.Compare(fmt.Sprint(a), fmt.Sprint(b)) })
-		for _, k := range keys {
-			attrs = append(attrs, slog.Attr{Key: fmt.Sprint(k), Value: metadataLogValue(v.MapIndex(k).Interface())})
-		}
-		return slog.GroupValue(attrs...)
-	}
-	for i := range v.Len() {
-		attrs = append(attrs, slog.Attr{Key: strconv.Itoa(i), Value: metadataLogValue(v.Index(i).Interface())})
-	}
-	return slog.GroupValue(attrs...)
+	var w walk
+	return r.logValue(&w, 0)
 }

@@ -266,10 +266,11 @@ const (
 )
 
 // fakeAPI stands in for a provider's API: it answers every request with one
-// reply and keeps the body of the last request.
+// reply and keeps the path and body of the last request.
 type fakeAPI struct {
 	*httptest.Server
 	mu   sync.Mutex
+	path string
 	body []byte
 }
 
@@ -282,12 +283,19 @@ func newFakeAPI(reply string) *fakeAPI {
 			return
 		}
 		a.mu.Lock()
-		a.body = body
+		a.path, a.body = req.URL.Path, body
 		a.mu.Unlock()
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, reply)
 	}))
 	return a
+}
+
+// lastPath returns the path of the last request.
+func (a *fakeAPI) lastPath() string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.path
 }
 
 // lastBody returns the body of the last request.

@@ -59,16 +59,17 @@ func results(t *testing.T) map[string]toolnexus.ToolResult {
 	pdfURL := urlPart(t, "https://example.com/report.pdf", "application/pdf")
 	wav := part(t, wavBytes, "audio/wav")
 	bmp := part(t, []byte("BM"), "image/bmp")
+	csv := part(t, []byte("a,b\n1,2"), "text/csv").WithName("data.csv")
 	text := toolnexus.TextPart("caption")
 	out := map[string]toolnexus.ToolResult{
 		"text only":  toolnexus.Ok("eu-west-1"),
 		"empty":      toolnexus.Ok(""),
 		"suspension": toolnexus.AuthRequired("https://example.com/login", ""),
-		"all parts":  toolnexus.Ok("out", text, img, imgURL, pdf, pdfUnnamed, pdfURL, wav, bmp),
+		"all parts":  toolnexus.Ok("out", text, img, imgURL, pdf, pdfUnnamed, pdfURL, wav, bmp, csv),
 	}
 	for name, p := range map[string]toolnexus.ContentPart{
 		"text": text, "image data": img, "image URL": imgURL, "file with name": pdf,
-		"file without name": pdfUnnamed, "file URL": pdfURL, "audio": wav, "bmp image": bmp,
+		"file without name": pdfUnnamed, "file URL": pdfURL, "audio": wav, "bmp image": bmp, "text file": csv,
 	} {
 		out[name] = toolnexus.Ok("out", p)
 		out[name+" error"] = toolnexus.Error("failed", p)
@@ -125,10 +126,14 @@ func TestAnthropic(t *testing.T) {
 				case "document":
 					require.NotNil(t, c.OfDocument, "block %d", i)
 					assert.Equal(t, b.Title, c.OfDocument.Title.Value)
-					if b.Source.Type == "base64" {
+					switch b.Source.Type {
+					case "base64":
 						require.NotNil(t, c.OfDocument.Source.OfBase64)
-						assert.Equal(t, pdfBytes, decode(t, c.OfDocument.Source.OfBase64.Data))
-					} else {
+						assert.Equal(t, decode(t, b.Source.Data), decode(t, c.OfDocument.Source.OfBase64.Data))
+					case "text":
+						require.NotNil(t, c.OfDocument.Source.OfText)
+						assert.Equal(t, b.Source.Data, c.OfDocument.Source.OfText.Data)
+					default:
 						require.NotNil(t, c.OfDocument.Source.OfURL)
 						assert.Equal(t, b.Source.URL, c.OfDocument.Source.OfURL.URL)
 					}
@@ -179,6 +184,9 @@ func TestOpenAIChat(t *testing.T) {
 					case "image_url":
 						require.NotNil(t, s.OfImageURL)
 						assert.Equal(t, p.ImageURL.URL, s.OfImageURL.ImageURL.URL)
+					case "text":
+						require.NotNil(t, s.OfText)
+						assert.Equal(t, p.Text, s.OfText.Text)
 					case "file":
 						require.NotNil(t, s.OfFile)
 						assert.Equal(t, "data:application/pdf;base64,"+base64.StdEncoding.EncodeToString(pdfBytes), s.OfFile.File.FileData.Value)
@@ -306,8 +314,13 @@ func TestMCP(t *testing.T) {
 				case *mcp.EmbeddedResource:
 					assert.Equal(t, "resource", c.Type)
 					assert.Equal(t, c.Resource.URI, s.Resource.URI)
-					assert.Equal(t, "application/pdf", s.Resource.MIMEType)
-					assert.Equal(t, pdfBytes, s.Resource.Blob)
+					assert.Equal(t, c.Resource.MIMEType, s.Resource.MIMEType)
+					assert.Equal(t, c.Resource.Text, s.Resource.Text)
+					if c.Resource.Blob == "" {
+						assert.Nil(t, s.Resource.Blob)
+					} else {
+						assert.Equal(t, decode(t, c.Resource.Blob), s.Resource.Blob)
+					}
 				case *mcp.ResourceLink:
 					assert.Equal(t, "resource_link", c.Type)
 					assert.Equal(t, c.URI, s.URI)
@@ -421,7 +434,7 @@ func TestMCPServer(t *testing.T) {
 			part(t, png, "image/png"),
 			part(t, wavBytes, "audio/wav"),
 			part(t, pdfBytes, "application/pdf").WithName("report.pdf"),
-		)
+		).WithMetadata(toolnexus.MetadataResourceURIs, map[string]string{"2": "file:///reports/report.pdf"})
 		assert.Equal(t, want, r)
 		for i, b := range [][]byte{png, wavBytes, pdfBytes} {
 			got, err := base64.StdEncoding.DecodeString(r.Parts[i].Data)

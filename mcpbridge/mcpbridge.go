@@ -2,9 +2,11 @@
 // github.com/modelcontextprotocol/go-sdk. [CallToolResult] and
 // [FromCallToolResult] convert results to and from the SDK's types without a
 // JSON round trip. [Handler] turns a tool that may suspend into an SDK tool
-// handler: a suspension becomes an elicitation that the client puts to a
-// person, and the client's answer reaches the tool when it retries the call.
-// The state the client holds in between is sealed with the [Bridge]'s key.
+// handler: a suspension becomes input requests (elicitations, sampling,
+// roots) that the client fulfils, and the client's answers reach the tool
+// when it retries the call. The state the client holds in between is
+// sealed with the [Bridge]'s keys, by [toolnexus.MCPServer], the core that
+// the mcpgobridge module shares.
 package mcpbridge
 
 import (
@@ -21,10 +23,15 @@ import (
 // [toolnexus.ToolResult.MCPCallToolResult] gives it: text blocks first, then
 // the media in the order of r's parts. Each base64 payload is decoded once,
 // into the bytes the SDK's content holds. A suspension is sent as its text,
-// as a client that cannot answer it sees it; [Handler] sends it as an
-// elicitation instead.
+// as a client that cannot answer it sees it; [Handler] asks its requests
+// instead.
 func CallToolResult(r toolnexus.ToolResult) *mcp.CallToolResult {
-	c := r.MCPCallToolResult()
+	return callToolResult(r.MCPCallToolResult())
+}
+
+// callToolResult returns c, written by [toolnexus.ToolResult.MCPCallToolResult],
+// as the SDK's CallToolResult.
+func callToolResult(c toolnexus.MCPCallToolResult) *mcp.CallToolResult {
 	res := &mcp.CallToolResult{Content: make([]mcp.Content, len(c.Content)), IsError: c.IsError}
 	for i, b := range c.Content {
 		res.Content[i] = sdkContent(b)
@@ -55,13 +62,15 @@ func sdkContent(b toolnexus.MCPContent) mcp.Content {
 		if b.Resource == nil {
 			break
 		}
-		blob, err := base64.StdEncoding.DecodeString(b.Resource.Blob)
-		if err != nil {
-			break
+		res := &mcp.ResourceContents{URI: b.Resource.URI, MIMEType: b.Resource.MIMEType, Text: b.Resource.Text}
+		if b.Resource.Blob != "" { // a text resource has no blob, not an empty one
+			blob, err := base64.StdEncoding.DecodeString(b.Resource.Blob)
+			if err != nil {
+				break
+			}
+			res.Blob = blob
 		}
-		return &mcp.EmbeddedResource{Resource: &mcp.ResourceContents{
-			URI: b.Resource.URI, MIMEType: b.Resource.MIMEType, Text: b.Resource.Text, Blob: blob,
-		}}
+		return &mcp.EmbeddedResource{Resource: res}
 	case "resource_link":
 		return &mcp.ResourceLink{URI: b.URI, Name: b.Name, MIMEType: b.MIMEType}
 	}

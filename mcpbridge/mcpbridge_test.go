@@ -65,6 +65,13 @@ func TestCallToolResult(t *testing.T) {
 			&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "toolnexus:part/3/report.pdf", MIMEType: "application/pdf", Blob: testPDF}},
 			&mcp.ResourceLink{URI: "https://example.com/cat.png", Name: "cat.png", MIMEType: "image/png"},
 		}}},
+		{"text resource with its uri, structured content", toolnexus.Ok(`{"n":1}`, part(t, []byte("a note"), "text/plain").WithName("notes.txt")).
+			WithMetadata(toolnexus.MetadataResourceURIs, map[string]string{"0": "file:///notes.txt"}).
+			WithMetadata(toolnexus.MetadataStructuredContent, json.RawMessage(`{"n":1}`)),
+			&mcp.CallToolResult{Content: []mcp.Content{
+				&mcp.TextContent{Text: `{"n":1}`},
+				&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "file:///notes.txt", MIMEType: "text/plain", Text: "a note"}},
+			}, StructuredContent: json.RawMessage(`{"n":1}`)}},
 		{"invalid part as its placeholder", toolnexus.Ok("x", toolnexus.ContentPart{Type: toolnexus.PartImage, MIMEType: "image/png", Data: "not base64!"}),
 			&mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "x"}, &mcp.TextContent{Text: "[unsupported image part (image/png, 8 bytes)]"}}}},
 		{"suspension as its text", toolnexus.AuthRequired("https://example.com/login", "Sign in"),
@@ -78,6 +85,12 @@ func TestCallToolResult(t *testing.T) {
 			bridged := jsonBridge(t, tt.r)
 			if len(bridged.Content) == 0 {
 				bridged.Content = []mcp.Content{}
+			}
+			if got.StructuredContent != nil { // decoded by the JSON bridge, raw here
+				decoded, err := json.Marshal(bridged.StructuredContent)
+				require.NoError(t, err)
+				assert.JSONEq(t, string(got.StructuredContent.(json.RawMessage)), string(decoded))
+				bridged.StructuredContent = got.StructuredContent
 			}
 			assert.Equal(t, bridged, got, "as the JSON bridge converts it")
 		})
@@ -104,17 +117,19 @@ func TestFromCallToolResult(t *testing.T) {
 			&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "file:///reports/report.pdf", MIMEType: "application/pdf", Blob: testPDF}},
 			&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "file:///notes.txt", Text: "a note"}},
 			&mcp.ResourceLink{URI: "https://example.com/cat.png", Name: "cat.png", MIMEType: "image/png"},
-		}}, toolnexus.Ok("rendered\na note",
+		}}, toolnexus.Ok("rendered",
 			part(t, testPNG, "image/png"),
 			part(t, testWAV, "audio/wav"),
 			part(t, testPDF, "application/pdf").WithName("report.pdf"),
+			part(t, []byte("a note"), "text/plain").WithName("notes.txt"),
 			urlPart(t, "https://example.com/cat.png", "image/png"),
-		)},
+		).WithMetadata(toolnexus.MetadataResourceURIs, map[string]string{"2": "file:///reports/report.pdf", "3": "file:///notes.txt"})},
 		{"empty image as its placeholder", &mcp.CallToolResult{Content: []mcp.Content{&mcp.ImageContent{MIMEType: "image/png"}}},
 			toolnexus.Ok("[unsupported image part (image/png, 0 bytes)]")},
 		{"structured", &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: `{"n": 1}`}}, StructuredContent: map[string]any{"n": 1}},
-			toolnexus.Ok(`{"n":1}`)},
-		{"structured raw", &mcp.CallToolResult{StructuredContent: json.RawMessage(` [1, 2] `)}, toolnexus.Ok(`[1,2]`)},
+			toolnexus.Ok(`{"n": 1}`).WithMetadata(toolnexus.MetadataStructuredContent, json.RawMessage(`{"n":1}`))},
+		{"structured raw", &mcp.CallToolResult{StructuredContent: json.RawMessage(` [1, 2] `)},
+			toolnexus.Ok(`[1,2]`).WithMetadata(toolnexus.MetadataStructuredContent, json.RawMessage(`[1,2]`))},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -197,6 +212,9 @@ func TestRoundTrip(t *testing.T) {
 		toolnexus.Ok("done"),
 		toolnexus.Error("failed halfway", part(t, testPNG, "image/png"), part(t, testWAV, "audio/wav"),
 			part(t, testPDF, "application/pdf").WithName("report.pdf"), urlPart(t, "https://example.com/report.pdf", "application/pdf").WithName("report.pdf")),
+		toolnexus.Ok(`{"n":1}`, part(t, []byte("a note"), "text/plain").WithName("notes.txt"), part(t, testPNG, "image/png")).
+			WithMetadata(toolnexus.MetadataResourceURIs, map[string]string{"0": "file:///notes.txt", "1": "file:///a.png"}).
+			WithMetadata(toolnexus.MetadataStructuredContent, json.RawMessage(`{"n":1}`)),
 	} {
 		got, err := mcpbridge.FromCallToolResult(mcpbridge.CallToolResult(r))
 		require.NoError(t, err)

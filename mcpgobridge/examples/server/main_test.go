@@ -1,0 +1,489 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	goclient "github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	gomcp "github.com/mark3labs/mcp-go/mcp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/toolnexus-go/toolnexus/mcpgobridge"
+)
+
+// The client suite of this file drives both example servers, built from
+// their sources: this one, on mcp-go, and mcpbridge's, on the go-sdk. They
+// keep one contract, so every client must see the same from each.
+
+// scenario is one call of a tool and the person's answer to its question,
+// with what the client must end with: the contract of the example servers.
+type scenario struct {
+	Tool      string         `json:"tool"`
+	Arguments map[string]any `json:"arguments,omitempty"`
+	Action    string         `json:"action"`
+	Content   map[string]any `json:"content,omitempty"`
+
+	asked   string // the question: mode, message and URL
+	text    string
+	isError bool
+}
+
+var scenarios = []scenario{
+	{Tool: "deploy", Arguments: map[string]any{"env": "prod"}, Action: "accept", asked: "form: Deploy to prod?", text: "deployed to prod"},
+	{Tool: "deploy", Arguments: map[string]any{"env": "staging"}, Action: "decline", asked: "form: Deploy to staging?", text: "deploy to staging declined", isError: true},
+	{Tool: "deploy", Arguments: map[string]any{"env": "prod"}, Action: "cancel", asked: "form: Deploy to prod?", text: "deploy to prod cancelled", isError: true},
+	{Tool: "login", Action: "accept", asked: "url: Authorization required to continue https://example.com/login", text: "signed in"},
+	{Tool: "login", Action: "decline", asked: "url: Authorization required to continue https://example.com/login", text: "login declined", isError: true},
+	{Tool: "login", Action: "cancel", asked: "url: Authorization required to continue https://example.com/login", text: "login declined", isError: true},
+	{Tool: "pick", Action: "accept", Content: map[string]any{"answer": "prod"}, asked: "form: Which environment?", text: "picked prod"},
+	{Tool: "pick", Action: "decline", asked: "form: Which environment?", text: "nothing picked", isError: true},
+}
+
+func (s scenario) name() string { return s.Tool + " " + s.Action }
+
+// question describes an elicitation as scenario.asked does.
+func question(mode, message, url string) string {
+	return strings.TrimSpace(mode + ": " + message + " " + url)
+}
+
+// testKey is the state key of the servers under test.
+const testKey = "3031323334353637383961626364656630313233343536373839616263646566"
+
+// servers are the example servers the suite drives: name and the
+// directory of its sources, relative to this one.
+var servers = []struct{ name, dir string }{
+	{"mcpgobridge", "."},
+	{"mcpbridge", filepath.Join("..", "..", "..", "mcpbridge", "examples", "server")},
+}
+
+// binaries holds each server's binary, built once.
+var binaries sync.Map // server name → func() (string, error)
+
+// binary returns the path of the named server's binary, building it on
+// first use.
+func binary(t *testing.T, name, dir string) string {
+	t.Helper()
+	build, _ := binaries.LoadOrStore(name, sync.OnceValues(func() (string, error) {
+		out, err := os.MkdirTemp("", "toolnexus-example-")
+		if err != nil {
+			return "", err
+		}
+		bin := filepath.Join(out, name)
+		if runtime.GOOS == "windows" {
+			bin += ".exe"
+		}
+		cmd := exec.Command("go", "build", "-o", bin, ".")
+		cmd.Dir = dir
+		if msg, err := cmd.CombinedOutput(); err != nil {
+			return "", fmt.Errorf("go build in %s: %v\n%s", dir, err, msg)
+		}
+		return bin, nil
+	}))
+	bin, err := build.(func() (string, error))()
+	require.NoError(t, err)
+	return bin
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	binaries.Range(func(_, build any) bool {
+		if bin, err := build.(func() (string, error))(); err == nil {
+			os.RemoveAll(filepath.Dir(bin))
+		}
+		return true
+	})
+	os.Exit(code)
+}
+
+// env returns the environment of a server under test.
+func env() []string {
+	return append(os.Environ(), "TOOLNEXUS_STATE_KEY="+testKey)
+}
+
+// TestMCPGoClient runs every scenario against both servers with a client of
+// mcp-go that answers the server's question: on the newest protocol, where
+// the client gets the question in an input_required result and retries the
+// call, and on 2025-11-25, where the server asks the client directly.
+func TestMCPGoClient(t *testing.T) {
+	t.Parallel()
+	for _, srv := range servers {
+		for _, version := range []string{"", gomcp.ProtocolVersion20251125} {
+			t.Run(srv.name+"/"+cmp.Or(version, "newest"), func(t *testing.T) {
+				t.Parallel()
+				bin := binary(t, srv.name, srv.dir)
+				for _, sc := range scenarios {
+					t.Run(sc.name(), func(t *testing.T) {
+						e := &elicitor{sc: sc}
+						c := mcpGoClient(t, bin, version, e)
+						res, err := c.CallTool(context.Background(), gomcp.CallToolRequest{Params: gomcp.CallToolParams{Name: sc.Tool, Arguments: sc.Arguments}})
+						require.NoError(t, err)
+						require.Len(t, res.Content, 1)
+						assert.Equal(t, gomcp.TextContent{Type: "text", Text: sc.text}, res.Content[0])
+						assert.Equal(t, sc.isError, res.IsError)
+						assert.Equal(t, []string{sc.asked}, e.questions())
+					})
+				}
+			})
+		}
+	}
+}
+
+// elicitor answers elicitations as its scenario says and keeps the
+// questions it was asked.
+type elicitor struct {
+	sc    scenario
+	mu    sync.Mutex
+	asked []string
+}
+
+func (e *elicitor) Elicit(_ context.Context, req gomcp.ElicitationRequest) (*gomcp.ElicitationResult, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.asked = append(e.asked, question(req.Params.Mode, req.Params.Message, req.Params.URL))
+	res := &gomcp.ElicitationResult{ElicitationResponse: gomcp.ElicitationResponse{Action: gomcp.ElicitationResponseAction(e.sc.Action)}}
+	if e.sc.Content != nil {
+		res.Content = e.sc.Content
+	}
+	return res, nil
+}
+
+func (e *elicitor) questions() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.asked
+}
+
+// mcpGoClient starts bin under a connected mcp-go client on the given
+// protocol version ("" for the newest) that answers elicitations with h.
+func mcpGoClient(t *testing.T, bin, version string, h goclient.ElicitationHandler) *goclient.Client {
+	t.Helper()
+	ctx := context.Background()
+	tr := transport.NewStdio(bin, env())
+	opts := []goclient.ClientOption{
+		goclient.WithElicitationHandler(h),
+		goclient.WithClientCapabilities(gomcp.ClientCapabilities{Elicitation: &gomcp.ElicitationCapability{Form: &struct{}{}, URL: &struct{}{}}}),
+	}
+	if version != "" {
+		opts = append(opts, goclient.WithProtocolVersion(version))
+	}
+	c := goclient.NewClient(tr, opts...)
+	require.NoError(t, c.Start(ctx))
+	t.Cleanup(func() { assert.NoError(t, c.Close()) })
+	var init gomcp.InitializeRequest
+	init.Params.ClientInfo = gomcp.Implementation{Name: "test-client", Version: "v0.0.1"}
+	_, err := c.Initialize(ctx, init)
+	require.NoError(t, err)
+	return c
+}
+
+// TestGoSDKClient runs every scenario against both servers with a client of
+// the go-sdk, on the newest protocol it and the server agree on and on
+// 2025-11-25.
+func TestGoSDKClient(t *testing.T) {
+	t.Parallel()
+	for _, srv := range servers {
+		for _, version := range []string{"", "2025-11-25"} {
+			t.Run(srv.name+"/"+cmp.Or(version, "newest"), func(t *testing.T) {
+				t.Parallel()
+				bin := binary(t, srv.name, srv.dir)
+				for _, sc := range scenarios {
+					t.Run(sc.name(), func(t *testing.T) {
+						var (
+							mu    sync.Mutex
+							asked []string
+						)
+						opts := &mcp.ClientOptions{
+							Capabilities: &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{
+								Form: &mcp.FormElicitationCapabilities{}, URL: &mcp.URLElicitationCapabilities{}}},
+							ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+								mu.Lock()
+								defer mu.Unlock()
+								asked = append(asked, question(req.Params.Mode, req.Params.Message, req.Params.URL))
+								return &mcp.ElicitResult{Action: sc.Action, Content: sc.Content}, nil
+							},
+						}
+						cs := goSDKClient(t, bin, version, opts)
+						res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: sc.Tool, Arguments: sc.Arguments})
+						require.NoError(t, err)
+						require.Len(t, res.Content, 1)
+						assert.Equal(t, &mcp.TextContent{Text: sc.text}, res.Content[0])
+						assert.Equal(t, sc.isError, res.IsError)
+						mu.Lock()
+						defer mu.Unlock()
+						assert.Equal(t, []string{sc.asked}, asked)
+					})
+				}
+			})
+		}
+	}
+}
+
+// goSDKClient starts bin under a connected go-sdk client with opts on the
+// given protocol version ("" for the newest).
+func goSDKClient(t *testing.T, bin, version string, opts *mcp.ClientOptions) *mcp.ClientSession {
+	t.Helper()
+	cmd := exec.Command(bin)
+	cmd.Env = env()
+	c := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "v0.0.1"}, opts)
+	cs, err := c.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: version})
+	require.NoError(t, err)
+	t.Cleanup(func() { assert.NoError(t, cs.Close()) })
+	return cs
+}
+
+// TestTypeScriptClient runs every scenario against both servers with the
+// official TypeScript SDK as the client, through mcpbridge's tsclient. It
+// installs the SDK there with npm ci when tsclient has no node_modules.
+func TestTypeScriptClient(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	tsclient, err := filepath.Abs(filepath.Join("..", "..", "..", "mcpbridge", "tsclient"))
+	require.NoError(t, err)
+	if _, err := os.Stat(filepath.Join(tsclient, "node_modules")); err != nil {
+		npm := exec.CommandContext(ctx, "npm", "ci", "--no-audit", "--no-fund")
+		npm.Dir = tsclient
+		out, err := npm.CombinedOutput()
+		require.NoError(t, err, "npm ci in %s:\n%s", tsclient, out)
+	}
+	args, err := json.Marshal(scenarios)
+	require.NoError(t, err)
+	for _, srv := range servers {
+		t.Run(srv.name, func(t *testing.T) {
+			t.Parallel()
+			ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+			defer cancel()
+			node := exec.CommandContext(ctx, "node", filepath.Join(tsclient, "client.mjs"), binary(t, srv.name, srv.dir), string(args))
+			node.Env = env()
+			var stderr bytes.Buffer
+			node.Stderr = &stderr
+			stdout, err := node.Output()
+			require.NoError(t, err, "node client.mjs:\n%s", stderr.String())
+			lines := tsLines(t, stdout)
+			require.Len(t, lines, len(scenarios), "stdout:\n%s\nstderr:\n%s", stdout, stderr.String())
+			for i, sc := range scenarios {
+				l := lines[i]
+				require.Empty(t, l.Error, sc.name())
+				assert.Equal(t, sc.Tool, l.Tool)
+				assert.Equal(t, sc.Action, l.Action)
+				require.Len(t, l.Content, 1, sc.name())
+				assert.Equal(t, "text", l.Content[0].Type)
+				assert.Equal(t, sc.text, l.Content[0].Text, sc.name())
+				assert.Equal(t, sc.isError, l.IsError, sc.name())
+				require.Len(t, l.Asked, 1, sc.name())
+				assert.Equal(t, sc.asked, question(l.Asked[0].Mode, l.Asked[0].Message, l.Asked[0].URL))
+			}
+		})
+	}
+}
+
+// tsLine is what client.mjs prints for one scenario.
+type tsLine struct {
+	Tool    string `json:"tool"`
+	Action  string `json:"action"`
+	IsError bool   `json:"isError"`
+	Content []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	} `json:"content"`
+	Asked []struct {
+		Mode    string `json:"mode"`
+		Message string `json:"message"`
+		URL     string `json:"url"`
+	} `json:"asked"`
+	Error string `json:"error"`
+}
+
+// tsLines reads the lines client.mjs printed.
+func tsLines(t *testing.T, stdout []byte) []tsLine {
+	t.Helper()
+	var lines []tsLine
+	sc := bufio.NewScanner(bytes.NewReader(stdout))
+	for sc.Scan() {
+		var l tsLine
+		require.NoError(t, json.Unmarshal(sc.Bytes(), &l), "%s", sc.Bytes())
+		lines = append(lines, l)
+	}
+	return lines
+}
+
+// rawServer runs bin with the environment env and sends it JSON-RPC
+// messages on stdin, one a line, as a client on 2026-07-28 does without a
+// session.
+type rawServer struct {
+	t   *testing.T
+	in  io.WriteCloser
+	out *bufio.Scanner
+}
+
+func startRaw(t *testing.T, bin string, env ...string) *rawServer {
+	t.Helper()
+	cmd := exec.Command(bin)
+	cmd.Env = append(os.Environ(), env...)
+	in, err := cmd.StdinPipe()
+	require.NoError(t, err)
+	out, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() {
+		in.Close()
+		assert.NoError(t, cmd.Wait())
+	})
+	sc := bufio.NewScanner(out)
+	sc.Buffer(nil, 1<<20)
+	return &rawServer{t: t, in: in, out: sc}
+}
+
+// call sends a tools/call of deploy with the given members of its params
+// and returns the response.
+func (s *rawServer) call(id int, params string) string {
+	s.t.Helper()
+	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{}}}}`
+	_, err := fmt.Fprintf(s.in, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"deploy","arguments":{"env":"prod"},%s%s}}`+"\n", id, params, meta)
+	require.NoError(s.t, err)
+	require.True(s.t, s.out.Scan(), "no response: %v", s.out.Err())
+	return s.out.Text()
+}
+
+// suspend calls deploy and returns the request's ID and the requestState.
+func (s *rawServer) suspend() (id, state string) {
+	s.t.Helper()
+	var res struct {
+		Result struct {
+			InputRequests map[string]json.RawMessage `json:"inputRequests"`
+			RequestState  string                     `json:"requestState"`
+		} `json:"result"`
+	}
+	line := s.call(1, "")
+	require.NoError(s.t, json.Unmarshal([]byte(line), &res), line)
+	require.Len(s.t, res.Result.InputRequests, 1, line)
+	for k := range res.Result.InputRequests {
+		id = k
+	}
+	return id, res.Result.RequestState
+}
+
+// approve retries deploy with the state and an approval of id.
+func (s *rawServer) approve(rpcID int, id, state string) string {
+	s.t.Helper()
+	return s.call(rpcID, `"requestState":"`+state+`","inputResponses":{"`+id+`":{"action":"accept","content":{}}},`)
+}
+
+// deployed is the end of an approved deploy, as this server sends it.
+const deployed = `"content":[{"type":"text","text":"deployed to prod"}],"resultType":"complete"}}`
+
+// TestStateKeys rotates the state key across server processes: a state
+// sealed before the rotation opens on a server that still holds the old
+// key, and on no server that does not.
+func TestStateKeys(t *testing.T) {
+	t.Parallel()
+	bin := binary(t, "mcpgobridge", ".")
+	oldKey, newKey := testKey, strings.Repeat("ab", 32)
+	id, state := startRaw(t, bin, "TOOLNEXUS_STATE_KEY="+oldKey).suspend()
+	assert.Contains(t, startRaw(t, bin, "TOOLNEXUS_STATE_KEYS="+newKey+","+oldKey).approve(2, id, state), deployed)
+	assert.Equal(t, `{"jsonrpc":"2.0","id":2,"error":{"code":-32603,"message":"Invalid or expired requestState"}}`,
+		startRaw(t, bin, "TOOLNEXUS_STATE_KEYS="+newKey).approve(2, id, state))
+}
+
+// TestSingleUse finishes a state once with TOOLNEXUS_SINGLE_USE=1, and
+// any number of times without it.
+func TestSingleUse(t *testing.T) {
+	t.Parallel()
+	bin := binary(t, "mcpgobridge", ".")
+	s := startRaw(t, bin, "TOOLNEXUS_STATE_KEY="+testKey, "TOOLNEXUS_SINGLE_USE=1")
+	id, state := s.suspend()
+	assert.Contains(t, s.approve(2, id, state), deployed)
+	assert.Equal(t, `{"jsonrpc":"2.0","id":3,"error":{"code":-32603,"message":"Invalid or expired requestState"}}`, s.approve(3, id, state))
+
+	s = startRaw(t, bin, "TOOLNEXUS_STATE_KEY="+testKey)
+	id, state = s.suspend()
+	assert.Contains(t, s.approve(2, id, state), deployed)
+	assert.Contains(t, s.approve(3, id, state), deployed)
+}
+
+// TestEnvironment stops the server at start on a bad configuration.
+func TestEnvironment(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		env     map[string]string
+		wantErr string
+	}{
+		{"not hex", map[string]string{"TOOLNEXUS_STATE_KEY": "zz"}, "TOOLNEXUS_STATE_KEYS: toolnexus: invalid request state key: key 1 of 1 is not hex"},
+		{"short", map[string]string{"TOOLNEXUS_STATE_KEYS": testKey + ",abcd"}, "TOOLNEXUS_STATE_KEYS: toolnexus: request state key too short: key 2 of 2: 2 bytes, want at least 32"},
+		{"both", map[string]string{"TOOLNEXUS_STATE_KEY": testKey, "TOOLNEXUS_STATE_KEYS": testKey}, "both TOOLNEXUS_STATE_KEYS and TOOLNEXUS_STATE_KEY are set: set one"},
+		{"single use", map[string]string{"TOOLNEXUS_SINGLE_USE": "yes"}, `TOOLNEXUS_SINGLE_USE is "yes", not 1 or 0`},
+		{"redis", map[string]string{"TOOLNEXUS_REDIS_URL": "http://localhost"}, "TOOLNEXUS_REDIS_URL: redis: invalid URL scheme: http"},
+		{"expiry", map[string]string{"TOOLNEXUS_EXPIRY": "-1h"}, `TOOLNEXUS_EXPIRY is "-1h", not a positive duration such as 2h`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			_, _, err := config(func(k string) string { return tt.env[k] })
+			assert.EqualError(t, err, tt.wantErr)
+		})
+	}
+	key, opts, err := config(func(k string) string { return map[string]string{"TOOLNEXUS_EXPIRY": "48h"}[k] })
+	require.NoError(t, err)
+	assert.Len(t, key, 32)
+	assert.Equal(t, &mcpgobridge.Options{Audience: "toolnexus-example", Keys: [][]byte{}, Expiry: 48 * time.Hour, MaxAge: 48 * time.Hour}, opts)
+	srv, err := newServer(key, opts)
+	require.NoError(t, err)
+	assert.Len(t, srv.ListTools(), 3)
+}
+
+// TestRedis refuses a replay on another server process sharing one Redis
+// with TOOLNEXUS_REDIS_URL, against a redis-server started on a free port
+// of 127.0.0.1.
+func TestRedis(t *testing.T) {
+	t.Parallel()
+	url := startRedis(t)
+	bin := binary(t, "mcpgobridge", ".")
+	env := []string{"TOOLNEXUS_STATE_KEY=" + testKey, "TOOLNEXUS_REDIS_URL=" + url}
+	first, second := startRaw(t, bin, env...), startRaw(t, bin, env...)
+	id, state := first.suspend()
+	assert.Contains(t, first.approve(2, id, state), deployed)
+	assert.Equal(t, `{"jsonrpc":"2.0","id":2,"error":{"code":-32603,"message":"Invalid or expired requestState"}}`, second.approve(2, id, state))
+}
+
+// startRedis starts a redis-server on a free port of 127.0.0.1, without
+// persistence, stopped when the test ends, and returns its URL.
+func startRedis(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	require.NoError(t, ln.Close())
+	cmd := exec.Command("redis-server", "--port", port, "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", t.TempDir())
+	require.NoError(t, cmd.Start(), "redis-server (Debian package redis-server) is needed")
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	})
+	for range 100 {
+		if c, err := net.Dial("tcp", "127.0.0.1:"+port); err == nil {
+			c.Close()
+			return "redis://127.0.0.1:" + port + "/0"
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("redis-server did not start on port %s", port)
+	return ""
+}

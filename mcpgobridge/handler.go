@@ -1,0 +1,332 @@
+package mcpgobridge
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/toolnexus-go/toolnexus"
+)
+
+// DefaultExpiry is how long a suspension can be answered when its Request
+// has no ExpiresAt and [Options] sets no Expiry.
+const DefaultExpiry = 10 * time.Minute
+
+// Options configures a [Bridge]. The zero Options is ready to use.
+type Options struct {
+	// Expiry is how long a suspension whose Request has no ExpiresAt can be
+	// answered; zero means DefaultExpiry. A state never outlives MaxAge,
+	// whatever its requests say.
+	Expiry time.Duration
+	// Keys are keys that open states besides the key given to [New], which
+	// seals them: the keys of a rotation, each at least
+	// [toolnexus.MinStateKeyLen] bytes. See [toolnexus.Sealer] for the
+	// procedure.
+	Keys [][]byte
+	// Audience names this service, such as its URL: a state opens only on
+	// a Bridge with the same audience, so two services that share a key
+	// cannot open each other's states.
+	Audience string
+	// MaxAge is how long after it was sealed a state can open at all;
+	// zero means [toolnexus.DefaultStateMaxAge].
+	MaxAge time.Duration
+	// ClockSkew is how far ahead of this server's clock another server's
+	// may run; zero means [toolnexus.DefaultStateClockSkew].
+	ClockSkew time.Duration
+	// Claims, when set, lets each state finish at most once, across every
+	// server sharing the store; nil lets a client retry a state until it
+	// expires, as it may after a lost response.
+	Claims toolnexus.ClaimStore
+	// Principal, when set, returns the authenticated user a call is made
+	// for (such as the issuer and subject of its OAuth token), to which its
+	// state is bound. mcp-go verifies no token itself: put the user into
+	// the context with server.WithHTTPContextFunc and read it here.
+	Principal func(ctx context.Context, req mcp.CallToolRequest) string
+	// Logger gets what the client is never told, such as why a state did
+	// not open and the stack of a tool that panicked; nil means
+	// slog.Default.
+	Logger *slog.Logger
+}
+
+// Bridge holds what the handlers of [Handler] share: the
+// [toolnexus.MCPServer] that runs every call, with the keys that seal the
+// state a client holds between a suspension and its answer. A Bridge is
+// safe for concurrent use. Every server that may receive the retry of a
+// call (the instances behind one load balancer, or one server across a
+// restart) needs a Bridge with the same keys and audience.
+//
+// A suspended call stays parked, its state valid, until the earliest of
+// its Request's ExpiresAt (by default [DefaultExpiry], ten minutes, after
+// it was asked; see [Options].Expiry) and the state's maximum age
+// ([toolnexus.DefaultStateMaxAge]; see [Options].MaxAge). A host can read
+// that time from the requestState with [toolnexus.RequestStateExpiry].
+type Bridge struct {
+	core      toolnexus.MCPServer
+	principal func(context.Context, mcp.CallToolRequest) string
+}
+
+// New returns a Bridge that seals request states with key, a secret of at
+// least [toolnexus.MinStateKeyLen] random bytes, and opens them with key
+// and opts.Keys. It reports [toolnexus.ErrShortKey] for a shorter key. A
+// nil opts is the zero [Options].
+func New(key []byte, opts *Options) (*Bridge, error) {
+	o := Options{}
+	if opts != nil {
+		o = *opts
+	}
+	if o.Expiry < 0 {
+		return nil, fmt.Errorf("mcpgobridge: negative expiry %v", o.Expiry)
+	}
+	sealer, err := toolnexus.NewSealer(toolnexus.SealerOptions{
+		Keys:      append([][]byte{key}, o.Keys...),
+		Audience:  o.Audience,
+		MaxAge:    o.MaxAge,
+		ClockSkew: o.ClockSkew,
+		Claims:    o.Claims,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("mcpgobridge: %w", err)
+	}
+	b := &Bridge{
+		core:      toolnexus.MCPServer{Sealer: sealer, Expiry: DefaultExpiry, Logger: o.Logger},
+		principal: o.Principal,
+	}
+	if o.Expiry != 0 {
+		b.core.Expiry = o.Expiry
+	}
+	return b, nil
+}
+
+// ToolFunc is a tool that can suspend. It is called with its input and a
+// nil answer; to ask a person for something, it returns a suspension
+// ([toolnexus.Pending] or [toolnexus.AuthRequired]). Once the person has
+// answered, it is called again with the same input and the latest
+// [toolnexus.Answer], whose ID is that of the Request it returned.
+type ToolFunc[In any] func(ctx context.Context, in In, answer *toolnexus.Answer) toolnexus.ToolResult
+
+// Call is one call of a tool of [CallHandler]: what an mcp-go handler
+// gets, and every answer the tool has been given so far. The session is in
+// the handler's context, as server.ClientSessionFromContext reads it.
+type Call[In any] struct {
+	// Request is the request as mcp-go decoded it: its Params and Header.
+	Request mcp.CallToolRequest
+	// In is the call's input, decoded from its arguments.
+	In In
+	// Answers are the answers to what the tool asked in this call,
+	// earliest first; empty on the first run.
+	Answers toolnexus.Answers
+}
+
+// CallFunc is a tool that can suspend, given the whole call: it may ask
+// several requests at once ([toolnexus.PendingAll]), of every kind
+// (elicitations, sampling, roots), and ask again after an answer, seeing
+// every earlier answer in c.Answers.
+type CallFunc[In any] func(ctx context.Context, c Call[In]) toolnexus.ToolResult
+
+// Handler returns fn as a handler for mcp-go's AddTool; see [CallHandler].
+// fn gets the latest answer, or nil on the first call.
+func Handler[In any](b *Bridge, fn ToolFunc[In]) server.ToolHandlerFunc {
+	return CallHandler(b, func(ctx context.Context, c Call[In]) toolnexus.ToolResult {
+		var latest *toolnexus.Answer
+		if n := len(c.Answers); n > 0 {
+			latest = &c.Answers[n-1]
+		}
+		return fn(ctx, c.In, latest)
+	})
+}
+
+// CallHandler returns fn as a handler for mcp-go's AddTool. The arguments
+// are decoded into In as mcp-go's typed handlers decode them (give the
+// tool mcp.WithInputSchema[In] so that the client knows them); arguments
+// that do not decode are an error result.
+//
+// Every call runs through [toolnexus.MCPServer.Call], which the go-sdk
+// bridge shares. A result that is not a suspension is sent as
+// [CallToolResult] sends it. A suspension is an input_required result
+// asking each of its requests under its ID, with a requestState that seals
+// them, and every answer so far, for this tool, these arguments and the
+// principal ([Options].Principal); a Request without ExpiresAt expires after
+// the Bridge's expiry. A client on a protocol older than 2026-07-28 never
+// sees that result: the handler asks it directly through its session and
+// runs fn again with the answers. A request the client did not declare the
+// capability for is never sent.
+//
+// When the client retries with the requestState, the state is opened and
+// each answer is checked against what it answers before fn sees it; a
+// request left unanswered is asked again. A state that does not open
+// (altered, sealed with another key, for another call or user, expired, or
+// already used when the Bridge claims states), a malformed answer, a
+// missing capability on 2026-07-28 and a panic in fn are JSON-RPC errors
+// whose message is the one [toolnexus.MCPError] gives; mcp-go sends every
+// error of a tool handler with the code -32603 and no data, so their code
+// is not the one the core chose. The reasons go to [Options].Logger, and
+// the error a hook of mcp-go's server.Hooks.AddOnError gets wraps the
+// core's, so [errors.Is] tells them apart.
+//
+// mcp-go holds what it carries in its own types: the params of a sampling
+// request keep the members mcp-go's CreateMessageParams knows, and on
+// older protocols a client's response reaches the bridge as mcp-go decoded
+// and re-encodes it, not as the client wrote it.
+func CallHandler[In any](b *Bridge, fn CallFunc[In]) server.ToolHandlerFunc {
+	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		args, err := arguments(req)
+		if err != nil {
+			return mcp.NewToolResultError("mcpgobridge: invalid arguments: " + err.Error()), nil
+		}
+		var in In
+		if err := json.Unmarshal(args, &in); err != nil {
+			return mcp.NewToolResultError("mcpgobridge: invalid arguments: " + err.Error()), nil
+		}
+		return b.serve(ctx, req, args, func(ctx context.Context, answers toolnexus.Answers) toolnexus.ToolResult {
+			return fn(ctx, Call[In]{Request: req, In: in, Answers: answers})
+		})
+	}
+}
+
+// serve runs one call of req's tool, whose arguments are args.
+func (b *Bridge) serve(ctx context.Context, req mcp.CallToolRequest, args json.RawMessage, tool func(context.Context, toolnexus.Answers) toolnexus.ToolResult) (*mcp.CallToolResult, error) {
+	if b == nil {
+		return nil, errNilBridge
+	}
+	responses, err := inputResponses(req.Params.InputResponses)
+	if err != nil {
+		return nil, &toolnexus.MCPError{Code: toolnexus.CodeInvalidParams, Message: "Invalid inputResponses", Err: err}
+	}
+	c := toolnexus.MCPToolCall{
+		Tool:           req.Params.Name,
+		Arguments:      args,
+		RequestState:   req.Params.RequestState,
+		InputResponses: responses,
+		Client:         client(ctx),
+	}
+	if b.principal != nil {
+		c.Principal = b.principal(ctx, req)
+	}
+	if !mcp.IsModernProtocol(c.Client.Protocol) {
+		c.Ask = asker(server.ServerFromContext(ctx))
+	}
+	res, err := b.core.Call(ctx, c, tool)
+	var e *toolnexus.MCPError
+	if errors.As(err, &e) {
+		return nil, rpcError{e}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return callToolResult(res)
+}
+
+// rpcError is a JSON-RPC error of the core as mcp-go sends it: its message
+// is the one the client may read, never the reason it wraps.
+type rpcError struct{ e *toolnexus.MCPError }
+
+func (e rpcError) Error() string { return e.e.Message }
+
+// Unwrap returns the core's error, whose reason [errors.Is] matches.
+func (e rpcError) Unwrap() error { return e.e }
+
+// arguments returns the raw JSON of req's arguments: as they came on the
+// wire, or encoded from what a Go caller set; none is an empty object.
+func arguments(req mcp.CallToolRequest) (json.RawMessage, error) {
+	if len(req.Params.RawArguments) > 0 {
+		return req.Params.RawArguments, nil
+	}
+	if req.Params.Arguments == nil {
+		return json.RawMessage(`{}`), nil
+	}
+	return json.Marshal(req.Params.Arguments)
+}
+
+// inputResponses returns the raw JSON of each input response: as it came
+// on the wire, or encoded from the result mcp-go decoded.
+func inputResponses(rs mcp.InputResponses) (map[string]json.RawMessage, error) {
+	if len(rs) == 0 {
+		return nil, nil
+	}
+	out := make(map[string]json.RawMessage, len(rs))
+	for id, r := range rs {
+		raw, err := json.Marshal(r)
+		if err != nil {
+			return nil, fmt.Errorf("mcpgobridge: input response %q: %w", id, err)
+		}
+		out[id] = raw
+	}
+	return out, nil
+}
+
+// client returns what the client of the request in ctx declared: on
+// 2026-07-28, in the request's own _meta; on older protocols, when it
+// initialized its session. A client that declares elicitation without a
+// mode takes forms.
+func client(ctx context.Context) toolnexus.MCPClient {
+	var (
+		version = server.RequestProtocolVersion(ctx)
+		caps    *mcp.ClientCapabilities
+	)
+	if info := server.RequestProtocolInfoFromContext(ctx); info != nil && info.Modern {
+		caps = info.ClientCapabilities
+	} else {
+		if version == "" || mcp.IsModernProtocol(version) {
+			// A session that did not say, as mcp-go reads it: the
+			// client takes no input_required result.
+			version = mcp.LATEST_LEGACY_PROTOCOL_VERSION
+		}
+		if s, ok := server.ClientSessionFromContext(ctx).(server.SessionWithClientInfo); ok {
+			c := s.GetClientCapabilities()
+			caps = &c
+		}
+	}
+	c := toolnexus.MCPClient{Protocol: version}
+	if caps == nil {
+		return c
+	}
+	if e := caps.Elicitation; e != nil {
+		c.ElicitForm = e.Form != nil || e.URL == nil
+		c.ElicitURL = e.URL != nil
+	}
+	c.Sampling = caps.Sampling != nil
+	c.Roots = caps.Roots != nil
+	return c
+}
+
+// errNilBridge reports a handler made with a nil Bridge.
+var errNilBridge = errors.New("mcpgobridge: the handler has no Bridge")
+
+// errNoServer reports a call on an older protocol outside an mcp-go server.
+var errNoServer = errors.New("mcpgobridge: no mcp-go server in the context to ask the client through")
+
+// asker returns the function that sends an input request to the client
+// through srv while a call on an older protocol is served, and returns the
+// JSON of its response.
+func asker(srv *server.MCPServer) func(ctx context.Context, id string, in toolnexus.MCPInputRequest) (json.RawMessage, error) {
+	return func(ctx context.Context, _ string, in toolnexus.MCPInputRequest) (json.RawMessage, error) {
+		if srv == nil {
+			return nil, errNoServer
+		}
+		ir, err := reencode[mcp.InputRequest](in)
+		if err != nil {
+			return nil, fmt.Errorf("mcpgobridge: input request: %w", err)
+		}
+		var res any
+		switch ir.Method {
+		case mcp.MethodElicitationCreate:
+			res, err = srv.RequestElicitation(ctx, mcp.ElicitationRequest{
+				Request: mcp.Request{Method: string(ir.Method)}, Params: *ir.Elicitation})
+		case mcp.MethodSamplingCreateMessage:
+			//lint:ignore SA1019 sampling is deprecated, but 2025-11-25 clients take it
+			res, err = srv.RequestSampling(ctx, mcp.CreateMessageRequest{
+				Request: mcp.Request{Method: string(ir.Method)}, CreateMessageParams: *ir.Sampling})
+		case mcp.MethodListRoots:
+			res, err = srv.RequestRoots(ctx, mcp.ListRootsRequest{Request: mcp.Request{Method: string(ir.Method)}})
+		}
+		if err != nil {
+			return nil, err
+		}
+		return json.Marshal(res)
+	}
+}

@@ -1,0 +1,617 @@
+package mcpgobridge_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	goclient "github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/mcpgobridge"
+)
+
+var (
+	keyA = []byte("0123456789abcdef0123456789abcdef")
+	keyB = []byte("fedcba9876543210fedcba9876543210")
+)
+
+// deployIn is the input of the tools under test.
+type deployIn struct {
+	Env string `json:"env"`
+}
+
+// approve asks one approval, under the ID q1, and says what it was told.
+func approve(_ context.Context, in deployIn, answer *toolnexus.Answer) toolnexus.ToolResult {
+	switch {
+	case answer == nil:
+		return toolnexus.Pending(toolnexus.Request{ID: "q1", Kind: toolnexus.KindApproval, Prompt: "Deploy to " + in.Env + "?"})
+	case answer.OK:
+		return toolnexus.Ok("deployed to " + in.Env)
+	}
+	return toolnexus.Error("not deployed: " + answer.Reason)
+}
+
+// envSchema is the schema the choose tool asks with.
+var envSchema = map[string]any{"type": "object", "properties": map[string]any{
+	"env": map[string]any{"type": "string", "enum": []any{"dev", "prod"}}}, "required": []any{"env"}}
+
+// choose asks for an environment out of a schema, under the ID env.
+func choose(_ context.Context, _ struct{}, answer *toolnexus.Answer) toolnexus.ToolResult {
+	if answer == nil {
+		return toolnexus.Pending(toolnexus.Request{ID: "env", Kind: toolnexus.KindInput, Prompt: "Which environment?", Data: map[string]any{"schema": envSchema}})
+	}
+	return toolnexus.Ok(fmt.Sprintf("env=%v ok=%v", answer.Data["env"], answer.OK))
+}
+
+// twice asks q1, then q2, and reports both answers.
+func twice(_ context.Context, call mcpgobridge.Call[struct{}]) toolnexus.ToolResult {
+	first, ok := call.Answers.Get("q1")
+	if !ok {
+		return toolnexus.Pending(toolnexus.Request{ID: "q1", Kind: toolnexus.KindInput, Prompt: "First?"})
+	}
+	second, ok := call.Answers.Get("q2")
+	if !ok {
+		return toolnexus.Pending(toolnexus.Request{ID: "q2", Kind: toolnexus.KindInput, Prompt: "Second?"})
+	}
+	return toolnexus.Ok(fmt.Sprintf("%v then %v", first.Data["answer"], second.Data["answer"]))
+}
+
+// many asks a form, a sampling and the roots at once, and reports the
+// answers.
+func many(_ context.Context, call mcpgobridge.Call[struct{}]) toolnexus.ToolResult {
+	name, ok1 := call.Answers.Get("name")
+	sample, ok2 := call.Answers.Get("s1")
+	roots, ok3 := call.Answers.Get("r1")
+	if !ok1 || !ok2 || !ok3 {
+		return toolnexus.PendingAll(
+			toolnexus.Request{ID: "name", Kind: toolnexus.KindInput, Prompt: "Name?"},
+			toolnexus.Request{ID: "s1", Kind: toolnexus.KindSampling, Prompt: "Summarize", Data: map[string]any{
+				"messages": []any{map[string]any{"role": "user", "content": map[string]any{"type": "text", "text": "hi"}}}, "maxTokens": 10}},
+			toolnexus.Request{ID: "r1", Kind: toolnexus.KindRoots, Prompt: "Roots?"},
+		)
+	}
+	data, err := json.Marshal([]any{name.Data, sample.Data["content"], roots.Data})
+	if err != nil {
+		return toolnexus.Error(err.Error())
+	}
+	return toolnexus.Ok(string(data))
+}
+
+// panics is a tool that panics.
+func panics(context.Context, struct{}, *toolnexus.Answer) toolnexus.ToolResult {
+	panic("the tool broke")
+}
+
+// rig is an mcp-go server with the tools under test behind one Bridge,
+// called with raw JSON-RPC messages as a client on 2026-07-28 sends them.
+type rig struct {
+	t    *testing.T
+	srv  *server.MCPServer
+	logs *syncBuffer
+	id   int
+
+	mu   sync.Mutex
+	errs []error // what mcp-go's OnError hook got
+}
+
+// lastErr returns the error of the latest call that failed.
+func (r *rig) lastErr() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.errs) == 0 {
+		return nil
+	}
+	return r.errs[len(r.errs)-1]
+}
+
+// syncBuffer is a buffer safe for the logger's concurrent writes.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// newRig returns a rig whose Bridge seals with key and has opts.
+func newRig(t *testing.T, key []byte, opts mcpgobridge.Options) *rig {
+	t.Helper()
+	logs := &syncBuffer{}
+	opts.Logger = slog.New(slog.NewTextHandler(logs, nil))
+	b, err := mcpgobridge.New(key, &opts)
+	require.NoError(t, err)
+	r := &rig{t: t, logs: logs}
+	hooks := &server.Hooks{}
+	hooks.AddOnError(func(_ context.Context, _ any, _ mcp.MCPMethod, _ any, err error) {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		r.errs = append(r.errs, err)
+	})
+	srv := server.NewMCPServer("test", "v0", server.WithToolCapabilities(false), server.WithHooks(hooks))
+	r.srv = srv
+	srv.AddTool(mcp.NewTool("approve", mcp.WithInputSchema[deployIn]()), mcpgobridge.Handler(b, approve))
+	srv.AddTool(mcp.NewTool("choose"), mcpgobridge.Handler(b, choose))
+	srv.AddTool(mcp.NewTool("twice"), mcpgobridge.CallHandler(b, twice))
+	srv.AddTool(mcp.NewTool("many"), mcpgobridge.CallHandler(b, many))
+	srv.AddTool(mcp.NewTool("panics"), mcpgobridge.Handler(b, panics))
+	srv.AddTool(mcp.NewTool("plain"), mcpgobridge.Handler(b, func(context.Context, struct{}, *toolnexus.Answer) toolnexus.ToolResult {
+		return toolnexus.Ok("plain")
+	}))
+	return r
+}
+
+// allCaps declares every capability a tool may need.
+const allCaps = `{"elicitation":{"form":{},"url":{}},"sampling":{},"roots":{}}`
+
+// call sends a tools/call with params (a JSON object's members, without
+// braces) from a client on 2026-07-28 that declared caps, and returns the
+// JSON of the response.
+func (r *rig) call(caps, params string) string {
+	r.t.Helper()
+	r.id++
+	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":` + caps + `}`
+	msg := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{%s,%s}}`, r.id, params, meta)
+	data, err := json.Marshal(r.srv.HandleMessage(context.Background(), json.RawMessage(msg)))
+	require.NoError(r.t, err)
+	return string(data)
+}
+
+// result returns the result in a response, without its _meta.
+func result(t *testing.T, response string) map[string]any {
+	t.Helper()
+	var m struct {
+		Result map[string]any `json:"result"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(response), &m), response)
+	require.NotNil(t, m.Result, response)
+	delete(m.Result, "_meta")
+	return m.Result
+}
+
+// state returns the requestState of an input_required response.
+func state(t *testing.T, response string) string {
+	t.Helper()
+	s, _ := result(t, response)["requestState"].(string)
+	require.NotEmpty(t, s, response)
+	return s
+}
+
+// stateError is the JSON-RPC error of a state that does not open, as
+// mcp-go sends it.
+func stateError(id int) string {
+	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"error":{"code":-32603,"message":"Invalid or expired requestState"}}`, id)
+}
+
+func TestHandlerRoundTrip(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, action, content, want string
+	}{
+		{"accept", "accept", "{}", `{"content":[{"type":"text","text":"deployed to prod"}],"resultType":"complete"}`},
+		{"decline", "decline", "", `{"content":[{"type":"text","text":"not deployed: declined"}],"isError":true,"resultType":"complete"}`},
+		{"cancel", "cancel", "", `{"content":[{"type":"text","text":"not deployed: cancelled"}],"isError":true,"resultType":"complete"}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			r := newRig(t, keyA, mcpgobridge.Options{})
+			first := r.call(allCaps, `"name":"approve","arguments":{"env":"prod"}`)
+			asked := result(t, first)
+			st := state(t, first)
+			delete(asked, "requestState")
+			want := `{"content":[],"resultType":"input_required","inputRequests":{"q1":{"method":"elicitation/create",` +
+				`"params":{"mode":"form","message":"Deploy to prod?","requestedSchema":{"type":"object","properties":{}}}}}}`
+			assertJSON(t, want, asked)
+
+			answer := `{"action":"` + tt.action + `"`
+			if tt.content != "" {
+				answer += `,"content":` + tt.content
+			}
+			answer += "}"
+			retry := r.call(allCaps, `"name":"approve","arguments":{"env":"prod"},"requestState":"`+st+`","inputResponses":{"q1":`+answer+`,"other":{"x":1}}`)
+			assertJSON(t, tt.want, result(t, retry))
+		})
+	}
+}
+
+// assertJSON asserts that got encodes to the JSON want.
+func assertJSON(t *testing.T, want string, got any) {
+	t.Helper()
+	data, err := json.Marshal(got)
+	require.NoError(t, err)
+	assert.JSONEq(t, want, string(data))
+}
+
+func TestHandlerPlain(t *testing.T) {
+	t.Parallel()
+	r := newRig(t, keyA, mcpgobridge.Options{})
+	assertJSON(t, `{"content":[{"type":"text","text":"plain"}],"resultType":"complete"}`, result(t, r.call(`{}`, `"name":"plain"`)))
+	assertJSON(t, `{"content":[{"type":"text","text":"mcpgobridge: invalid arguments: json: cannot unmarshal string into Go value of type mcpgobridge_test.deployIn"}],"isError":true,"resultType":"complete"}`,
+		result(t, r.call(`{}`, `"name":"approve","arguments":"prod"`)))
+}
+
+// TestHandlerRefusedState retries with states that must not open: each
+// is the same JSON-RPC error, its reason only in the server's log.
+func TestHandlerRefusedState(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		retry func(st string) string // the params of the retry
+		want  error                  // the reason, for errors.Is
+	}{
+		{"tampered", func(st string) string {
+			return `"name":"approve","arguments":{"env":"prod"},"requestState":"` + st + `-TAMPERED","inputResponses":{"q1":{"action":"accept","content":{}}}`
+		}, toolnexus.ErrInvalidState},
+		{"other arguments", func(st string) string {
+			return `"name":"approve","arguments":{"env":"dev"},"requestState":"` + st + `","inputResponses":{"q1":{"action":"accept","content":{}}}`
+		}, toolnexus.ErrStateMismatch},
+		{"other tool", func(st string) string {
+			return `"name":"choose","arguments":{"env":"prod"},"requestState":"` + st + `","inputResponses":{"q1":{"action":"accept","content":{}}}`
+		}, toolnexus.ErrStateMismatch},
+		{"not a state", func(string) string {
+			return `"name":"approve","arguments":{"env":"prod"},"requestState":"hello","inputResponses":{"q1":{"action":"accept","content":{}}}`
+		}, toolnexus.ErrInvalidState},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			r := newRig(t, keyA, mcpgobridge.Options{})
+			st := state(t, r.call(allCaps, `"name":"approve","arguments":{"env":"prod"}`))
+			assert.Equal(t, stateError(2), r.call(allCaps, tt.retry(st)))
+			assert.Contains(t, r.logs.String(), "MCP request state refused")
+			assert.ErrorIs(t, r.lastErr(), tt.want)
+		})
+	}
+}
+
+// TestHandlerKeys opens states across Bridges: a rotation opens the old
+// key's states; another key, another audience or another user does not.
+func TestHandlerKeys(t *testing.T) {
+	t.Parallel()
+	alice := func(context.Context, mcp.CallToolRequest) string { return "alice" }
+	bob := func(context.Context, mcp.CallToolRequest) string { return "bob" }
+	tests := []struct {
+		name      string
+		sealer    mcpgobridge.Options
+		opener    mcpgobridge.Options
+		openerKey []byte
+		want      error // nil: the state opens
+	}{
+		{"same key", mcpgobridge.Options{}, mcpgobridge.Options{}, keyA, nil},
+		{"rotated", mcpgobridge.Options{}, mcpgobridge.Options{Keys: [][]byte{keyA}}, keyB, nil},
+		{"other key", mcpgobridge.Options{}, mcpgobridge.Options{}, keyB, toolnexus.ErrInvalidState},
+		{"other audience", mcpgobridge.Options{Audience: "https://a.example"}, mcpgobridge.Options{Audience: "https://b.example"}, keyA, toolnexus.ErrStateMismatch},
+		{"same user", mcpgobridge.Options{Principal: alice}, mcpgobridge.Options{Principal: alice}, keyA, nil},
+		{"other user", mcpgobridge.Options{Principal: alice}, mcpgobridge.Options{Principal: bob}, keyA, toolnexus.ErrStateMismatch},
+		{"no user", mcpgobridge.Options{Principal: alice}, mcpgobridge.Options{}, keyA, toolnexus.ErrStateMismatch},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			st := state(t, newRig(t, keyA, tt.sealer).call(allCaps, `"name":"approve","arguments":{"env":"prod"}`))
+			opener := newRig(t, tt.openerKey, tt.opener)
+			got := opener.call(allCaps, `"name":"approve","arguments":{"env":"prod"},"requestState":"`+st+`","inputResponses":{"q1":{"action":"accept","content":{}}}`)
+			if tt.want != nil {
+				assert.Equal(t, stateError(1), got)
+				assert.ErrorIs(t, opener.lastErr(), tt.want)
+				return
+			}
+			assertJSON(t, `{"content":[{"type":"text","text":"deployed to prod"}],"resultType":"complete"}`, result(t, got))
+		})
+	}
+}
+
+// TestHandlerSingleUse finishes a state once: its replay, on the same
+// Bridge or another sharing the claims, is refused.
+func TestHandlerSingleUse(t *testing.T) {
+	t.Parallel()
+	claims := toolnexus.NewMemoryClaims()
+	first, second := newRig(t, keyA, mcpgobridge.Options{Claims: claims}), newRig(t, keyA, mcpgobridge.Options{Claims: claims})
+	st := state(t, first.call(allCaps, `"name":"approve","arguments":{"env":"prod"}`))
+	retry := `"name":"approve","arguments":{"env":"prod"},"requestState":"` + st + `","inputResponses":{"q1":{"action":"accept","content":{}}}`
+	assertJSON(t, `{"content":[{"type":"text","text":"deployed to prod"}],"resultType":"complete"}`, result(t, first.call(allCaps, retry)))
+	assert.Equal(t, stateError(1), second.call(allCaps, retry))
+	assert.ErrorIs(t, second.lastErr(), toolnexus.ErrStateReplayed)
+	assert.Equal(t, stateError(3), first.call(allCaps, retry))
+	assert.ErrorIs(t, first.lastErr(), toolnexus.ErrStateReplayed)
+
+	// Without claims, a lost response may be retried.
+	again := newRig(t, keyA, mcpgobridge.Options{})
+	st = state(t, again.call(allCaps, `"name":"approve","arguments":{"env":"prod"}`))
+	retry = `"name":"approve","arguments":{"env":"prod"},"requestState":"` + st + `","inputResponses":{"q1":{"action":"accept","content":{}}}`
+	for range 2 {
+		assertJSON(t, `{"content":[{"type":"text","text":"deployed to prod"}],"resultType":"complete"}`, result(t, again.call(allCaps, retry)))
+	}
+}
+
+// TestHandlerAnswers checks the answers to a schema: a tool never sees one
+// off its schema, and a missing answer is asked again.
+func TestHandlerAnswers(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name      string
+		responses string
+		want      string // the result, or "" for a JSON-RPC error
+		wantError string
+	}{
+		{"in the enum", `{"env":{"action":"accept","content":{"env":"prod"}}}`, `{"content":[{"type":"text","text":"env=prod ok=true"}],"resultType":"complete"}`, ""},
+		{"declined", `{"env":{"action":"decline"}}`, `{"content":[{"type":"text","text":"env=<nil> ok=false"}],"resultType":"complete"}`, ""},
+		{"outside the enum", `{"env":{"action":"accept","content":{"env":"staging"}}}`, "", "Invalid inputResponses"},
+		{"wrong type", `{"env":{"action":"accept","content":{"env":42}}}`, "", "Invalid inputResponses"},
+		{"operator", `{"env":{"action":"accept","content":{"env":{"$ne":""}}}}`, "", "Invalid inputResponses"},
+		{"required missing", `{"env":{"action":"accept","content":{}}}`, "", "Invalid inputResponses"},
+		{"unknown action", `{"env":{"action":"maybe"}}`, "", "Invalid inputResponses"},
+		{"not an object", `{"env":"prod"}`, "", "Invalid inputResponses"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			r := newRig(t, keyA, mcpgobridge.Options{})
+			st := state(t, r.call(allCaps, `"name":"choose"`))
+			got := r.call(allCaps, `"name":"choose","requestState":"`+st+`","inputResponses":`+tt.responses)
+			if tt.want != "" {
+				assertJSON(t, tt.want, result(t, got))
+				return
+			}
+			var e struct {
+				Error struct {
+					Code    int    `json:"code"`
+					Message string `json:"message"`
+				} `json:"error"`
+			}
+			require.NoError(t, json.Unmarshal([]byte(got), &e), got)
+			assert.Equal(t, -32603, e.Error.Code, got)
+			assert.True(t, strings.HasPrefix(e.Error.Message, tt.wantError), got)
+		})
+	}
+
+	t.Run("asked again", func(t *testing.T) {
+		t.Parallel()
+		r := newRig(t, keyA, mcpgobridge.Options{})
+		st := state(t, r.call(allCaps, `"name":"choose"`))
+		for _, responses := range []string{`{}`, `{"other":{"action":"accept","content":{"env":"prod"}}}`} {
+			again := r.call(allCaps, `"name":"choose","requestState":"`+st+`","inputResponses":`+responses)
+			res := result(t, again)
+			assert.Equal(t, "input_required", res["resultType"], again)
+			assert.Contains(t, res["inputRequests"], "env", again)
+			st = state(t, again)
+		}
+		assertJSON(t, `{"content":[{"type":"text","text":"env=dev ok=true"}],"resultType":"complete"}`,
+			result(t, r.call(allCaps, `"name":"choose","requestState":"`+st+`","inputResponses":{"env":{"action":"accept","content":{"env":"dev"}}}`)))
+	})
+}
+
+// TestHandlerSequence asks twice in one call: the tool sees both answers.
+func TestHandlerSequence(t *testing.T) {
+	t.Parallel()
+	r := newRig(t, keyA, mcpgobridge.Options{})
+	first := r.call(allCaps, `"name":"twice"`)
+	assert.Contains(t, result(t, first)["inputRequests"], "q1")
+	second := r.call(allCaps, `"name":"twice","requestState":"`+state(t, first)+`","inputResponses":{"q1":{"action":"accept","content":{"answer":"one"}}}`)
+	assert.Contains(t, result(t, second)["inputRequests"], "q2")
+	assert.NotContains(t, second, "one", "an earlier answer travels sealed")
+	done := r.call(allCaps, `"name":"twice","requestState":"`+state(t, second)+`","inputResponses":{"q2":{"action":"accept","content":{"answer":"two"}}}`)
+	assertJSON(t, `{"content":[{"type":"text","text":"one then two"}],"resultType":"complete"}`, result(t, done))
+}
+
+// manyAnswers are the answers of TestHandlerMany, as the tool reports them.
+const manyAnswers = `[{"answer":"Ada"},{"text":"sampled","type":"text"},{"roots":[{"name":"work","uri":"file:///work"}]}]`
+
+// TestHandlerMany asks every input kind at once, on 2026-07-28.
+func TestHandlerMany(t *testing.T) {
+	t.Parallel()
+	r := newRig(t, keyA, mcpgobridge.Options{})
+	first := r.call(allCaps, `"name":"many"`)
+	asked := result(t, first)
+	delete(asked, "requestState")
+	assertJSON(t, `{"content":[],"resultType":"input_required","inputRequests":{`+
+		`"name":{"method":"elicitation/create","params":{"mode":"form","message":"Name?","requestedSchema":{"type":"object","properties":{"answer":{"type":"string","description":"Name?"}},"required":["answer"]}}},`+
+		`"s1":{"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"hi"}}],"maxTokens":10}},`+
+		`"r1":{"method":"roots/list"}}}`, asked)
+	done := r.call(allCaps, `"name":"many","requestState":"`+state(t, first)+`","inputResponses":{`+
+		`"name":{"action":"accept","content":{"answer":"Ada"}},`+
+		`"s1":{"role":"assistant","content":{"type":"text","text":"sampled"},"model":"m"},`+
+		`"r1":{"roots":[{"uri":"file:///work","name":"work"}]}}`)
+	assertJSON(t, `{"content":[{"type":"text","text":`+strconvQuote(manyAnswers)+`}],"resultType":"complete"}`, result(t, done))
+
+	got := r.call(`{"elicitation":{}}`, `"name":"many"`)
+	assert.Equal(t, `{"jsonrpc":"2.0","id":3,"error":{"code":-32603,"message":"Missing required client capability: sampling, roots"}}`, got)
+}
+
+// strconvQuote returns s as a JSON string.
+func strconvQuote(s string) string {
+	data, _ := json.Marshal(s)
+	return string(data)
+}
+
+// TestHandlerCapabilities never sends a client a request it did not
+// declare it takes.
+func TestHandlerCapabilities(t *testing.T) {
+	t.Parallel()
+	r := newRig(t, keyA, mcpgobridge.Options{})
+	for _, caps := range []string{`{}`, `{"sampling":{}}`, `{"elicitation":{"url":{}}}`} {
+		got := r.call(caps, `"name":"approve","arguments":{"env":"prod"}`)
+		assert.Equal(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"error":{"code":-32603,"message":"Missing required client capability: elicitation.form"}}`, r.id), got, caps)
+	}
+	// A client that declares elicitation without a mode takes forms.
+	assert.Equal(t, "input_required", result(t, r.call(`{"elicitation":{}}`, `"name":"approve","arguments":{"env":"prod"}`))["resultType"])
+}
+
+// TestHandlerPanic answers a panicking tool with an internal error, logs
+// its stack, and keeps serving.
+func TestHandlerPanic(t *testing.T) {
+	t.Parallel()
+	r := newRig(t, keyA, mcpgobridge.Options{})
+	assert.Equal(t, `{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Internal error"}}`, r.call(`{}`, `"name":"panics"`))
+	assert.ErrorIs(t, r.lastErr(), toolnexus.ErrToolPanicked)
+	assert.Contains(t, r.logs.String(), "the tool broke")
+	assert.Contains(t, r.logs.String(), "goroutine")
+	assertJSON(t, `{"content":[{"type":"text","text":"plain"}],"resultType":"complete"}`, result(t, r.call(`{}`, `"name":"plain"`)))
+}
+
+func TestNew(t *testing.T) {
+	t.Parallel()
+	_, err := mcpgobridge.New(keyA[:31], nil)
+	require.ErrorIs(t, err, toolnexus.ErrShortKey)
+	_, err = mcpgobridge.New(keyA, &mcpgobridge.Options{Keys: [][]byte{keyB[:8]}})
+	require.ErrorIs(t, err, toolnexus.ErrShortKey)
+	_, err = mcpgobridge.New(keyA, &mcpgobridge.Options{Expiry: -time.Second})
+	assert.EqualError(t, err, "mcpgobridge: negative expiry -1s")
+	b, err := mcpgobridge.New(keyA, nil)
+	require.NoError(t, err)
+	require.NotNil(t, b)
+
+	res, err := mcpgobridge.Handler(nil, approve)(context.Background(), mcp.CallToolRequest{})
+	assert.Nil(t, res)
+	assert.EqualError(t, err, "mcpgobridge: the handler has no Bridge")
+}
+
+// legacyClient connects an mcp-go client on 2025-11-25 with opts to srv
+// over streamable HTTP, with a session. (mcp-go's stdio server holds one
+// session per process, so parallel tests cannot each have one.)
+func legacyClient(t *testing.T, srv *server.MCPServer, opts ...goclient.ClientOption) *goclient.Client {
+	t.Helper()
+	hs := httptest.NewServer(server.NewStreamableHTTPServer(srv))
+	t.Cleanup(hs.Close)
+	// A legacy session takes the server's requests on its standalone
+	// stream, which 2026-07-28 removed.
+	//lint:ignore SA1019 the test is of a client on 2025-11-25
+	tr, err := transport.NewStreamableHTTP(hs.URL, transport.WithContinuousListening())
+	require.NoError(t, err)
+	c := goclient.NewClient(tr, append(opts, goclient.WithProtocolVersion(mcp.ProtocolVersion20251125))...)
+	require.NoError(t, c.Start(t.Context()))
+	t.Cleanup(func() { assert.NoError(t, c.Close()) })
+	var init mcp.InitializeRequest
+	init.Params.ClientInfo = mcp.Implementation{Name: "legacy", Version: "v0"}
+	_, err = c.Initialize(t.Context(), init)
+	require.NoError(t, err)
+	return c
+}
+
+// answers answers every request of a legacy session from a queue, and
+// keeps what it was asked.
+type answers struct {
+	mu      sync.Mutex
+	elicit  []mcp.ElicitationResult
+	asked   []string
+	sampled int
+	rooted  int
+}
+
+func (a *answers) Elicit(_ context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.asked = append(a.asked, req.Params.Message)
+	if len(a.elicit) == 0 {
+		return nil, errors.New("no answer left")
+	}
+	res := a.elicit[0]
+	a.elicit = a.elicit[1:]
+	return &res, nil
+}
+
+func (a *answers) CreateMessage(context.Context, mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.sampled++
+	return &mcp.CreateMessageResult{SamplingMessage: mcp.SamplingMessage{Role: mcp.RoleAssistant, Content: mcp.NewTextContent("sampled")}, Model: "m"}, nil
+}
+
+func (a *answers) ListRoots(context.Context, mcp.ListRootsRequest) (*mcp.ListRootsResult, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.rooted++
+	return &mcp.ListRootsResult{Roots: []mcp.Root{{URI: "file:///work", Name: "work"}}}, nil
+}
+
+func accept(content map[string]any) mcp.ElicitationResult {
+	return mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionAccept, Content: content}}
+}
+
+// TestHandlerLegacy serves clients on 2025-11-25: the server asks them
+// directly, round after round, and the client sees the final result only.
+func TestHandlerLegacy(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		tool      string
+		answers   []mcp.ElicitationResult
+		wantText  string
+		wantError bool
+		wantAsked []string
+	}{
+		{"approve", []mcp.ElicitationResult{accept(nil)}, "deployed to prod", false, []string{"Deploy to prod?"}},
+		{"choose", []mcp.ElicitationResult{accept(map[string]any{"env": "dev"})}, "env=dev ok=true", false, []string{"Which environment?"}},
+		{"twice", []mcp.ElicitationResult{accept(map[string]any{"answer": "one"}), accept(map[string]any{"answer": "two"})}, "one then two", false, []string{"First?", "Second?"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.tool, func(t *testing.T) {
+			t.Parallel()
+			r := newRig(t, keyA, mcpgobridge.Options{})
+			a := &answers{elicit: tt.answers}
+			c := legacyClient(t, r.srv, goclient.WithElicitationHandler(a),
+				goclient.WithClientCapabilities(mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapability{Form: &struct{}{}}}))
+			res, err := c.CallTool(context.Background(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: tt.tool, Arguments: map[string]any{"env": "prod"}}})
+			require.NoError(t, err)
+			assert.Equal(t, []mcp.Content{mcp.TextContent{Type: "text", Text: tt.wantText}}, res.Content)
+			assert.Equal(t, tt.wantError, res.IsError)
+			assert.Equal(t, tt.wantAsked, a.asked)
+		})
+	}
+
+	t.Run("many", func(t *testing.T) {
+		t.Parallel()
+		r := newRig(t, keyA, mcpgobridge.Options{})
+		a := &answers{elicit: []mcp.ElicitationResult{accept(map[string]any{"answer": "Ada"})}}
+		c := legacyClient(t, r.srv, goclient.WithElicitationHandler(a), goclient.WithSamplingHandler(a), goclient.WithRootsHandler(a),
+			goclient.WithClientCapabilities(mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapability{}}))
+		res, err := c.CallTool(context.Background(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "many"}})
+		require.NoError(t, err)
+		assert.Equal(t, []mcp.Content{mcp.TextContent{Type: "text", Text: manyAnswers}}, res.Content)
+		assert.Equal(t, []string{"Name?"}, a.asked)
+		assert.Equal(t, 1, a.sampled)
+		assert.Equal(t, 1, a.rooted)
+	})
+
+	t.Run("off the schema", func(t *testing.T) {
+		t.Parallel()
+		r := newRig(t, keyA, mcpgobridge.Options{})
+		a := &answers{elicit: []mcp.ElicitationResult{accept(map[string]any{"env": "staging"})}}
+		c := legacyClient(t, r.srv, goclient.WithElicitationHandler(a),
+			goclient.WithClientCapabilities(mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapability{}}))
+		_, err := c.CallTool(context.Background(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "choose"}})
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "Invalid inputResponses")
+	})
+
+	t.Run("no elicitation", func(t *testing.T) {
+		t.Parallel()
+		r := newRig(t, keyA, mcpgobridge.Options{})
+		c := legacyClient(t, r.srv)
+		res, err := c.CallTool(context.Background(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "approve", Arguments: map[string]any{"env": "prod"}}})
+		require.NoError(t, err)
+		assert.Equal(t, []mcp.Content{mcp.TextContent{Type: "text", Text: "Deploy to prod?"}}, res.Content)
+		assert.True(t, res.IsError)
+	})
+}

@@ -1,0 +1,382 @@
+package toolnexus_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/toolnexus-go/toolnexus"
+)
+
+// approval is the request the deploy call of parkedTurn waits on.
+var approval = toolnexus.Request{ID: "req-1", Kind: toolnexus.KindApproval, Prompt: "Deploy to prod?"}
+
+// parkedTurn is a turn of two calls: a screenshot that finished with an
+// image, and a deploy that waits for approval.
+func parkedTurn() toolnexus.Turn {
+	return toolnexus.Turn{Calls: []toolnexus.ToolCall{
+		{ID: "call_1", Name: "screenshot", Arguments: json.RawMessage(`{}`), Result: toolnexus.Ok("shot.png", imagePNG)},
+		{ID: "call_2", Name: "deploy", Arguments: json.RawMessage(`{"env":"prod"}`), Result: toolnexus.Pending(approval)},
+	}}
+}
+
+// completeTurn is parkedTurn once the deploy ran again with its approval.
+func completeTurn(t *testing.T) toolnexus.Turn {
+	t.Helper()
+	tr := parkedTurn()
+	c, err := tr.Answer(approval.Resolve(nil), time.Now())
+	require.NoError(t, err)
+	c.Result = toolnexus.Ok("deployed")
+	tr, err = tr.WithCall(c)
+	require.NoError(t, err)
+	return tr
+}
+
+const parkedJSON = `{"calls":[` +
+	`{"id":"call_1","name":"screenshot","arguments":{},"result":{"output":"shot.png","isError":false,"parts":[{"type":"image","mimeType":"image/png","data":"iVBORw0KGgo="}]}},` +
+	`{"id":"call_2","name":"deploy","arguments":{"env":"prod"},"result":{"output":"Deploy to prod?","isError":true,"metadata":{"pending":{"id":"req-1","kind":"approval","prompt":"Deploy to prod?"}}}}]}`
+
+func TestTurnJSON(t *testing.T) {
+	t.Parallel()
+	assert.Equal(t, parkedJSON, mustJSON(t, parkedTurn()))
+
+	var decoded toolnexus.Turn
+	require.NoError(t, json.Unmarshal([]byte(parkedJSON), &decoded))
+	parsed, err := toolnexus.ParseTurn([]byte(parkedJSON), 1<<20)
+	require.NoError(t, err)
+	for name, tr := range map[string]toolnexus.Turn{"json.Unmarshal": decoded, "ParseTurn": parsed} {
+		assert.Equal(t, parkedJSON, mustJSON(t, tr), name)
+		assert.Equal(t, []toolnexus.Wait{{CallID: "call_2", Tool: "deploy", Request: approval}}, tr.Waiting(), name)
+		assert.False(t, tr.Complete(), name)
+	}
+	assert.Equal(t, decoded, parsed)
+
+	done := completeTurn(t)
+	b := mustJSON(t, done)
+	assert.Contains(t, b, `"answers":[{"id":"req-1","ok":true}]`)
+	back, err := toolnexus.ParseTurn([]byte(b), 0)
+	require.NoError(t, err)
+	assert.Equal(t, done, back)
+	assert.True(t, back.Complete())
+}
+
+func TestParseTurn(t *testing.T) {
+	t.Parallel()
+	call := func(s string) string { return `{"calls":[` + s + `]}` }
+	ok := `{"output":"ok","isError":false}`
+	tests := []struct {
+		name    string
+		data    string
+		max     int64
+		want    toolnexus.Turn
+		wantErr error
+		msg     string
+	}{
+		{"one call", call(`{"id":"c","name":"t","result":` + ok + `,"extra":1}`), 0,
+			toolnexus.Turn{Calls: []toolnexus.ToolCall{{ID: "c", Name: "t", Result: toolnexus.Ok("ok")}}}, nil, ""},
+		{"null arguments and answers", call(`{"id":"c","name":"t","arguments":null,"answers":null,"result":` + ok + `}`), 0,
+			toolnexus.Turn{Calls: []toolnexus.ToolCall{{ID: "c", Name: "t", Result: toolnexus.Ok("ok")}}}, nil, ""},
+		{"a key in another case is unknown", call(`{"id":"c","ID":"d","name":"t","NAME":"u","result":` + ok + `}`), 0,
+			toolnexus.Turn{Calls: []toolnexus.ToolCall{{ID: "c", Name: "t", Result: toolnexus.Ok("ok")}}}, nil, ""},
+		{"result keys exact", call(`{"id":"c","name":"t","result":{"output":"x","isError":true,"ISERROR":false}}`), 0,
+			toolnexus.Turn{Calls: []toolnexus.ToolCall{{ID: "c", Name: "t", Result: toolnexus.Error("x")}}}, nil, ""},
+		{"CALLS is not calls", `{"CALLS":[{"id":"c","name":"t"}]}`, 0, toolnexus.Turn{}, toolnexus.ErrInvalidTurn, "toolnexus: invalid turn: no calls"},
+		{"too large", parkedJSON, 10, toolnexus.Turn{}, toolnexus.ErrPartTooLarge, ""},
+		{"not an object", `[]`, 0, toolnexus.Turn{}, toolnexus.ErrInvalidJSON, "toolnexus: invalid JSON: want a JSON object, got an array"},
+		{"not JSON", `{"calls":`, 0, toolnexus.Turn{}, toolnexus.ErrInvalidJSON, ""},
+		{"calls not an array", `{"calls":{}}`, 0, toolnexus.Turn{}, toolnexus.ErrInvalidJSON,
+			`toolnexus: invalid JSON: "calls" is an object, not an array`},
+		{"id not a string", call(`{"id":1,"name":"t"}`), 0, toolnexus.Turn{}, toolnexus.ErrInvalidJSON,
+			`toolnexus: invalid JSON: calls[0]: "id" is a number, not a string`},
+		{"answer not an object", call(`{"id":"c","name":"t","answers":[true]}`), 0, toolnexus.Turn{}, toolnexus.ErrInvalidJSON,
+			`toolnexus: invalid JSON: calls[0]: answers[0]: "answer" is a boolean, not an object`},
+		{"no id", call(`{"name":"t","result":` + ok + `}`), 0, toolnexus.Turn{}, toolnexus.ErrInvalidTurn, "toolnexus: invalid turn: call 0 has no id"},
+		{"no name", call(`{"id":"c","result":` + ok + `}`), 0, toolnexus.Turn{}, toolnexus.ErrInvalidTurn, `toolnexus: invalid turn: call "c" has no tool name`},
+		{"id twice", call(`{"id":"c","name":"t"},{"id":"c","name":"u"}`), 0, toolnexus.Turn{}, toolnexus.ErrInvalidTurn,
+			`toolnexus: invalid turn: two calls have id "c"`},
+		{"answer without id", call(`{"id":"c","name":"t","answers":[{"ok":true}]}`), 0, toolnexus.Turn{}, toolnexus.ErrInvalidTurn,
+			`toolnexus: invalid turn: call "c" holds an answer without id`},
+		{"invalid part", call(`{"id":"c","name":"t","result":{"output":"","parts":[{"type":"image","mimeType":"image/png"}]}}`), 0,
+			toolnexus.Turn{}, toolnexus.ErrInvalidPart, ""},
+		{"suspension without prompt", call(`{"id":"c","name":"t","result":{"output":"","metadata":{"pending":{"id":"r","kind":"input"}}}}`), 0,
+			toolnexus.Turn{}, toolnexus.ErrInvalidRequest, `toolnexus: invalid request: request "r" has no prompt (call "c")`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := toolnexus.ParseTurn([]byte(tt.data), tt.max)
+			assertErr(t, err, tt.wantErr, tt.msg)
+			assert.Equal(t, tt.want, got)
+		})
+	}
+}
+
+func TestTurnValidate(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		turn    toolnexus.Turn
+		wantErr error
+		msg     string
+	}{
+		{"parked", parkedTurn(), nil, ""},
+		{"empty", toolnexus.Turn{}, toolnexus.ErrInvalidTurn, "toolnexus: invalid turn: no calls"},
+		{"arguments not JSON", toolnexus.Turn{Calls: []toolnexus.ToolCall{{ID: "c", Name: "t", Arguments: json.RawMessage(`{"a":`)}}},
+			toolnexus.ErrInvalidTurn, `toolnexus: invalid turn: the arguments of call "c" are not JSON`},
+		{"long id quoted short", toolnexus.Turn{Calls: []toolnexus.ToolCall{{ID: strings.Repeat("x", 100)}}},
+			toolnexus.ErrInvalidTurn, `toolnexus: invalid turn: call "` + strings.Repeat("x", 40) + `"… (100 bytes) has no tool name`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			assertErr(t, tt.turn.Validate(), tt.wantErr, tt.msg)
+		})
+	}
+}
+
+func TestTurnAnswer(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	dated := approval.WithExpiry(now)
+	datedTurn := parkedTurn()
+	datedTurn.Calls[1].Result = toolnexus.Pending(dated)
+	tests := []struct {
+		name    string
+		turn    toolnexus.Turn
+		answer  toolnexus.Answer
+		wantErr error
+		msg     string
+	}{
+		{"granted", parkedTurn(), approval.Resolve(map[string]any{"by": "ops"}), nil, ""},
+		{"declined", parkedTurn(), approval.Decline(toolnexus.ReasonDeclined), nil, ""},
+		{"before expiry", datedTurn, toolnexus.Answer{ID: "req-1", OK: true}, nil, ""},
+		{"unknown id", parkedTurn(), toolnexus.Answer{ID: "req-9", OK: true}, toolnexus.ErrAnswerMismatch,
+			`toolnexus: answer does not match request: no call of the turn waits on request "req-9"`},
+		{"no id", parkedTurn(), toolnexus.Answer{OK: true}, toolnexus.ErrAnswerMismatch,
+			`toolnexus: answer does not match request: no call of the turn waits on request ""`},
+		{"finished call", completeTurn(t), approval.Resolve(nil), toolnexus.ErrAnswerMismatch, ""},
+		{"expired", datedTurn, approval.Resolve(nil), toolnexus.ErrExpired,
+			`toolnexus: request expired: request "req-1" expired at 2026-12-01T00:00:00Z`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			before := mustJSON(t, tt.turn)
+			when := now.Add(-time.Second)
+			if tt.wantErr == toolnexus.ErrExpired {
+				when = now
+			}
+			c, err := tt.turn.Answer(tt.answer, when)
+			assertErr(t, err, tt.wantErr, tt.msg)
+			assert.Equal(t, before, mustJSON(t, tt.turn), "Answer does not change the turn")
+			if tt.wantErr != nil {
+				assert.Equal(t, toolnexus.ToolCall{}, c)
+				return
+			}
+			want := tt.turn.Calls[1]
+			want.Answers = toolnexus.Answers{tt.answer}
+			assert.Equal(t, want, c)
+		})
+	}
+}
+
+// TestTurnResume runs the whole round: park, answer, re-run, record.
+func TestTurnResume(t *testing.T) {
+	t.Parallel()
+	tr := parkedTurn()
+	_, err := tr.AnthropicMessage()
+	assertErr(t, err, toolnexus.ErrIncompleteTurn, `toolnexus: turn not complete: call "call_2" waits on request "req-1"`)
+
+	// A second answer to the same request replaces the first.
+	c, err := tr.Answer(approval.Decline(toolnexus.ReasonDeclined), time.Now())
+	require.NoError(t, err)
+	c.Result = toolnexus.Pending(toolnexus.Request{ID: "req-2", Kind: toolnexus.KindInput, Prompt: "Why?"})
+	again, err := tr.WithCall(c)
+	require.NoError(t, err)
+	assert.Equal(t, parkedJSON, mustJSON(t, tr), "WithCall does not change the turn")
+	assert.Equal(t, []toolnexus.Wait{{CallID: "call_2", Tool: "deploy",
+		Request: toolnexus.Request{ID: "req-2", Kind: toolnexus.KindInput, Prompt: "Why?"}}}, again.Waiting())
+	_, err = again.Answer(approval.Resolve(nil), time.Now())
+	assertErr(t, err, toolnexus.ErrAnswerMismatch, "")
+
+	c, err = again.Answer(toolnexus.Answer{ID: "req-2", OK: true, Data: map[string]any{"answer": "audit"}}, time.Now())
+	require.NoError(t, err)
+	assert.Equal(t, toolnexus.Answers{approval.Decline(toolnexus.ReasonDeclined),
+		{ID: "req-2", OK: true, Data: map[string]any{"answer": "audit"}}}, c.Answers, "answers so far, earliest first")
+	c.Result = toolnexus.Ok("deployed")
+	done, err := again.WithCall(c)
+	require.NoError(t, err)
+	assert.True(t, done.Complete())
+	assert.Empty(t, done.Waiting())
+	assert.Equal(t, toolnexus.Ok("shot.png", imagePNG), done.Calls[0].Result, "the finished call is kept")
+}
+
+func TestTurnWithCall(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		call toolnexus.ToolCall
+		msg  string
+	}{
+		{"unknown id", toolnexus.ToolCall{ID: "call_9", Name: "deploy"}, `toolnexus: invalid turn: no call has id "call_9"`},
+		{"other tool", toolnexus.ToolCall{ID: "call_2", Name: "destroy", Arguments: json.RawMessage(`{"env":"prod"}`)},
+			`toolnexus: invalid turn: call "call_2" is a call of "deploy", not "destroy"`},
+		{"other arguments", toolnexus.ToolCall{ID: "call_2", Name: "deploy", Arguments: json.RawMessage(`{"env":"dev"}`)},
+			`toolnexus: invalid turn: call "call_2" was made with other arguments`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := parkedTurn().WithCall(tt.call)
+			assertErr(t, err, toolnexus.ErrInvalidTurn, tt.msg)
+			assert.Equal(t, parkedJSON, mustJSON(t, got))
+		})
+	}
+}
+
+func TestTurnSend(t *testing.T) {
+	t.Parallel()
+	done := completeTurn(t)
+	// A third call whose result has a PDF and an audio clip.
+	done.Calls = append(done.Calls, toolnexus.ToolCall{ID: "call_3", Name: "report", Result: toolnexus.Ok("report", pdfNamed, audioWAV)})
+	sends := map[string]func(toolnexus.Turn) (any, error){
+		"anthropic":        func(tr toolnexus.Turn) (any, error) { return tr.AnthropicMessage() },
+		"openai chat":      func(tr toolnexus.Turn) (any, error) { return tr.OpenAIChatMessages() },
+		"openai responses": func(tr toolnexus.Turn) (any, error) { return tr.OpenAIResponsesInput() },
+		"gemini":           func(tr toolnexus.Turn) (any, error) { return tr.GeminiContent() },
+		"vertex":           func(tr toolnexus.Turn) (any, error) { return tr.VertexContent() },
+	}
+	want := map[string]string{
+		"anthropic": `{"role":"user","content":[` +
+			`{"type":"tool_result","tool_use_id":"call_1","is_error":false,"content":[{"type":"text","text":"shot.png"},{"type":"image","source":{"type":"base64","media_type":"image/png","data":"iVBORw0KGgo="}}]},` +
+			`{"type":"tool_result","tool_use_id":"call_2","is_error":false,"content":[{"type":"text","text":"deployed"}]},` +
+			`{"type":"tool_result","tool_use_id":"call_3","is_error":false,"content":[{"type":"text","text":"report"},{"type":"text","text":"[unsupported audio part (audio/wav, 12 bytes)]"},{"type":"document","source":{"type":"base64","media_type":"application/pdf","data":"` + pdfB64 + `"},"title":"report.pdf"}]}]}`,
+		"openai chat": `[{"role":"tool","tool_call_id":"call_1","content":"shot.png"},` +
+			`{"role":"tool","tool_call_id":"call_2","content":"deployed"},` +
+			`{"role":"tool","tool_call_id":"call_3","content":"report"},` +
+			`{"role":"user","content":[{"type":"text","text":"Output of tool screenshot (call_1):"},{"type":"image_url","image_url":{"url":"data:image/png;base64,iVBORw0KGgo="}},` +
+			`{"type":"text","text":"Output of tool report (call_3):"},{"type":"file","file":{"file_data":"data:application/pdf;base64,` + pdfB64 + `","filename":"report.pdf"}},{"type":"input_audio","input_audio":{"data":"` + wavB64 + `","format":"wav"}}]}]`,
+		"openai responses": `[{"type":"function_call_output","call_id":"call_1","output":[{"type":"input_text","text":"shot.png"},{"type":"input_image","image_url":"data:image/png;base64,iVBORw0KGgo="}]},` +
+			`{"type":"function_call_output","call_id":"call_2","output":"deployed"},` +
+			`{"type":"function_call_output","call_id":"call_3","output":[{"type":"input_text","text":"report"},{"type":"input_text","text":"[unsupported audio part (audio/wav, 12 bytes)]"},{"type":"input_file","file_data":"data:application/pdf;base64,` + pdfB64 + `","filename":"report.pdf"}]}]`,
+		"gemini": `{"role":"user","parts":[` +
+			`{"functionResponse":{"id":"call_1","name":"screenshot","response":{"output":"shot.png"},"parts":[{"inlineData":{"mimeType":"image/png","data":"iVBORw0KGgo="}}]}},` +
+			`{"functionResponse":{"id":"call_2","name":"deploy","response":{"output":"deployed"}}},` +
+			`{"functionResponse":{"id":"call_3","name":"report","response":{"output":"report"},"parts":[{"inlineData":{"mimeType":"application/pdf","data":"` + pdfB64 + `"}},{"inlineData":{"mimeType":"audio/wav","data":"` + wavB64 + `"}}]}}]}`,
+	}
+	want["vertex"] = want["gemini"] // no part by URL, which only Vertex AI takes
+	dup := completeTurn(t)
+	dup.Calls[1].ID = "call_1"
+	for name, send := range sends {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			got, err := send(done)
+			require.NoError(t, err)
+			assert.Equal(t, want[name], mustJSON(t, got))
+
+			for _, bad := range []struct {
+				turn toolnexus.Turn
+				err  error
+			}{
+				{parkedTurn(), toolnexus.ErrIncompleteTurn},
+				{toolnexus.Turn{}, toolnexus.ErrInvalidTurn},
+				{dup, toolnexus.ErrInvalidTurn},
+			} {
+				_, err := send(bad.turn)
+				assertErr(t, err, bad.err, "")
+			}
+		})
+	}
+}
+
+// TestTurnOpenAIChatWithoutMedia sends no user message when no call has
+// media.
+func TestTurnOpenAIChatWithoutMedia(t *testing.T) {
+	t.Parallel()
+	tr := toolnexus.Turn{Calls: []toolnexus.ToolCall{
+		{ID: "a", Name: "x", Result: toolnexus.Ok("1")},
+		{ID: "b", Name: "y", Result: toolnexus.Error("no", audio("audio/ogg", "T2dnUw=="))},
+	}}
+	msgs, err := tr.OpenAIChatMessages()
+	require.NoError(t, err)
+	assert.Equal(t, `[{"role":"tool","tool_call_id":"a","content":"1"},`+
+		`{"role":"tool","tool_call_id":"b","content":[{"type":"text","text":"no"},{"type":"text","text":"[unsupported audio part (audio/ogg, 4 bytes)]"}]}]`,
+		mustJSON(t, msgs))
+}
+
+// TestTurnSeveralRequests runs a call whose suspension asks two requests at
+// once: it is run again with each answer as it comes, and asks again for
+// what is missing.
+func TestTurnSeveralRequests(t *testing.T) {
+	t.Parallel()
+	login := toolnexus.Request{ID: "req-a", Kind: toolnexus.KindAuthorization, Prompt: "Log in", URL: "https://example.com/login"}
+	deploy := func(answers toolnexus.Answers) toolnexus.ToolResult {
+		var missing []toolnexus.Request
+		for _, req := range []toolnexus.Request{login, approval} {
+			if _, ok := answers.Get(req.ID); !ok {
+				missing = append(missing, req)
+			}
+		}
+		if len(missing) > 0 {
+			return toolnexus.PendingAll(missing...)
+		}
+		return toolnexus.Ok("deployed")
+	}
+	tr := toolnexus.Turn{Calls: []toolnexus.ToolCall{
+		{ID: "call_1", Name: "status", Result: toolnexus.Ok("green")},
+		{ID: "call_2", Name: "deploy", Result: deploy(nil)},
+	}}
+	stored, err := json.Marshal(tr)
+	require.NoError(t, err)
+	tr, err = toolnexus.ParseTurn(stored, 0)
+	require.NoError(t, err)
+	assert.Equal(t, []toolnexus.Wait{{CallID: "call_2", Tool: "deploy", Request: login}, {CallID: "call_2", Tool: "deploy", Request: approval}}, tr.Waiting())
+
+	c, err := tr.Answer(approval.Resolve(nil), time.Now())
+	require.NoError(t, err)
+	c.Result = deploy(c.Answers)
+	tr, err = tr.WithCall(c)
+	require.NoError(t, err)
+	assert.Equal(t, []toolnexus.Wait{{CallID: "call_2", Tool: "deploy", Request: login}}, tr.Waiting())
+	_, err = tr.OpenAIResponsesInput()
+	assertErr(t, err, toolnexus.ErrIncompleteTurn, `toolnexus: turn not complete: call "call_2" waits on request "req-a"`)
+
+	c, err = tr.Answer(login.Resolve(nil), time.Now())
+	require.NoError(t, err)
+	assert.Equal(t, toolnexus.Answers{approval.Resolve(nil), login.Resolve(nil)}, c.Answers)
+	c.Result = deploy(c.Answers)
+	tr, err = tr.WithCall(c)
+	require.NoError(t, err)
+	assert.True(t, tr.Complete())
+	items, err := tr.OpenAIResponsesInput()
+	require.NoError(t, err)
+	assert.Equal(t, `[{"type":"function_call_output","call_id":"call_1","output":"green"},{"type":"function_call_output","call_id":"call_2","output":"deployed"}]`, mustJSON(t, items))
+}
+
+// TestTurnPrintsNoPayload prints a turn every way fmt can: no part's data
+// shows.
+func TestTurnPrintsNoPayload(t *testing.T) {
+	t.Parallel()
+	tr := completeTurn(t)
+	for _, format := range []string{"%v", "%+v", "%#v", "%s"} {
+		assert.NotContains(t, fmt.Sprintf(format, tr), pngB64, format)
+	}
+	assert.NotContains(t, mustJSON(t, tr.Waiting()), pngB64)
+}
+
+// TestTurnVertexContent sends a part by URL to Vertex AI, which takes it,
+// and to the Gemini API, which does not.
+func TestTurnVertexContent(t *testing.T) {
+	t.Parallel()
+	tr := toolnexus.Turn{Calls: []toolnexus.ToolCall{{ID: "c1", Name: "scan", Result: toolnexus.Ok("scanned", pdfAt("gs://scans/a.pdf"))}}}
+	vertex, err := tr.VertexContent()
+	require.NoError(t, err)
+	gemini, err := tr.GeminiContent()
+	require.NoError(t, err)
+	assert.Equal(t, `{"role":"user","parts":[{"functionResponse":{"id":"c1","name":"scan","response":{"output":"scanned"},"parts":[{"fileData":{"mimeType":"application/pdf","fileUri":"gs://scans/a.pdf"}}]}}]}`, mustJSON(t, vertex))
+	assert.Equal(t, `{"role":"user","parts":[{"functionResponse":{"id":"c1","name":"scan","response":{"output":"scanned\n[unsupported file part (application/pdf, url gs://scans/a.pdf)]"}}}]}`, mustJSON(t, gemini))
+}

@@ -1,0 +1,142 @@
+package toolnexus
+
+// Destination names where a result is sent: a provider's API, through the
+// method of [ToolResult] that converts to it, or MCP.
+type Destination string
+
+// The destinations the converters of [ToolResult] write for.
+const (
+	Anthropic       Destination = "anthropic"        // [ToolResult.AnthropicToolResult]
+	OpenAIChat      Destination = "openai-chat"      // [ToolResult.OpenAIChatMessages]
+	OpenAIResponses Destination = "openai-responses" // [ToolResult.OpenAIResponsesOutput]
+	Gemini          Destination = "gemini"           // [ToolResult.GeminiFunctionResponse]
+	Vertex          Destination = "vertex"           // [ToolResult.VertexFunctionResponse]
+	MCP             Destination = "mcp"              // [ToolResult.MCPCallToolResult]
+)
+
+// UnsupportedReason says why a destination does not carry a part.
+type UnsupportedReason string
+
+// The reasons a destination does not carry a part.
+const (
+	// UnsupportedInvalid means the part fails [ContentPart.Validate].
+	UnsupportedInvalid UnsupportedReason = "invalid"
+	// UnsupportedType means the destination takes no part of this type, as
+	// Anthropic and OpenAI Responses take no audio.
+	UnsupportedType UnsupportedReason = "type"
+	// UnsupportedMediaType means the destination takes parts of this type, but
+	// not of this media type.
+	UnsupportedMediaType UnsupportedReason = "mediaType"
+	// UnsupportedURL means the destination takes this part as data only, never by
+	// URL, as OpenAI Chat takes a PDF or audio.
+	UnsupportedURL UnsupportedReason = "url"
+	// UnsupportedURLScheme means the destination fetches no URL of this scheme.
+	UnsupportedURLScheme UnsupportedReason = "urlScheme"
+	// UnsupportedSize means the part is over a size limit of the destination,
+	// the one Limit names.
+	UnsupportedSize UnsupportedReason = "size"
+	// UnsupportedEncoding means the destination takes this text file as text,
+	// and its data is not UTF-8.
+	UnsupportedEncoding UnsupportedReason = "encoding"
+	// UnsupportedDestination means the destination is not one this package knows.
+	UnsupportedDestination UnsupportedReason = "destination"
+)
+
+// SizeLimit is a size limit of a destination: Bytes bytes of the part's
+// data, counted on its base64 when Base64 is set and on the decoded bytes
+// otherwise. What says which limit it is, as the placeholder names it ("the
+// 5 MiB (5242880 bytes) of base64 Anthropic takes in an image").
+type SizeLimit struct {
+	Bytes  int64  `json:"bytes"`
+	Base64 bool   `json:"base64"`
+	What   string `json:"what"`
+}
+
+// UnsupportedPart is a part a destination would not carry: Index is its
+// index in the result's Parts, Part its description (as
+// [ContentPart.String] gives it, without its data), Reason why, and Limit,
+// for [UnsupportedSize], the limit it is over. Placeholder is the text the
+// destination is sent in its place.
+type UnsupportedPart struct {
+	Index       int               `json:"index"`
+	Part        string            `json:"part"`
+	Reason      UnsupportedReason `json:"reason"`
+	Limit       SizeLimit         `json:"limit,omitzero"`
+	Placeholder string            `json:"placeholder"`
+}
+
+// Unsupported returns the parts of r that the destination d would not
+// carry, in order, each with the reason, as its converter decides it: the
+// converter makes the same decision, through the same code, and sends each
+// of these parts as the Placeholder reported here. It converts nothing, so a
+// host may ask before converting (to shrink an image and try again, say) as
+// well as after. Text parts are always carried. An unknown destination
+// carries no other part.
+func (r ToolResult) Unsupported(d Destination) []UnsupportedPart {
+	carries := d.carries()
+	var out []UnsupportedPart
+	for i, p := range r.Parts {
+		if p.Type == PartText {
+			continue
+		}
+		why := verdict(p, carries)
+		if why.reason == "" {
+			continue
+		}
+		out = append(out, UnsupportedPart{Index: i, Part: p.String(), Reason: why.reason, Limit: why.limit, Placeholder: why.placeholder(p)})
+	}
+	return out
+}
+
+// carries returns the decision of d: why it does not carry a valid part.
+func (d Destination) carries() func(ContentPart) carry {
+	switch d {
+	case Anthropic:
+		return anthropicCarries
+	case OpenAIChat:
+		return openAIChatCarries
+	case OpenAIResponses:
+		return openAIResponsesCarries
+	case Gemini:
+		return geminiCarries
+	case Vertex:
+		return vertexCarries
+	case MCP:
+		return mcpCarries
+	}
+	return func(ContentPart) carry { return refuse(UnsupportedDestination) }
+}
+
+// carry is whether a destination carries a part, and if not, why; the zero carry
+// carries it.
+type carry struct {
+	reason UnsupportedReason
+	limit  SizeLimit
+}
+
+// refuse returns the carry that refuses a part for reason.
+func refuse(reason UnsupportedReason) carry { return carry{reason: reason} }
+
+// overLimit returns the carry that refuses a part over limit.
+func overLimit(limit SizeLimit) carry { return carry{reason: UnsupportedSize, limit: limit} }
+
+// verdict returns why carries, the decision of a destination, does not
+// carry the non-text part p: an invalid part is never carried, and carries
+// decides on valid parts only.
+func verdict(p ContentPart, carries func(ContentPart) carry) carry {
+	if p.Validate() != nil {
+		return refuse(UnsupportedInvalid)
+	}
+	return carries(p)
+}
+
+// placeholder returns the text that stands for p, refused for why.
+func (why carry) placeholder(p ContentPart) string {
+	switch {
+	case why.reason == UnsupportedSize && why.limit.Base64:
+		return tooLargeBase64(p, why.limit.What)
+	case why.reason == UnsupportedSize:
+		return tooLarge(p, why.limit.What)
+	}
+	return placeholder(p)
+}
