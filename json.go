@@ -495,7 +495,7 @@ func (d *jsonReader) anyValue(depth int) (any, error) {
 	}
 	f, err := strconv.ParseFloat(string(d.data[start:d.pos]), 64)
 	if err != nil {
-		return nil, errors.New("number out of range")
+		return nil, &pathError{err: errors.New("a number is out of range")}
 	}
 	return f, nil
 }
@@ -640,6 +640,9 @@ func (d *jsonReader) parts() ([]ContentPart, error) {
 		ok, err := d.nextElem()
 		if err != nil || !ok {
 			return parts, err
+		}
+		if c := d.peek(); c != '{' && c != 'n' {
+			return nil, fmt.Errorf("part %d is %s, not an object", len(parts), d.kind())
 		}
 		p, err := d.part()
 		if err != nil {
