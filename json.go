@@ -2,6 +2,7 @@ package toolnexus
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -494,7 +495,7 @@ func (d *jsonReader) anyValue(depth int) (any, error) {
 	}
 	f, err := strconv.ParseFloat(string(d.data[start:d.pos]), 64)
 	if err != nil {
-		return nil, errors.New("number out of range")
+		return nil, &pathError{err: errors.New("a number is out of range")}
 	}
 	return f, nil
 }
@@ -534,12 +535,19 @@ func (d *jsonReader) end() error {
 // leaves v as it is, and an error leaves v unchanged.
 func unmarshal[T any](data []byte, v *T, read func(*jsonReader) (T, error)) error {
 	d := jsonReader{data: data}
+	var out T
+	var err error
 	if d.null() {
-		return nil
-	}
-	out, err := read(&d)
-	if err == nil {
+		if err = d.end(); err == nil {
+			return nil
+		}
+	} else if out, err = read(&d); err == nil {
 		err = d.end()
+	}
+	if err != nil && !json.Valid(data) {
+		// Called directly, not by encoding/json: what is wrong is the
+		// syntax, whatever the reader made of it.
+		return errorf(ErrInvalidJSON, "%s", notJSON(data))
 	}
 	if err != nil {
 		return errorf(ErrInvalidJSON, "%v", err)
@@ -632,6 +640,9 @@ func (d *jsonReader) parts() ([]ContentPart, error) {
 		ok, err := d.nextElem()
 		if err != nil || !ok {
 			return parts, err
+		}
+		if c := d.peek(); c != '{' && c != 'n' {
+			return nil, fmt.Errorf("part %d is %s, not an object", len(parts), d.kind())
 		}
 		p, err := d.part()
 		if err != nil {

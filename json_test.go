@@ -226,9 +226,9 @@ func TestUnmarshalErrors(t *testing.T) {
 		{"isError a string", nil, `{"isError":"yes"}`, `toolnexus: invalid JSON: "isError" is a string, not a boolean`},
 		{"parts an object", nil, `{"parts":{}}`, `toolnexus: invalid JSON: "parts" is an object, not an array`},
 		{"part type a number", nil, `{"parts":[{"type":"text"},{"type":1}]}`, `toolnexus: invalid JSON: part 1: "type" is a number, not a string`},
-		{"part a string", nil, `{"parts":["iVBORw0KGgo="]}`, `toolnexus: invalid JSON: part 0: "part" is a string, not an object`},
+		{"part a string", nil, `{"parts":["iVBORw0KGgo="]}`, `toolnexus: invalid JSON: part 0 is a string, not an object`},
 		{"metadata an array", nil, `{"metadata":[]}`, `toolnexus: invalid JSON: "metadata" is an array, not an object`},
-		{"metadata number out of range", nil, `{"metadata":{"a":1e400}}`, `toolnexus: invalid JSON: number out of range`},
+		{"metadata number out of range", nil, `{"metadata":{"a":1e400}}`, `toolnexus: invalid JSON: metadata.a: a number is out of range`},
 		{"part data a boolean", nil, `{"parts":[{"data":true}]}`, `toolnexus: invalid JSON: part 0: "data" is a boolean, not a string`},
 		{"request data a string", new(toolnexus.Request), `{"data":"x"}`, `toolnexus: invalid JSON: "data" is a string, not an object`},
 		{"request kind an array", new(toolnexus.Request), `{"kind":["input"]}`, `toolnexus: invalid JSON: "kind" is an array, not a string`},
@@ -249,8 +249,14 @@ func TestUnmarshalErrors(t *testing.T) {
 	// encoding/json checks the syntax before it calls UnmarshalJSON; called
 	// directly, UnmarshalJSON checks it too.
 	var a toolnexus.Answer
-	assertErr(t, a.UnmarshalJSON([]byte(`{"id":"x"`)), toolnexus.ErrInvalidJSON, "toolnexus: invalid JSON: malformed JSON")
-	assertErr(t, a.UnmarshalJSON([]byte(`{"id":"x"} {}`)), toolnexus.ErrInvalidJSON, "toolnexus: invalid JSON: malformed JSON")
+	assertErr(t, a.UnmarshalJSON([]byte(`{"id":"x"`)), toolnexus.ErrInvalidJSON, "toolnexus: invalid JSON: the input is not JSON: it ends after 9 bytes, inside a value")
+	assertErr(t, a.UnmarshalJSON([]byte(`{"id":"x"} {}`)), toolnexus.ErrInvalidJSON, `toolnexus: invalid JSON: the input is not JSON: byte 12 of 13, "{", cannot be there`)
+	var r toolnexus.Request
+	assertErr(t, r.UnmarshalJSON([]byte(`nope`)), toolnexus.ErrInvalidJSON, `toolnexus: invalid JSON: the input is not JSON: byte 2 of 4, "o", cannot be there`)
+	assertErr(t, r.UnmarshalJSON([]byte(`tru`)), toolnexus.ErrInvalidJSON, "toolnexus: invalid JSON: the input is not JSON: it ends after 3 bytes, inside a value")
+	assertErr(t, r.UnmarshalJSON([]byte(`null {}`)), toolnexus.ErrInvalidJSON, `toolnexus: invalid JSON: the input is not JSON: byte 6 of 7, "{", cannot be there`)
+	assert.Zero(t, r)
+	require.NoError(t, r.UnmarshalJSON([]byte(` null `)))
 }
 
 // TestParseToolResult checks the strict decoder for JSON from a peer next to

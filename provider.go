@@ -57,8 +57,10 @@ func webURL(u string) bool {
 
 // placeholder is the text that stands for a part a destination cannot carry:
 // "[unsupported image part (image/png, 82 bytes)]", or for a part that only
-// has a URL, "[unsupported file part (application/pdf, url https://…)]". It
-// never holds the payload. A type or MIME type that is not a short token
+// has a URL, "[unsupported file part (application/pdf, url https://…)]";
+// data that is not base64 shows its own length, "(image/png, 11 bytes, not
+// base64)", for its decoded size would be a guess. It never holds the
+// payload. A type or MIME type that is not a short token
 // shows as "unknown", so that odd input cannot inject text.
 func placeholder(p ContentPart) string {
 	return string(appendPlaceholder(make([]byte, 0, 64), p, "", false))
@@ -97,6 +99,10 @@ func appendPlaceholder(b []byte, p ContentPart, why string, inBase64 bool) []byt
 		b = append(b, p.URL...)
 	case p.Data == "" && p.URL != "":
 		b = append(b, "url"...)
+	case checkBase64(p.Data) != nil:
+		// Its decoded size would be a guess.
+		b = strconv.AppendInt(b, int64(len(p.Data)), 10)
+		b = append(b, " bytes, not base64"...)
 	case inBase64:
 		b = strconv.AppendInt(b, int64(len(p.Data)), 10)
 		b = append(b, " bytes of base64"...)

@@ -254,7 +254,7 @@ func TestProviderInvalidParts(t *testing.T) {
 		part toolnexus.ContentPart
 		want string
 	}{
-		{"bad base64", image("image/png", "iVBORw0KGgo"), "[unsupported image part (image/png, 8 bytes)]"},
+		{"bad base64", image("image/png", "iVBORw0KGgo"), "[unsupported image part (image/png, 11 bytes, not base64)]"},
 		{"no data or url", image("image/png", ""), "[unsupported image part (image/png, 0 bytes)]"},
 		{"both data and url", part(toolnexus.PartImage, "image/png", pngB64, "https://example.com/a.png", ""), "[unsupported image part (image/png, 8 bytes)]"},
 		{"relative url", pdfAt("report.pdf"), "[unsupported file part (application/pdf, url)]"},

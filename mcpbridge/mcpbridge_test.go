@@ -73,7 +73,7 @@ func TestCallToolResult(t *testing.T) {
 				&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "file:///notes.txt", MIMEType: "text/plain", Text: "a note"}},
 			}, StructuredContent: json.RawMessage(`{"n":1}`)}},
 		{"invalid part as its placeholder", toolnexus.Ok("x", toolnexus.ContentPart{Type: toolnexus.PartImage, MIMEType: "image/png", Data: "not base64!"}),
-			&mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "x"}, &mcp.TextContent{Text: "[unsupported image part (image/png, 8 bytes)]"}}}},
+			&mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "x"}, &mcp.TextContent{Text: "[unsupported image part (image/png, 11 bytes, not base64)]"}}}},
 		{"suspension as its text", toolnexus.AuthRequired("https://example.com/login", "Sign in"),
 			&mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "Sign in\nhttps://example.com/login"}}, IsError: true}},
 	}

@@ -83,8 +83,8 @@ func TestCallToolResult(t *testing.T) {
 			`{"type":"resource","resource":{"uri":"toolnexus:part/3/report.pdf","mimeType":"application/pdf","blob":"` + pdf64 + `"}},` +
 			`{"type":"resource_link","uri":"https://example.com/cat.png","name":"cat.png","description":"","mimeType":"image/png"}],"isError":true}`},
 		{"invalid part as its placeholder", toolnexus.Ok("x", toolnexus.ContentPart{Type: toolnexus.PartImage, MIMEType: "image/png", Data: "not base64!"}),
-			&mcp.CallToolResult{Content: []mcp.Content{mcp.TextContent{Type: "text", Text: "x"}, mcp.TextContent{Type: "text", Text: "[unsupported image part (image/png, 8 bytes)]"}}},
-			`{"content":[{"type":"text","text":"x"},{"type":"text","text":"[unsupported image part (image/png, 8 bytes)]"}]}`},
+			&mcp.CallToolResult{Content: []mcp.Content{mcp.TextContent{Type: "text", Text: "x"}, mcp.TextContent{Type: "text", Text: "[unsupported image part (image/png, 11 bytes, not base64)]"}}},
+			`{"content":[{"type":"text","text":"x"},{"type":"text","text":"[unsupported image part (image/png, 11 bytes, not base64)]"}]}`},
 		{"suspension as its text", toolnexus.AuthRequired("https://example.com/login", "Sign in"),
 			&mcp.CallToolResult{Content: []mcp.Content{mcp.TextContent{Type: "text", Text: "Sign in\nhttps://example.com/login"}}, IsError: true},
 			`{"content":[{"type":"text","text":"Sign in\nhttps://example.com/login"}],"isError":true}`},
