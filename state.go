@@ -307,7 +307,7 @@ func (s *Sealer) Seal(call StateCall, st State, now time.Time) (string, error) {
 	}
 	textLen := base64.RawURLEncoding.EncodedLen(headerLen + k.aead.NonceSize() + len(plain) + k.aead.Overhead())
 	if size := len(statePrefix) + textLen; size > maxStateLen {
-		return "", errorf(ErrInvalidRequest, "request %s would make a state of %d bytes, over the limit of %d", quote(id), size, maxStateLen)
+		return "", errorf(ErrInvalidRequest, "request %s would make a state of %d bytes, over the limit of %d bytes", quote(id), size, maxStateLen)
 	}
 	sealed := k.aead.Seal(buf[:aadLen], nil, plain, buf[:aadLen])
 	full := slices.Grow(sealed, len(statePrefix)+textLen)
