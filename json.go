@@ -197,15 +197,6 @@ func (d *jsonReader) rawString() (raw []byte, escaped bool, err error) {
 	}
 }
 
-// peekString returns the bytes between the quotes of the string that comes
-// next, and whether they hold escapes, without moving past it.
-func (d *jsonReader) peekString() ([]byte, bool, error) {
-	pos := d.pos
-	raw, escaped, err := d.rawString()
-	d.pos = pos
-	return raw, escaped, err
-}
-
 // str reads a string value, or null as "". Its bytes are copied once; a
 // string with escapes is decoded, and one that is not UTF-8 is refused
 // (encoding/json would replace what is not with U+FFFD) with a
