@@ -41,7 +41,7 @@ func TestRequestMCPElicitParams(t *testing.T) {
 			`{"mode":"form","message":"Where?","requestedSchema":{"properties":{"count":{"minimum":1,"type":"integer"},"env":{"enum":["dev","prod"],"type":"string"},"force":{"default":false,"type":"boolean"},"ratio":{"type":"number"}},"required":["env"],"type":"object"}}`},
 		{"data.schema of an approval", toolnexus.Request{ID: "pnd-7", Kind: toolnexus.KindApproval, Prompt: "Deploy?", Data: map[string]any{
 			"schema": json.RawMessage(`{"type":"object","properties":{"note":{"type":"string"}}}`)}},
-			`{"mode":"form","message":"Deploy?","requestedSchema":{"type":"object","properties":{"note":{"type":"string"}}}}`},
+			`{"mode":"form","message":"Deploy?","requestedSchema":{"properties":{"note":{"type":"string"}},"type":"object"}}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -50,6 +50,69 @@ func TestRequestMCPElicitParams(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, mustJSON(t, p))
 		})
+	}
+}
+
+// TestRequestMCPElicitParamsForms checks that every property form of MCP's
+// elicitation schema (protocols 2025-11-25 and 2026-07-28) is taken, and
+// sent as it was read, keys sorted.
+func TestRequestMCPElicitParamsForms(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		prop string // the JSON of property "p"
+	}{
+		{"string", `{"type":"string"}`},
+		{"string with everything", `{"default":"a@example.com","description":"Where we write","format":"email","maxLength":64,"minLength":3,"title":"Email","type":"string"}`},
+		{"uri", `{"format":"uri","type":"string"}`},
+		{"date", `{"default":"2026-12-01","format":"date","type":"string"}`},
+		{"date-time", `{"default":"2026-12-01T10:00:00Z","format":"date-time","type":"string"}`},
+		{"number", `{"default":0.5,"maximum":1,"minimum":0,"title":"Ratio","type":"number"}`},
+		{"integer", `{"default":30,"maximum":150,"minimum":0,"type":"integer"}`},
+		{"integer with fractional bounds", `{"maximum":9.5,"minimum":-0.5,"type":"integer"}`},
+		{"boolean", `{"default":true,"description":"Verified","type":"boolean"}`},
+		{"untitled enum", `{"default":"b","enum":["a","b"],"type":"string"}`},
+		{"legacy enumNames", `{"enum":["a","b"],"enumNames":["A","B"],"type":"string"}`},
+		{"titled oneOf", `{"default":"v2","oneOf":[{"const":"v1","title":"First"},{"const":"v2","title":"Second"}],"title":"Pick","type":"string"}`},
+		{"untitled multi-select", `{"default":["a"],"items":{"enum":["a","b","c"],"type":"string"},"maxItems":2,"minItems":1,"type":"array"}`},
+		{"titled multi-select", `{"items":{"anyOf":[{"const":"v1","title":"First"},{"const":"v2","title":"Second"}]},"type":"array"}`},
+		{"empty multi-select default", `{"default":[],"items":{"enum":["a"],"type":"string"},"type":"array"}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			schema := `{"$schema":"https://json-schema.org/draft/2020-12/schema","additionalProperties":false,"description":"d","properties":{"p":` + tt.prop + `},"required":["p"],"title":"Form","type":"object"}`
+			req := schemaRequest(json.RawMessage(schema))
+			p, err := req.MCPElicitParams()
+			require.NoError(t, err)
+			assert.Equal(t, schema, string(p.RequestedSchema))
+
+			back := toolnexus.RequestFromMCPElicitParams(req.ID, p)
+			assert.Equal(t, toolnexus.KindInput, back.Kind)
+			again, err := back.MCPElicitParams()
+			require.NoError(t, err)
+			assert.Equal(t, p, again, "read back, it asks the same")
+		})
+	}
+}
+
+// TestRequestMCPElicitParamsChoices checks the choices convention: a Go
+// caller asks for one of a list without writing JSON Schema.
+func TestRequestMCPElicitParamsChoices(t *testing.T) {
+	t.Parallel()
+	const want = `{"type":"object","properties":{"answer":{"type":"string","description":"Which environment?","enum":["dev","prod"]}},"required":["answer"]}`
+	for _, choices := range []any{[]string{"dev", "prod"}, []any{"dev", "prod"}, json.RawMessage(`["dev","prod"]`)} {
+		for _, kind := range []string{toolnexus.KindInput, toolnexus.KindApproval, toolnexus.KindQuestion, "pick"} {
+			req := toolnexus.Request{ID: "pnd-1", Kind: kind, Prompt: "Which environment?", Data: map[string]any{"choices": choices}}
+			p, err := req.MCPElicitParams()
+			require.NoError(t, err, "%s %T", kind, choices)
+			assert.Equal(t, want, string(p.RequestedSchema), "%s %T", kind, choices)
+		}
+	}
+	for _, bad := range []any{[]string{}, []any{"dev", 1}, "dev", nil, map[string]any{"dev": true}} {
+		req := toolnexus.Request{ID: "pnd-1", Kind: toolnexus.KindInput, Prompt: "p", Data: map[string]any{"choices": bad}}
+		_, err := req.MCPElicitParams()
+		assertErr(t, err, toolnexus.ErrInvalidRequest, `toolnexus: invalid request: request "pnd-1": data.choices is not a non-empty list of strings`)
 	}
 }
 
@@ -82,6 +145,9 @@ func TestRequestMCPElicitParamsText(t *testing.T) {
 func TestRequestMCPElicitParamsErrors(t *testing.T) {
 	t.Parallel()
 	props := func(p map[string]any) map[string]any { return map[string]any{"type": "object", "properties": p} }
+	prop := func(p string) toolnexus.Request {
+		return schemaRequest(json.RawMessage(`{"type":"object","properties":{"p":` + p + `}}`))
+	}
 	tests := []struct {
 		name    string
 		req     toolnexus.Request
@@ -89,20 +155,24 @@ func TestRequestMCPElicitParamsErrors(t *testing.T) {
 	}{
 		{"invalid request", toolnexus.Request{ID: "pnd-1", Kind: toolnexus.KindInput},
 			`toolnexus: invalid request: request "pnd-1" has no prompt`},
+		{"sampling", toolnexus.Request{ID: "pnd-1", Kind: toolnexus.KindSampling, Prompt: "p"},
+			`toolnexus: invalid request: request "pnd-1" of kind "sampling" is not asked by elicitation`},
+		{"roots", toolnexus.Request{ID: "pnd-1", Kind: toolnexus.KindRoots, Prompt: "p"},
+			`toolnexus: invalid request: request "pnd-1" of kind "roots" is not asked by elicitation`},
 		{"nested object", schemaRequest(props(map[string]any{"where": map[string]any{"type": "object", "properties": map[string]any{}}})),
-			`toolnexus: invalid request: request "pnd-1": data.schema: property "where" is not a string, number, integer, boolean or enum`},
-		{"array", schemaRequest(props(map[string]any{"tags": map[string]any{"type": "array", "items": map[string]any{"type": "string"}}})),
-			`toolnexus: invalid request: request "pnd-1": data.schema: property "tags" is not a string, number, integer, boolean or enum`},
+			`toolnexus: invalid request: request "pnd-1": data.schema: property "where": type "object" is not string, number, integer, boolean or array`},
+		{"array of free strings", schemaRequest(props(map[string]any{"tags": map[string]any{"type": "array", "items": map[string]any{"type": "string"}}})),
+			`toolnexus: invalid request: request "pnd-1": data.schema: property "tags": items have neither enum nor anyOf`},
 		{"enum of numbers", schemaRequest(props(map[string]any{"n": map[string]any{"type": "number", "enum": []int{1, 2}}})),
-			`toolnexus: invalid request: request "pnd-1": data.schema: property "n" is not a string, number, integer, boolean or enum`},
+			`toolnexus: invalid request: request "pnd-1": data.schema: property "n": keyword "enum" is not one a number property takes`},
 		{"string enum of numbers", schemaRequest(props(map[string]any{"n": map[string]any{"type": "string", "enum": []any{"a", 2}}})),
-			`toolnexus: invalid request: request "pnd-1": data.schema: property "n" is not a string, number, integer, boolean or enum`},
+			`toolnexus: invalid request: request "pnd-1": data.schema: property "n": enum is not a non-empty list of strings`},
 		{"property without type", schemaRequest(props(map[string]any{"x": map[string]any{"description": "d"}})),
-			`toolnexus: invalid request: request "pnd-1": data.schema: property "x" is not a string, number, integer, boolean or enum`},
+			`toolnexus: invalid request: request "pnd-1": data.schema: property "x" has no type`},
 		{"property not an object", schemaRequest(props(map[string]any{"x": "string"})),
-			`toolnexus: invalid request: request "pnd-1": data.schema: property "x" is not a string, number, integer, boolean or enum`},
+			`toolnexus: invalid request: request "pnd-1": data.schema: property "x" is a string, not an object`},
 		{"type in another case", schemaRequest(props(map[string]any{"x": map[string]any{"TYPE": "string"}})),
-			`toolnexus: invalid request: request "pnd-1": data.schema: property "x" is not a string, number, integer, boolean or enum`},
+			`toolnexus: invalid request: request "pnd-1": data.schema: property "x" has no type`},
 		{"required naming a missing property", schemaRequest(map[string]any{"type": "object", "properties": map[string]any{"a": map[string]any{"type": "string"}}, "required": []string{"a", "b"}}),
 			`toolnexus: invalid request: request "pnd-1": data.schema: required property "b" is not in properties`},
 		{"required not a list of names", schemaRequest(map[string]any{"type": "object", "properties": map[string]any{}, "required": "a"}),
@@ -119,6 +189,88 @@ func TestRequestMCPElicitParamsErrors(t *testing.T) {
 			`toolnexus: invalid request: request "pnd-1": data.schema: "schema" is null, not an object`},
 		{"schema not JSON", schemaRequest(func() {}),
 			`toolnexus: invalid request: request "pnd-1": data.schema: json: unsupported type: func()`},
+		{"unknown keyword in a property", prop(`{"type":"string","pattern":"^a"}`),
+			`toolnexus: invalid request: request "pnd-1": data.schema: property "p": keyword "pattern" is not one a string property takes`},
+		{"keyword of another type", prop(`{"type":"boolean","minimum":1}`),
+			`toolnexus: invalid request: request "pnd-1": data.schema: property "p": keyword "minimum" is not one a boolean property takes`},
+		{"keyword in another case", prop(`{"type":"string","MinLength":1}`),
+			`toolnexus: invalid request: request "pnd-1": data.schema: property "p": keyword "MinLength" is not one a string property takes`},
+		{"unknown keyword in the form", schemaRequest(map[string]any{"type": "object", "properties": map[string]any{}, "patternProperties": map[string]any{}}),
+			`toolnexus: invalid request: request "pnd-1": data.schema: keyword "patternProperties" is not one an elicitation form takes`},
+		{"additionalProperties a schema", schemaRequest(map[string]any{"type": "object", "properties": map[string]any{}, "additionalProperties": map[string]any{"type": "string"}}),
+			`toolnexus: invalid request: request "pnd-1": data.schema: additionalProperties is an object, not a boolean`},
+		{"title not a string", prop(`{"type":"string","title":1}`),
+			`toolnexus: invalid request: request "pnd-1": data.schema: property "p": title is a number, not a string`},
+		{"form description not a string", schemaRequest(map[string]any{"type": "object", "properties": map[string]any{}, "description": true}),
+			`toolnexus: invalid request: request "pnd-1": data.schema: description is a boolean, not a string`},
+		{"type not a string", prop(`{"type":["string","null"]}`),
+			`toolnexus: invalid request: request "pnd-1": data.schema: property "p": type is an array, not a string`},
+		{"unknown format", prop(`{"type":"string","format":"ipv4"}`),
+			`toolnexus: invalid request: request "pnd-1": data.schema: property "p": format is not email, uri, date or date-time`},
+		{"negative minLength", prop(`{"type":"string","minLength":-1}`),
+			`toolnexus: invalid request: request "pnd-1": data.schema: property "p": minLength is not a non-negative integer`},
+		{"fractional maxLength", prop(`{"type":"string","maxLength":1.5}`),
+			`toolnexus: invalid request: request "pnd-1": data.schema: property "p": maxLength is not a non-negative integer`},
+		{"maxLength under minLength", prop(`{"type":"string","minLength":3,"maxLength":2}`),
+			`toolnexus: invalid request: request "pnd-1": data.schema: property "p": maxLength is less than minLength`},
+		{"minimum a string", prop(`{"type":"number","minimum":"1"}`),
+			`toolnexus: invalid request: request "pnd-1": data.schema: property "p": minimum is a string, not a number`},
+		{"maximum under minimum", prop(`{"type":"integer","minimum":3,"maximum":2}`),
+			`toolnexus: invalid request: request "pnd-1": data.schema: property "p": maximum is less than minimum`},
+		{"empty enum", prop(`{"type":"string","enum":[]}`),
+			`toolnexus: invalid request: request "pnd-1": data.schema: property "p": enum is not a non-empty list of strings`},
+		{"enum with a format", prop(`{"type":"string","enum":["a"],"format":"email"}`),
+			`toolnexus: invalid request: request "pnd-1": data.schema: property "p": a choice takes no format, minLength or maxLength`},
+		{"enum and oneOf", prop(`{"type":"string","enum":["a"],"oneOf":[{"const":"a","title":"A"}]}`),
+			`toolnexus: invalid request: request "pnd-1": data.schema: property "p": both enum and oneOf`},
+		{"enumNames of another length", prop(`{"type":"string","enum":["a","b"],"enumNames":["A"]}`),
+			`toolnexus: invalid request: request "pnd-1": data.schema: property "p": enumNames is not a list of as many strings as enum`},
+		{"enumNames without enum", prop(`{"type":"string","enumNames":["A"]}`),
+			`toolnexus: invalid request: request "pnd-1": data.schema: property "p": enumNames without enum`},
+		{"oneOf not a list", prop(`{"type":"string","oneOf":{"const":"a","title":"A"}}`),
+			`toolnexus: invalid request: request "pnd-1": data.schema: property "p": oneOf is not a non-empty list`},
+		{"oneOf without title", prop(`{"type":"string","oneOf":[{"const":"a"}]}`),
+			`toolnexus: invalid request: request "pnd-1": data.schema: property "p": oneOf[0] has no non-empty string const and title`},
+		{"oneOf with an empty const", prop(`{"type":"string","oneOf":[{"const":"","title":"A"}]}`),
+			`toolnexus: invalid request: request "pnd-1": data.schema: property "p": oneOf[0] has no non-empty string const and title`},
+		{"oneOf with a number const", prop(`{"type":"string","oneOf":[{"const":1,"title":"A"}]}`),
+			`toolnexus: invalid request: request "pnd-1": data.schema: property "p": oneOf[0] has no non-empty string const and title`},
+		{"oneOf entry with another keyword", prop(`{"type":"string","oneOf":[{"const":"a","title":"A","type":"string"}]}`),
+			`toolnexus: invalid request: request "pnd-1": data.schema: property "p": oneOf[0]: keyword "type" is not const or title`},
+		{"oneOf entry not an object", prop(`{"type":"string","oneOf":["a"]}`),
+			`toolnexus: invalid request: request "pnd-1": data.schema: property "p": oneOf[0] is a string, not an object`},
+		{"array without items", prop(`{"type":"array"}`),
+			`toolnexus: invalid request: request "pnd-1": data.schema: property "p": items is not an object`},
+		{"array of numbers", prop(`{"type":"array","items":{"type":"number","enum":[1]}}`),
+			`toolnexus: invalid request: request "pnd-1": data.schema: property "p": items: type is not "string"`},
+		{"array of objects", prop(`{"type":"array","items":{"type":"object","properties":{}}}`),
+			`toolnexus: invalid request: request "pnd-1": data.schema: property "p": items: keyword "properties" is not one multi-select items take`},
+		{"titled items with a type", prop(`{"type":"array","items":{"type":"string","anyOf":[{"const":"a","title":"A"}]}}`),
+			`toolnexus: invalid request: request "pnd-1": data.schema: property "p": items: titled choices (anyOf) take no type`},
+		{"untitled items without a type", prop(`{"type":"array","items":{"enum":["a"]}}`),
+			`toolnexus: invalid request: request "pnd-1": data.schema: property "p": items: an enum takes type "string"`},
+		{"items with enum and anyOf", prop(`{"type":"array","items":{"enum":["a"],"anyOf":[{"const":"a","title":"A"}]}}`),
+			`toolnexus: invalid request: request "pnd-1": data.schema: property "p": items: both enum and anyOf`},
+		{"items anyOf without const", prop(`{"type":"array","items":{"anyOf":[{"title":"A"}]}}`),
+			`toolnexus: invalid request: request "pnd-1": data.schema: property "p": items: anyOf[0] has no non-empty string const and title`},
+		{"maxItems under minItems", prop(`{"type":"array","items":{"enum":["a"]},"minItems":2,"maxItems":1}`),
+			`toolnexus: invalid request: request "pnd-1": data.schema: property "p": maxItems is less than minItems`},
+		{"default of another type", prop(`{"type":"integer","default":"30"}`),
+			`toolnexus: invalid request: request "pnd-1": data.schema: property "p": default is a string, not a number`},
+		{"default with a fraction for an integer", prop(`{"type":"integer","default":1.5}`),
+			`toolnexus: invalid request: request "pnd-1": data.schema: property "p": default is not an integer`},
+		{"default outside the enum", prop(`{"type":"string","enum":["a"],"default":"b"}`),
+			`toolnexus: invalid request: request "pnd-1": data.schema: property "p": default is not one of its choices`},
+		{"default over the maximum", prop(`{"type":"number","maximum":1,"default":2}`),
+			`toolnexus: invalid request: request "pnd-1": data.schema: property "p": default is greater than maximum 1`},
+		{"default not in its format", prop(`{"type":"string","format":"date","default":"tomorrow"}`),
+			`toolnexus: invalid request: request "pnd-1": data.schema: property "p": default is not a valid date`},
+		{"multi-select default outside its items", prop(`{"type":"array","items":{"type":"string","enum":["a"]},"default":["b"]}`),
+			`toolnexus: invalid request: request "pnd-1": data.schema: property "p": default item 0 is not one of its choices`},
+		{"null default", prop(`{"type":"boolean","default":null}`),
+			`toolnexus: invalid request: request "pnd-1": data.schema: property "p": default is null, not a boolean`},
+		{"schema not JSON bytes", schemaRequest(json.RawMessage(`{"type":"object",}`)),
+			`toolnexus: invalid request: request "pnd-1": data.schema: json: error calling MarshalJSON for type json.RawMessage: invalid character '}' looking for beginning of object key string`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -50,20 +50,38 @@ var (
 	ErrAnswerMismatch = errors.New("toolnexus: answer does not match request")
 	// ErrExpired reports an [Answer] to a Request whose expiry has passed.
 	ErrExpired = errors.New("toolnexus: request expired")
+	// ErrInvalidAnswer reports an answer off what its request asked for, such
+	// as an elicitation's content off the schema it was asked with (see
+	// [Request.AnswerFromMCP]). It also matches [ErrInvalidMCP].
+	ErrInvalidAnswer error = &alsoError{msg: "toolnexus: invalid answer", also: ErrInvalidMCP}
 	// ErrInvalidJSON reports JSON that does not decode into a value of this
 	// package: a key holds a value of the wrong type, or the input is not
 	// JSON.
 	ErrInvalidJSON = errors.New("toolnexus: invalid JSON")
-	// ErrInvalidState reports a request state (see [OpenRequestState]) that
-	// this key did not seal, or that was altered, cut short or made too long
-	// on its way: opening it fails its authentication, whatever was done to
-	// it. The error never shows the state or the key.
+	// ErrInvalidState reports a request state (see [Sealer.Open]) that
+	// these keys did not seal, or that was altered, cut short or made too
+	// long on its way: opening it fails its authentication, whatever was
+	// done to it. It also reports a state issued later than the clock skew
+	// allows. The error never shows the state or the key.
 	ErrInvalidState = errors.New("toolnexus: invalid request state")
 	// ErrStateMismatch reports a genuine request state presented with a call
-	// other than the one it was sealed for: another tool, or other arguments.
+	// other than the one it was sealed for: another tool, other arguments,
+	// another audience or another principal.
 	ErrStateMismatch = errors.New("toolnexus: request state does not match the call")
 	// ErrShortKey reports a sealing key shorter than [MinStateKeyLen] bytes.
 	ErrShortKey = errors.New("toolnexus: request state key too short")
+	// ErrInvalidKey reports a list of request state keys that is empty,
+	// holds a key twice or holds a key that is not hex ([KeysFromHex]).
+	ErrInvalidKey = errors.New("toolnexus: invalid request state key")
+	// ErrInvalidSealer reports [SealerOptions] whose MaxAge or ClockSkew is
+	// out of bounds.
+	ErrInvalidSealer = errors.New("toolnexus: invalid sealer options")
+	// ErrStateReplayed reports a request state that [Sealer.Claim] has
+	// already claimed: it may finish only once.
+	ErrStateReplayed = errors.New("toolnexus: request state already used")
+	// ErrClaimStore reports a [ClaimStore] that could not claim a state; the
+	// error also wraps the store's. The call must be refused.
+	ErrClaimStore = errors.New("toolnexus: cannot claim request state")
 	// ErrInvalidMCP reports input to [FromMCPCallToolResult] that is not the
 	// JSON of an MCP CallToolResult.
 	ErrInvalidMCP = errors.New("toolnexus: invalid MCP result")
@@ -105,3 +123,14 @@ func quote(s string) string {
 func errorf(sentinel error, format string, args ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{sentinel}, args...)...)
 }
+
+// alsoError is a sentinel that also matches another one with [errors.Is].
+type alsoError struct {
+	msg  string
+	also error
+}
+
+func (e *alsoError) Error() string { return e.msg }
+
+// Is reports whether target is the sentinel e also matches.
+func (e *alsoError) Is(target error) bool { return target == e.also }

@@ -40,6 +40,10 @@ var sentinels = []struct {
 	{toolnexus.ErrInvalidState, "toolnexus: invalid request state"},
 	{toolnexus.ErrStateMismatch, "toolnexus: request state does not match the call"},
 	{toolnexus.ErrShortKey, "toolnexus: request state key too short"},
+	{toolnexus.ErrInvalidKey, "toolnexus: invalid request state key"},
+	{toolnexus.ErrInvalidSealer, "toolnexus: invalid sealer options"},
+	{toolnexus.ErrStateReplayed, "toolnexus: request state already used"},
+	{toolnexus.ErrClaimStore, "toolnexus: cannot claim request state"},
 }
 
 // sentinelOf returns the first sentinel err matches, or nil.
@@ -84,6 +88,23 @@ func TestSentinels(t *testing.T) {
 			if other.err != s.err {
 				assert.NotErrorIs(t, s.err, other.err)
 			}
+		}
+	}
+}
+
+// TestErrInvalidAnswer checks the one sentinel that matches another: an
+// answer off what was asked is also invalid MCP, and matches no other
+// sentinel.
+func TestErrInvalidAnswer(t *testing.T) {
+	t.Parallel()
+	assert.EqualError(t, toolnexus.ErrInvalidAnswer, "toolnexus: invalid answer")
+	wrapped := fmt.Errorf("reading: %w", toolnexus.ErrInvalidAnswer)
+	assert.ErrorIs(t, wrapped, toolnexus.ErrInvalidAnswer)
+	assert.ErrorIs(t, wrapped, toolnexus.ErrInvalidMCP)
+	assert.NotErrorIs(t, toolnexus.ErrInvalidMCP, toolnexus.ErrInvalidAnswer)
+	for _, s := range sentinels {
+		if s.err != toolnexus.ErrInvalidMCP {
+			assert.NotErrorIs(t, wrapped, s.err)
 		}
 	}
 }

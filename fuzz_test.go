@@ -408,6 +408,7 @@ func FuzzFromMCPCallToolResult(f *testing.F) {
 		`{"content":[{"type":"resource_link","uri":"https://example.com/r","name":"../../etc/passwd","mimeType":"application/pdf"}]}`,
 		`{"resultType":"input_required","inputRequests":{"pnd-1":{"method":"elicitation/create","params":{"mode":"url","message":"Sign in","url":"https://example.com/login"}}},"requestState":"s"}`,
 		`{"resultType":"input_required","inputRequests":{"q":{"method":"elicitation/create","params":{"mode":"form","message":"Which?","requestedSchema":{"type":"object","properties":{"answer":{"type":"string"}}}}}}}`,
+		`{"resultType":"input_required","inputRequests":{"s":{"method":"sampling/createMessage","params":{"messages":[],"maxTokens":1}},"r":{"method":"roots/list"},"x":{"method":"x","params":null}}}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -453,6 +454,121 @@ func media(parts []toolnexus.ContentPart) []toolnexus.ContentPart {
 		}
 	}
 	return m
+}
+
+// fuzzForm is the schema of the form FuzzAnswerFromMCP answers: one property
+// of every form MCP elicitation allows.
+const fuzzForm = `{"type":"object","properties":{` +
+	`"s":{"type":"string","minLength":1,"maxLength":8},"e":{"type":"string","format":"email"},"u":{"type":"string","format":"uri"},` +
+	`"d":{"type":"string","format":"date"},"t":{"type":"string","format":"date-time","default":"2026-12-01T00:00:00Z"},` +
+	`"n":{"type":"number","minimum":0,"maximum":1},"i":{"type":"integer","default":3},"b":{"type":"boolean"},` +
+	`"c":{"type":"string","enum":["a","b"],"enumNames":["A","B"]},"o":{"type":"string","oneOf":[{"const":"x","title":"X"}]},` +
+	`"m":{"type":"array","minItems":1,"maxItems":2,"items":{"type":"string","enum":["a","b"]},"default":["a"]},` +
+	`"k":{"type":"array","items":{"anyOf":[{"const":"x","title":"X"}]}}},"required":["s"]}`
+
+// FuzzAnswerFromMCP reads what a client answers, to each kind of request:
+// an error is ErrInvalidMCP (ErrInvalidAnswer for content off the schema)
+// and short; an answer echoes the request's id, survives JSON, and, for a
+// form, holds content that the same check takes again unchanged.
+func FuzzAnswerFromMCP(f *testing.F) {
+	for _, s := range []string{
+		`{"action":"accept","content":{"s":"hi","n":0.5,"b":true,"c":"a","m":["a","b"],"k":[]}}`,
+		`{"action":"accept","content":{"s":"hi","e":"a@example.com","u":"https://example.com","d":"2026-01-31"}}`,
+		`{"action":"accept","content":{"s":{"$ne":""}}}`,
+		`{"action":"accept","content":{"s":42,"i":1.5,"m":["c"]}}`,
+		`{"action":"decline"}`, `{"action":"cancel","content":[]}`, `{"action":"ACCEPT"}`, `12345`, `null`,
+		`{"role":"assistant","content":{"type":"text","text":"Paris"},"model":"m"}`,
+		`{"roots":[{"uri":"file:///a","name":"A"},{"uri":""}]}`,
+	} {
+		for kind := range 4 {
+			f.Add(uint8(kind), []byte(s))
+		}
+	}
+	reqs := []toolnexus.Request{
+		{ID: "form", Kind: toolnexus.KindInput, Prompt: "p", Data: map[string]any{"schema": json.RawMessage(fuzzForm)}},
+		{ID: "login", Kind: toolnexus.KindAuthorization, Prompt: "p", URL: "https://example.com/login"},
+		{ID: "sampling", Kind: toolnexus.KindSampling, Prompt: "p", Data: map[string]any{
+			"messages": []any{map[string]any{"role": "user", "content": map[string]any{"type": "text", "text": "Hi"}}}, "maxTokens": 5}},
+		{ID: "roots", Kind: toolnexus.KindRoots, Prompt: "p"},
+	}
+	f.Fuzz(func(t *testing.T, kind uint8, response []byte) {
+		req := reqs[int(kind)%len(reqs)]
+		ans, err := req.AnswerFromMCP(response)
+		if err != nil {
+			assertErr(t, err, toolnexus.ErrInvalidMCP, "")
+			return
+		}
+		require.Equal(t, req.ID, ans.ID)
+		require.Equal(t, ans.OK, ans.Reason == "")
+		b, err := json.Marshal(ans)
+		require.NoError(t, err)
+		var back toolnexus.Answer
+		require.NoError(t, json.Unmarshal(b, &back))
+		require.Equal(t, ans, back, "an answer survives JSON")
+		if req.ID == "form" && ans.OK {
+			content, err := json.Marshal(ans.Data)
+			require.NoError(t, err)
+			again, err := req.AnswerFromMCP(json.RawMessage(`{"action":"accept","content":` + string(content) + `}`))
+			require.NoError(t, err, "checked content passes its check again")
+			require.Equal(t, ans, again)
+			require.Contains(t, ans.Data, "s", "a required property is there")
+			require.Contains(t, ans.Data, "m", "defaults are applied")
+		}
+	})
+}
+
+// FuzzElicitSchema reads schemas as a caller or a peer writes them: a schema
+// is taken or refused with ErrInvalidRequest, never a panic; one that is
+// taken is sent as it was read, reads back as a request that asks the same,
+// and checks its own defaults.
+func FuzzElicitSchema(f *testing.F) {
+	f.Add([]byte(fuzzForm))
+	for _, s := range []string{
+		`{"type":"object","properties":{}}`,
+		`{"type":"object","properties":{"a":{"type":"object","properties":{"b":{"type":"string"}}}}}`,
+		`{"type":"object","properties":{"a":{"type":"string","enum":[]}},"required":["a","a"]}`,
+		`{"type":"object","properties":{"a":{"type":"array","items":{"anyOf":[{"const":"x","title":"X"}]},"default":["x","x"],"maxItems":1}}}`,
+		`{"type":"object","properties":{"a":{"type":"integer","minimum":1e308,"maximum":-1e308,"default":1e308}}}`,
+		`{"type":"object","properties":{"a":{"type":"string","format":"date-time","default":"2026-13-01T00:00:00Z"}},"$schema":1}`,
+		`{"TYPE":"object","properties":{"a":{"type":"string","MINLENGTH":-1}}}`,
+		`{"type":"object","properties":{"a":{"type":"string","default":"x","maxLength":0}}}`,
+		`[[[[[[[[[[{"type":"object"}]]]]]]]]]]`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, schema []byte) {
+		// What a peer sends is read back, whatever it holds.
+		_ = toolnexus.RequestFromMCPElicitParams("id", toolnexus.MCPElicitParams{Mode: "form", Message: "m", RequestedSchema: schema})
+		if !json.Valid(schema) {
+			return
+		}
+		req := toolnexus.Request{ID: "id", Kind: toolnexus.KindInput, Prompt: "m", Data: map[string]any{"schema": json.RawMessage(schema)}}
+		p, err := req.MCPElicitParams()
+		if err != nil {
+			assertErr(t, err, toolnexus.ErrInvalidRequest, "")
+			return
+		}
+		require.True(t, json.Valid(p.RequestedSchema))
+		back := toolnexus.RequestFromMCPElicitParams(req.ID, p)
+		if back.Kind == toolnexus.KindInput {
+			again, err := back.MCPElicitParams()
+			require.NoError(t, err)
+			require.Equal(t, p, again, "read back, it asks the same")
+		}
+		// An empty form answer is taken, with the defaults, or refused for
+		// a missing required property only.
+		ans, err := req.AnswerFromMCP(json.RawMessage(`{"action":"accept","content":{}}`))
+		if err != nil {
+			assertErr(t, err, toolnexus.ErrInvalidAnswer, "")
+			require.Contains(t, err.Error(), "required property")
+			return
+		}
+		content, err := json.Marshal(ans.Data)
+		require.NoError(t, err)
+		again, err := req.AnswerFromMCP(json.RawMessage(`{"action":"accept","content":` + string(content) + `}`))
+		require.NoError(t, err, "defaults pass their own check")
+		require.Equal(t, ans, again)
+	})
 }
 
 // FuzzPartReaderFS reads a file of a fake fs.FS driven by the input: its
@@ -616,4 +732,207 @@ func objectKeys(data []byte, fields []string, check func(key string, v json.RawM
 		}
 	}
 	return true
+}
+
+// requireOpenError checks an error of opening a state: one of the sentinels
+// of Open, and for a state that does not open, the one message that says
+// nothing of why.
+func requireOpenError(t *testing.T, err error) {
+	t.Helper()
+	switch {
+	case errors.Is(err, toolnexus.ErrInvalidState):
+		if err.Error() != msgInvalidState && !strings.HasPrefix(err.Error(), "toolnexus: invalid request state: issued at ") {
+			require.EqualError(t, err, "toolnexus: invalid request state: longer than 65536 bytes")
+		}
+	case errors.Is(err, toolnexus.ErrShortKey), errors.Is(err, toolnexus.ErrStateMismatch),
+		errors.Is(err, toolnexus.ErrInvalidJSON), errors.Is(err, toolnexus.ErrExpired):
+		require.True(t, strings.HasPrefix(err.Error(), "toolnexus: "), "%v", err)
+	default:
+		t.Fatalf("error %q matches no sentinel", err)
+	}
+}
+
+// FuzzOpenRequestState opens arbitrary states with arbitrary keys, and seals
+// and opens a request with a fuzzed key, tool and arguments.
+func FuzzOpenRequestState(f *testing.F) {
+	valid := func(tool string, args json.RawMessage) string {
+		state, err := toolnexus.SealRequestState(stateKey, tool, args, stateReq)
+		if err != nil {
+			f.Fatal(err)
+		}
+		return state
+	}
+	f.Add(stateKey, valid("deploy", stagingArg), "deploy", []byte(stagingArg))
+	f.Add(stateKey, valid("deploy", stagingArg), "deploy", []byte(`{"env":"prod"}`))
+	f.Add(stateKey, valid("login", nil), "login", []byte(` null `))
+	f.Add(stateKey[:31], valid("login", nil), "login", []byte(`{}`))
+	f.Add([]byte(strings.Repeat("k", 40)), "tn1.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "", []byte(`[1,2]`))
+	f.Add([]byte(nil), "", "x", []byte(`{"a":`))
+	f.Add(stateKey, valid("\xa4", nil), "\xa5", []byte(`{}`)) // not UTF-8
+	f.Fuzz(func(t *testing.T, key []byte, state, tool string, args []byte) {
+		got, err := toolnexus.OpenRequestState(key, state, tool, args, stateNow)
+		if err == nil {
+			assert.Equal(t, stateReq, got)
+		} else {
+			requireOpenError(t, err)
+		}
+
+		sealed, err := toolnexus.SealRequestState(key, tool, args, stateReq)
+		switch {
+		case len(key) < 32:
+			require.ErrorIs(t, err, toolnexus.ErrShortKey)
+			return
+		case !json.Valid(args) && len(bytes.Trim(args, " \t\r\n")) > 0:
+			require.ErrorIs(t, err, toolnexus.ErrInvalidJSON)
+			return
+		}
+		require.NoError(t, err)
+		got, err = toolnexus.OpenRequestState(key, sealed, tool, args, stateNow)
+		require.NoError(t, err)
+		assert.Equal(t, stateReq, got)
+		_, err = toolnexus.OpenRequestState(key, sealed, tool+"x", args, stateNow)
+		require.ErrorIs(t, err, toolnexus.ErrStateMismatch)
+	})
+}
+
+// FuzzSealerOpen opens arbitrary states, and arbitrary bytes behind the
+// prefix, with a Sealer holding two keys; then seals a fuzzed call with
+// each key, opens it with the ring, and checks that each claim binds: a
+// changed byte anywhere, another tool, principal or audience, or a ring
+// without the key, and the state does not open.
+func FuzzSealerOpen(f *testing.F) {
+	const audience = "https://mcp.example.com"
+	thirdKey := bytes.Repeat([]byte{0x03}, 32)
+	ring := newSealer(f, toolnexus.SealerOptions{Keys: [][]byte{newKey, oldKey}, Audience: audience})
+	byKey := map[string]*toolnexus.Sealer{}
+	for _, k := range [][]byte{newKey, oldKey, thirdKey} {
+		byKey[string(k)] = newSealer(f, toolnexus.SealerOptions{Keys: [][]byte{k}, Audience: audience})
+	}
+	st := toolnexus.State{Requests: []toolnexus.Request{stateReq}, Answers: toolnexus.Answers{{ID: "pnd-0", OK: true}}}
+	raw := func(key []byte, call toolnexus.StateCall) []byte {
+		state, err := byKey[string(key)].Seal(call, st, stateNow)
+		if err != nil {
+			f.Fatal(err)
+		}
+		b, err := base64.RawURLEncoding.DecodeString(strings.TrimPrefix(state, "tn1."))
+		if err != nil {
+			f.Fatal(err)
+		}
+		return b
+	}
+	for _, k := range [][]byte{newKey, oldKey, thirdKey} {
+		b := raw(k, stagingFor)
+		f.Add(b, "tn1."+base64.RawURLEncoding.EncodeToString(b), stagingFor.Tool, []byte(stagingFor.Arguments), stagingFor.Principal, uint16(0))
+		f.Add(b[:len(b)-1], "tn1."+base64.RawURLEncoding.EncodeToString(b)[1:], "deploy", []byte(`{"env":"prod"}`), "", uint16(7))
+	}
+	f.Add(raw(oldKey, toolnexus.StateCall{Tool: "\xa4"}), "tn1.", "\xa4", []byte(nil), "\xff", uint16(300))
+	f.Add([]byte{}, "tn2.AAAA", "", []byte(`[1,2]`), "p", uint16(12))
+	f.Fuzz(func(t *testing.T, body []byte, state, tool string, args []byte, principal string, flip uint16) {
+		call := toolnexus.StateCall{Tool: tool, Arguments: args, Principal: principal}
+		for _, s := range []string{state, "tn1." + base64.RawURLEncoding.EncodeToString(body)} {
+			got, err := ring.Open(s, call, stateNow)
+			if err != nil {
+				requireOpenError(t, err)
+				continue
+			}
+			assert.Equal(t, st.Requests, got.Requests)
+			expiry, err := toolnexus.RequestStateExpiry(s)
+			require.NoError(t, err)
+			assert.Equal(t, got.ExpiresAt, expiry)
+		}
+
+		for _, k := range [][]byte{newKey, oldKey} {
+			sealed, err := byKey[string(k)].Seal(call, st, stateNow)
+			if !json.Valid(args) && len(bytes.Trim(args, " \t\r\n")) > 0 {
+				require.ErrorIs(t, err, toolnexus.ErrInvalidJSON)
+				return
+			}
+			if len(tool)+len(principal)+len(args) > 32<<10 {
+				return // may be over the size limit
+			}
+			require.NoError(t, err)
+			got, err := ring.Open(sealed, call, stateNow)
+			require.NoError(t, err)
+			assert.Equal(t, st.Requests, got.Requests)
+			assert.Equal(t, st.Answers, got.Answers)
+
+			for _, other := range []toolnexus.StateCall{
+				{Tool: tool + "x", Arguments: args, Principal: principal},
+				{Tool: tool, Arguments: args, Principal: principal + "x"},
+			} {
+				_, err = ring.Open(sealed, other, stateNow)
+				require.ErrorIs(t, err, toolnexus.ErrStateMismatch)
+			}
+			_, err = newSealer(t, toolnexus.SealerOptions{Keys: [][]byte{k}, Audience: audience + "x"}).Open(sealed, call, stateNow)
+			require.ErrorIs(t, err, toolnexus.ErrStateMismatch)
+			_, err = byKey[string(thirdKey)].Open(sealed, call, stateNow)
+			require.EqualError(t, err, msgInvalidState)
+
+			b, err := base64.RawURLEncoding.DecodeString(strings.TrimPrefix(sealed, "tn1."))
+			require.NoError(t, err)
+			i := int(flip) % len(b)
+			b[i] ^= 1 << (flip % 8)
+			_, err = ring.Open("tn1."+base64.RawURLEncoding.EncodeToString(b), call, stateNow)
+			require.EqualError(t, err, msgInvalidState, "bit %d of byte %d flipped", flip%8, i)
+		}
+	})
+}
+
+// FuzzArgsDigest checks the parser that canonicalizes arguments against
+// encoding/json: what it parses, it writes as the value encoding/json
+// decodes; what it cannot parse, encoding/json refuses or it leaves to it.
+func FuzzArgsDigest(f *testing.F) {
+	for _, s := range []string{`{"env":"staging","replicas":3}`, `{"b":1,"a":[true,false,null,{"c":"\u00e9\n"}]}`, ` null `, ``,
+		`{"a":1,"a":2}`, `{"o":{"b":1,"a":0,"b":3},"c":[{"y":1,"x":2}]}`, `[-0.5e+10,1E-2,0]`, `"\ud83d\ude00"`, "\"\xff\"", `{"a":1} x`, `[1,]`, `{"a":01}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, args []byte) {
+		got, parsed := toolnexus.CanonicalArgs(args)
+		want, err := toolnexus.CanonicalValue(args)
+		if parsed {
+			require.NoError(t, err, "the parser took arguments that encoding/json refuses")
+			require.Equal(t, want, got)
+		}
+		digest, digestErr := toolnexus.ArgsDigest(args)
+		require.Equal(t, err == nil, digestErr == nil)
+		if digestErr != nil {
+			require.ErrorIs(t, digestErr, toolnexus.ErrInvalidJSON)
+			return
+		}
+		require.Len(t, digest, 32)
+	})
+}
+
+// FuzzStateData seals a Request and an Answer whose Data is a fuzzed JSON
+// object: it comes back as it would through JSON. It also reads fuzzed
+// bytes as the plaintext of a state, which must never panic.
+func FuzzStateData(f *testing.F) {
+	s := newSealer(f, toolnexus.SealerOptions{})
+	for _, d := range []string{`{"a":1,"b":[true,null,"x",{"c":-0.0}],"d":{}}`, `{"é":"\ud83d\ude00","n":1e308}`, `{"l":[[[]]]}`, `[]`} {
+		f.Add([]byte(d))
+	}
+	f.Fuzz(func(t *testing.T, d []byte) {
+		toolnexus.ReadPlaintext(d)
+		var data map[string]any
+		if json.Unmarshal(d, &data) != nil || len(data) == 0 {
+			return
+		}
+		st := toolnexus.State{
+			Requests: []toolnexus.Request{{ID: "pnd-1", Kind: "input", Prompt: "Name?", Data: data}},
+			Answers:  toolnexus.Answers{{ID: "pnd-0", OK: true, Data: data}},
+		}
+		state, err := s.Seal(stagingFor, st, stateNow)
+		if errors.Is(err, toolnexus.ErrInvalidRequest) && len(d) > 16<<10 {
+			return // over the size limit
+		}
+		require.NoError(t, err)
+		got, err := s.Open(state, stagingFor, stateNow)
+		require.NoError(t, err)
+		j, err := json.Marshal(data)
+		require.NoError(t, err)
+		var want map[string]any
+		require.NoError(t, json.Unmarshal(j, &want))
+		assert.Equal(t, want, got.Requests[0].Data)
+		assert.Equal(t, want, got.Answers[0].Data)
+	})
 }

@@ -30,14 +30,6 @@ type MCPCallToolResult struct {
 	RequestState      string                     `json:"requestState,omitempty"`
 }
 
-// MCPInputRequest is one input request of an input_required MCP result:
-// Method "elicitation/create" with its Params. Other methods (sampling,
-// roots) are kept by name only.
-type MCPInputRequest struct {
-	Method string          `json:"method"`
-	Params MCPElicitParams `json:"params"`
-}
-
 // MCPContent is one MCP content block: Type "text" with Text; "image" or
 // "audio" with Data (base64) and MIMEType; "resource", an embedded resource,
 // with Resource; or "resource_link" with URI, Name and MIMEType.
@@ -68,7 +60,6 @@ const MetadataRequestState = "requestState"
 
 // The MCP names this file reads and writes.
 const (
-	methodElicit  = "elicitation/create"
 	inputRequired = "input_required"
 )
 
@@ -372,18 +363,7 @@ func (d *jsonReader) mcpInputRequests() (map[string]MCPInputRequest, error) {
 	reqs := map[string]MCPInputRequest{}
 	err := d.members("inputRequests", func(key []byte) (bool, error) {
 		id := string(key)
-		var ir MCPInputRequest
-		err := d.members("inputRequests."+id, func(key []byte) (known bool, err error) {
-			switch string(key) {
-			case "method":
-				ir.Method, err = d.str("method")
-			case "params":
-				ir.Params, err = d.elicitParams()
-			default:
-				return false, nil
-			}
-			return true, err
-		})
+		ir, err := d.mcpInputRequest("inputRequests." + id)
 		reqs[id] = ir
 		return true, err
 	})
@@ -393,32 +373,39 @@ func (d *jsonReader) mcpInputRequests() (map[string]MCPInputRequest, error) {
 	return reqs, nil
 }
 
-func (d *jsonReader) elicitParams() (MCPElicitParams, error) {
-	var p MCPElicitParams
-	if d.null() {
-		return p, nil
-	}
-	err := d.members("params", func(key []byte) (known bool, err error) {
+// mcpInputRequest reads one input request: its method, and its params, an
+// object kept as JSON; an elicitation's params must be ones
+// [RequestFromMCPElicitParams] reads.
+func (d *jsonReader) mcpInputRequest(what string) (MCPInputRequest, error) {
+	var ir MCPInputRequest
+	err := d.members(what, func(key []byte) (known bool, err error) {
 		switch string(key) {
-		case "mode":
-			p.Mode, err = d.str("mode")
-		case "message":
-			p.Message, err = d.str("message")
-		case "requestedSchema":
-			var raw []byte
-			if raw, err = d.skip(); err == nil && string(raw) != "null" {
-				p.RequestedSchema = bytes.Clone(raw)
+		case "method":
+			ir.Method, err = d.str("method")
+		case "params":
+			switch d.peek() {
+			case 'n':
+				ir.Params = nil
+				if !d.null() {
+					err = errSyntax
+				}
+			case '{':
+				var raw []byte
+				if raw, err = d.skip(); err == nil {
+					ir.Params = bytes.Clone(raw)
+				}
+			default:
+				err = &typeError{key: "params", want: "an object", got: d.kind()}
 			}
-		case "url":
-			p.URL, err = d.str("url")
-		case "elicitationId":
-			p.ElicitationID, err = d.str("elicitationId")
 		default:
 			return false, nil
 		}
 		return true, err
 	})
-	return p, err
+	if err == nil && ir.Method == methodElicit {
+		_, err = readElicitParams(ir.Params)
+	}
+	return ir, err
 }
 
 // ToolResult returns the ToolResult c stands for. Its Output is the text
@@ -436,11 +423,11 @@ func (d *jsonReader) elicitParams() (MCPElicitParams, error) {
 // part (MIME, N bytes)]", in the Output. Base64 that is valid but not
 // canonical (unpadded, or with line breaks) is re-encoded.
 //
-// An input_required result is a suspension ([PendingOf] finds it): its
-// Request is rebuilt from the elicitation with [RequestFromMCPElicitParams]
-// (the one with the first id in sort order when there are several; an input
-// request of another method is a [KindInput] request that names it), and
-// RequestState is kept in Metadata under [MetadataRequestState].
+// An input_required result is a suspension ([PendingAllOf] finds it): each
+// input request becomes a Request, rebuilt by its method with
+// [RequestFromMCPInputRequest], in the sort order of their ids ([PendingOf]
+// returns the first), and RequestState is kept in Metadata under
+// [MetadataRequestState].
 func (c MCPCallToolResult) ToolResult() (ToolResult, error) {
 	if c.ResultType == inputRequired {
 		return c.suspension(), nil
@@ -583,12 +570,11 @@ func (c MCPCallToolResult) suspension() ToolResult {
 	if len(ids) == 0 {
 		return Error("[the MCP server asked for input but sent no request; retry the call later]")
 	}
-	ir := c.InputRequests[ids[0]]
-	req := RequestFromMCPElicitParams(ids[0], ir.Params)
-	if ir.Method != methodElicit {
-		req = Request{ID: ids[0], Kind: KindInput, Prompt: "[unsupported MCP input request " + label(ir.Method) + "]"}
+	reqs := make([]Request, len(ids))
+	for i, id := range ids {
+		reqs[i] = RequestFromMCPInputRequest(id, c.InputRequests[id])
 	}
-	r := suspend(req) // as it came: an id the server chose, even "", is what the answer echoes
+	r := suspendAll(reqs) // as they came: an id the server chose, even "", is what the answer echoes
 	if c.RequestState != "" {
 		r.Metadata[MetadataRequestState] = c.RequestState
 	}

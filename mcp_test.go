@@ -236,8 +236,13 @@ func TestFromMCPCallToolResultInputRequired(t *testing.T) {
 				"type": "object", "properties": map[string]any{"answer": map[string]any{"type": "string"}}, "required": []any{"answer"}}}}},
 		{"the first of several, by id", `{"resultType":"input_required","inputRequests":{"b":{"method":"elicitation/create","params":{"mode":"form","message":"B?"}},"a":{"method":"elicitation/create","params":{"mode":"form","message":"A?"}}},"requestState":"sealed"}`,
 			toolnexus.Request{ID: "a", Kind: toolnexus.KindApproval, Prompt: "A?"}},
-		{"another method", `{"resultType":"input_required","inputRequests":{"r":{"method":"roots/list"}},"requestState":"sealed"}`,
-			toolnexus.Request{ID: "r", Kind: toolnexus.KindInput, Prompt: "[unsupported MCP input request roots/list]"}},
+		{"roots", `{"resultType":"input_required","inputRequests":{"r":{"method":"roots/list"}},"requestState":"sealed"}`,
+			toolnexus.Request{ID: "r", Kind: toolnexus.KindRoots, Prompt: "[the MCP server asks for the client's roots]"}},
+		{"sampling", `{"resultType":"input_required","inputRequests":{"s":{"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"Hi"}}],"maxTokens":50}}},"requestState":"sealed"}`,
+			toolnexus.Request{ID: "s", Kind: toolnexus.KindSampling, Prompt: "[the MCP server asks for a message from the client's model]", Data: map[string]any{
+				"messages": []any{map[string]any{"role": "user", "content": map[string]any{"type": "text", "text": "Hi"}}}, "maxTokens": 50.0}}},
+		{"another method", `{"resultType":"input_required","inputRequests":{"r":{"method":"tasks/get","params":{}}},"requestState":"sealed"}`,
+			toolnexus.Request{ID: "r", Kind: toolnexus.KindInput, Prompt: "[unsupported MCP input request tasks/get]"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -266,6 +271,80 @@ func TestFromMCPCallToolResultInputRequired(t *testing.T) {
 	require.NoError(t, err)
 	assert.False(t, got.IsPending(), "no request: the server is busy")
 	assert.True(t, got.IsError)
+}
+
+// TestFromMCPCallToolResultInputRequests reads a result asking for several
+// inputs at once, as the conformance suite's multiple-input tool sends it:
+// one suspension with every request, sorted by id, each of its method, and
+// each answerable with what the client sends back.
+func TestFromMCPCallToolResultInputRequests(t *testing.T) {
+	t.Parallel()
+	const in = `{"resultType":"input_required","content":null,"inputRequests":{` +
+		`"user_name":{"method":"elicitation/create","params":{"message":"What is your name?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}}},` +
+		`"greeting":{"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"Generate a greeting"}}],"maxTokens":50}},` +
+		`"client_roots":{"method":"roots/list","params":{}}},"requestState":"multiple_inputs"}`
+	const want = `{"output":"[the MCP server asks for the client's roots]\n[the MCP server asks for a message from the client's model]\nWhat is your name?","isError":true,"metadata":{` +
+		`"pending":{"id":"client_roots","kind":"roots","prompt":"[the MCP server asks for the client's roots]"},` +
+		`"pendingMore":[{"id":"greeting","kind":"sampling","prompt":"[the MCP server asks for a message from the client's model]","data":{"maxTokens":50,"messages":[{"content":{"text":"Generate a greeting","type":"text"},"role":"user"}]}},` +
+		`{"id":"user_name","kind":"input","prompt":"What is your name?","data":{"schema":{"properties":{"name":{"type":"string"}},"required":["name"],"type":"object"}}}],` +
+		`"requestState":"multiple_inputs"}}`
+	got, err := toolnexus.FromMCPCallToolResult([]byte(in))
+	require.NoError(t, err)
+	require.NoError(t, got.Validate())
+	assert.Equal(t, want, mustJSON(t, got))
+
+	var typed toolnexus.MCPCallToolResult
+	require.NoError(t, json.Unmarshal([]byte(in), &typed))
+	fromTyped, err := typed.ToolResult()
+	require.NoError(t, err)
+	assert.Equal(t, got, fromTyped, "the typed value reads as its JSON does")
+
+	reqs, ok := toolnexus.PendingAllOf(got)
+	require.True(t, ok)
+	responses := map[string]string{
+		"client_roots": `{"roots":[{"uri":"file:///test/root","name":"Test Root"}]}`,
+		"greeting":     `{"role":"assistant","content":{"type":"text","text":"Hello there!"},"model":"test-model","stopReason":"endTurn"}`,
+		"user_name":    `{"action":"accept","content":{"name":"Alice"}}`,
+	}
+	answers := make([]string, len(reqs))
+	for i, req := range reqs {
+		ans, err := req.AnswerFromMCP(json.RawMessage(responses[req.ID]))
+		require.NoError(t, err, req.ID)
+		answers[i] = mustJSON(t, ans)
+	}
+	assert.Equal(t, []string{
+		`{"id":"client_roots","ok":true,"data":{"roots":[{"name":"Test Root","uri":"file:///test/root"}]}}`,
+		`{"id":"greeting","ok":true,"data":{"content":{"text":"Hello there!","type":"text"},"model":"test-model","role":"assistant","stopReason":"endTurn"}}`,
+		`{"id":"user_name","ok":true,"data":{"name":"Alice"}}`,
+	}, answers)
+	_, err = reqs[2].AnswerFromMCP(json.RawMessage(`{"action":"accept","content":{"name":42}}`))
+	assert.ErrorIs(t, err, toolnexus.ErrInvalidAnswer)
+}
+
+// TestFromMCPCallToolResultInputRequestErrors checks input requests that are
+// not ones: params of the wrong type.
+func TestFromMCPCallToolResultInputRequestErrors(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		in      string
+		wantMsg string
+	}{
+		{"params a string", `{"resultType":"input_required","inputRequests":{"a":{"method":"roots/list","params":"x"}}}`,
+			`toolnexus: invalid MCP result: "params" is a string, not an object`},
+		{"elicitation message a number", `{"resultType":"input_required","inputRequests":{"a":{"method":"elicitation/create","params":{"message":1}}}}`,
+			`toolnexus: invalid MCP result: "message" is a number, not a string`},
+		{"input request an array", `{"resultType":"input_required","inputRequests":{"a":[]}}`,
+			`toolnexus: invalid MCP result: "inputRequests.a" is an array, not an object`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := toolnexus.FromMCPCallToolResult([]byte(tt.in))
+			assertErr(t, err, toolnexus.ErrInvalidMCP, tt.wantMsg)
+			assert.Zero(t, got)
+		})
+	}
 }
 
 // TestMCPRoundTrip sends a result to MCP and reads it back: every part

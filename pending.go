@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/google/uuid"
 )
@@ -27,15 +28,153 @@ func Pending(req Request) ToolResult {
 
 // suspend returns the suspension of req as it is.
 func suspend(req Request) ToolResult {
-	output := req.Prompt
-	if req.URL != "" {
-		output += "\n" + req.URL
-	}
 	return ToolResult{
-		Output:   output,
+		Output:   requestText(req),
 		IsError:  true,
 		Metadata: map[string]any{MetadataPending: req},
 	}
+}
+
+// requestText is the text of a suspension on req: its prompt, followed by
+// a line with its URL when it has one.
+func requestText(req Request) string {
+	if req.URL != "" {
+		return req.Prompt + "\n" + req.URL
+	}
+	return req.Prompt
+}
+
+// MetadataPendingMore is the reserved metadata key under which a suspension
+// made by [PendingAll] holds its requests after the first, as a list. The
+// first stays under [MetadataPending], so that a port or a host that knows
+// only one request per suspension still finds a suspension, and that of a
+// single request has no MetadataPendingMore at all.
+const MetadataPendingMore = "pendingMore"
+
+// noRequest is the output of PendingAll given no request.
+const noRequest = "[the tool suspended without a request; nothing to answer]"
+
+// PendingAll returns one suspension asking every request at once, such as
+// an approval and the client's roots. Each request without an ID or Kind
+// gets one as [Pending] gives it. The result's output is the text of each
+// request, as Pending writes it, one after the other on separate lines;
+// its metadata holds the first request under [MetadataPending], as Pending
+// does, and the others, in order, under [MetadataPendingMore]. So
+// PendingAll of one request is Pending of it, [PendingOf] returns the first
+// request of any suspension, and [PendingAllOf] returns them all.
+//
+// Given no request, PendingAll returns a failed result that is not a
+// suspension. Requests that share an ID make a result that
+// [ToolResult.Validate] refuses: each answer names the request it answers.
+func PendingAll(reqs ...Request) ToolResult {
+	if len(reqs) == 0 {
+		return Error(noRequest)
+	}
+	filled := make([]Request, len(reqs))
+	for i, req := range reqs {
+		if req.ID == "" {
+			req.ID = newID()
+		}
+		req.Kind = cmp.Or(req.Kind, KindInput)
+		filled[i] = req
+	}
+	return suspendAll(filled)
+}
+
+// suspendAll returns the suspension on reqs, one or more, as they are: the
+// first under MetadataPending, the others under MetadataPendingMore.
+func suspendAll(reqs []Request) ToolResult {
+	r := suspend(reqs[0])
+	if len(reqs) > 1 {
+		texts := make([]string, len(reqs))
+		for i, req := range reqs {
+			texts[i] = requestText(req)
+		}
+		r.Output = strings.Join(texts, "\n")
+		r.Metadata[MetadataPendingMore] = reqs[1:]
+	}
+	return r
+}
+
+// PendingAllOf returns every request of a suspension, the first one first,
+// and true, or false when r is not a suspension ([PendingOf] finds none).
+// A suspension made by [Pending] has one request; one made by [PendingAll]
+// has those it was given. The list under [MetadataPendingMore] is read as
+// [PendingOf] reads the first request, as it reads after JSON; an element
+// that is not a request is left out, and [ToolResult.Validate] refuses it.
+func PendingAllOf(r ToolResult) ([]Request, bool) {
+	first, ok := PendingOf(r)
+	if !ok {
+		return nil, false
+	}
+	elems, _ := listOf(r.Metadata[MetadataPendingMore])
+	reqs := make([]Request, 1, 1+len(elems))
+	reqs[0] = first
+	for _, e := range elems {
+		if req, ok := requestOf(e); ok {
+			reqs = append(reqs, req)
+		}
+	}
+	return reqs, true
+}
+
+// listOf returns the elements of v, a list of requests or any value whose
+// JSON is an array, and true, or false for any other value.
+func listOf(v any) ([]any, bool) {
+	switch v := v.(type) {
+	case nil:
+		return nil, false
+	case []Request:
+		elems := make([]any, len(v))
+		for i, req := range v {
+			elems[i] = req
+		}
+		return elems, true
+	case []any:
+		return v, true
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, false
+	}
+	var elems []any
+	if (&jsonReader{data: b}).peek() != '[' || json.Unmarshal(b, &elems) != nil {
+		return nil, false
+	}
+	return elems, true
+}
+
+// validatePendingMore checks the list under MetadataPendingMore: requests
+// that each pass [Request.Validate], after a first request under
+// MetadataPending, with IDs that differ from each other and from its.
+func validatePendingMore(m map[string]any) error {
+	v, ok := m[MetadataPendingMore]
+	if !ok || v == nil {
+		return nil
+	}
+	first, ok := requestOf(m[MetadataPending])
+	if !ok {
+		return errorf(ErrInvalidRequest, "metadata %q without a request under %q", MetadataPendingMore, MetadataPending)
+	}
+	elems, ok := listOf(v)
+	if !ok {
+		return errorf(ErrInvalidRequest, "metadata %q holds %T, not a list of requests", MetadataPendingMore, v)
+	}
+	seen := map[string]bool{first.ID: true}
+	for i, e := range elems {
+		req, ok := requestOf(e)
+		if !ok {
+			return errorf(ErrInvalidRequest, "metadata %q holds %s at %d, not a request", MetadataPendingMore, describeValue(e), i)
+		}
+		if err := validatePending(e); err != nil {
+			return fmt.Errorf("%w (%s %d)", err, MetadataPendingMore, i)
+		}
+		if seen[req.ID] {
+			return errorf(ErrInvalidRequest, "request id %s repeats (%s %d)", quote(req.ID), MetadataPendingMore, i)
+		}
+		seen[req.ID] = true
+	}
+	return nil
 }
 
 // AuthRequired returns a suspension asking the person to log in at url, a

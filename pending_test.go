@@ -96,6 +96,129 @@ func TestPendingIDs(t *testing.T) {
 	assert.Len(t, prefixes, goroutines*each)
 }
 
+// TestPendingAll checks a suspension of several requests: the first under
+// "pending", as Pending writes it, the others under "pendingMore", byte for
+// byte in JSON, and every request back from PendingAllOf, before and after
+// JSON.
+func TestPendingAll(t *testing.T) {
+	t.Parallel()
+	approve := toolnexus.Request{ID: "a", Kind: toolnexus.KindApproval, Prompt: "Deploy?"}
+	login := toolnexus.Request{ID: "b", Kind: toolnexus.KindAuthorization, Prompt: "Sign in", URL: "https://example.com/login"}
+	roots := toolnexus.Request{ID: "c", Kind: toolnexus.KindRoots, Prompt: "Your roots"}
+	tests := []struct {
+		name string
+		reqs []toolnexus.Request
+		want string
+	}{
+		{"one is Pending", []toolnexus.Request{approve},
+			`{"output":"Deploy?","isError":true,"metadata":{"pending":{"id":"a","kind":"approval","prompt":"Deploy?"}}}`},
+		{"three", []toolnexus.Request{approve, login, roots},
+			`{"output":"Deploy?\nSign in\nhttps://example.com/login\nYour roots","isError":true,"metadata":{"pending":{"id":"a","kind":"approval","prompt":"Deploy?"},` +
+				`"pendingMore":[{"id":"b","kind":"authorization","prompt":"Sign in","url":"https://example.com/login"},{"id":"c","kind":"roots","prompt":"Your roots"}]}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			r := toolnexus.PendingAll(tt.reqs...)
+			require.NoError(t, r.Validate())
+			assert.Equal(t, tt.want, mustJSON(t, r))
+			if len(tt.reqs) == 1 {
+				assert.Equal(t, toolnexus.Pending(tt.reqs[0]), r)
+			}
+			first, ok := toolnexus.PendingOf(r)
+			require.True(t, ok)
+			assert.Equal(t, tt.reqs[0], first)
+			all, ok := toolnexus.PendingAllOf(r)
+			require.True(t, ok)
+			assert.Equal(t, tt.reqs, all)
+
+			back, err := toolnexus.ParseToolResult([]byte(mustJSON(t, r)), 0)
+			require.NoError(t, err)
+			all, ok = toolnexus.PendingAllOf(back)
+			require.True(t, ok)
+			assert.Equal(t, tt.reqs, all, "after JSON")
+		})
+	}
+	t.Run("fills ids and kinds", func(t *testing.T) {
+		t.Parallel()
+		r := toolnexus.PendingAll(toolnexus.Request{Prompt: "A?"}, toolnexus.Request{Prompt: "B?", Kind: toolnexus.KindQuestion})
+		require.NoError(t, r.Validate())
+		all, ok := toolnexus.PendingAllOf(r)
+		require.True(t, ok)
+		require.Len(t, all, 2)
+		assertPendingID(t, all[0].ID)
+		assertPendingID(t, all[1].ID)
+		assert.NotEqual(t, all[0].ID, all[1].ID)
+		assert.Equal(t, []string{toolnexus.KindInput, toolnexus.KindQuestion}, []string{all[0].Kind, all[1].Kind})
+	})
+	t.Run("none", func(t *testing.T) {
+		t.Parallel()
+		r := toolnexus.PendingAll()
+		assert.Equal(t, toolnexus.Error("[the tool suspended without a request; nothing to answer]"), r)
+		assert.False(t, r.IsPending())
+	})
+}
+
+// TestPendingAllOf reads the requests of results a caller or a peer built.
+func TestPendingAllOf(t *testing.T) {
+	t.Parallel()
+	req := toolnexus.Request{ID: "a", Kind: toolnexus.KindInput, Prompt: "A?"}
+	other := toolnexus.Request{ID: "b", Kind: toolnexus.KindInput, Prompt: "B?"}
+	tests := []struct {
+		name   string
+		r      toolnexus.ToolResult
+		want   []toolnexus.Request
+		wantOK bool
+	}{
+		{"Pending", toolnexus.Pending(req), []toolnexus.Request{req}, true},
+		{"a list of maps", toolnexus.Pending(req).WithMetadata("pendingMore", []any{map[string]any{"id": "b", "kind": "input", "prompt": "B?"}}),
+			[]toolnexus.Request{req, other}, true},
+		{"a list of pointers", toolnexus.Pending(req).WithMetadata("pendingMore", []*toolnexus.Request{&other}), []toolnexus.Request{req, other}, true},
+		{"what is not a request is left out", toolnexus.Pending(req).WithMetadata("pendingMore", []any{"b", other, map[string]any{"id": "c"}}),
+			[]toolnexus.Request{req, other}, true},
+		{"not a list", toolnexus.Pending(req).WithMetadata("pendingMore", other), []toolnexus.Request{req}, true},
+		{"null", toolnexus.Pending(req).WithMetadata("pendingMore", nil), []toolnexus.Request{req}, true},
+		{"more without a first", toolnexus.Ok("x").WithMetadata("pendingMore", []toolnexus.Request{other}), nil, false},
+		{"not a suspension", toolnexus.Ok("x"), nil, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, ok := toolnexus.PendingAllOf(tt.r)
+			assert.Equal(t, tt.wantOK, ok)
+			assert.Equal(t, tt.want, got)
+		})
+	}
+}
+
+// TestValidatePendingMore checks what Validate refuses under "pendingMore".
+func TestValidatePendingMore(t *testing.T) {
+	t.Parallel()
+	req := toolnexus.Request{ID: "a", Kind: toolnexus.KindInput, Prompt: "A?"}
+	tests := []struct {
+		name    string
+		r       toolnexus.ToolResult
+		wantMsg string
+	}{
+		{"a repeated id", toolnexus.PendingAll(req, toolnexus.Request{ID: "b", Kind: "input", Prompt: "B?"}, toolnexus.Request{ID: "a", Kind: "input", Prompt: "A again?"}),
+			`toolnexus: invalid request: request id "a" repeats (pendingMore 1)`},
+		{"an invalid request", toolnexus.PendingAll(req, toolnexus.Request{ID: "b", Kind: "input"}),
+			`toolnexus: invalid request: request "b" has no prompt (pendingMore 0)`},
+		{"not a request", toolnexus.Pending(req).WithMetadata("pendingMore", []any{"b"}),
+			`toolnexus: invalid request: metadata "pendingMore" holds string at 0, not a request`},
+		{"not a list", toolnexus.Pending(req).WithMetadata("pendingMore", "b"),
+			`toolnexus: invalid request: metadata "pendingMore" holds string, not a list of requests`},
+		{"without a first", toolnexus.Ok("x").WithMetadata("pendingMore", []toolnexus.Request{req}),
+			`toolnexus: invalid request: metadata "pendingMore" without a request under "pending"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			assertErr(t, tt.r.Validate(), toolnexus.ErrInvalidRequest, tt.wantMsg)
+		})
+	}
+}
+
 func TestAuthRequired(t *testing.T) {
 	t.Parallel()
 	tests := []struct {

@@ -18,6 +18,13 @@ import (
 // carries extra fields for the host (never secrets) and ExpiresAt is an
 // RFC 3339 time after which an answer is refused.
 //
+// Data says what the answer holds. A list of strings under "choices" asks
+// for one of them, and the answer's Data names it under "answer" (the
+// choices convention; [Request.MCPElicitParams] asks it as an enum); a
+// JSON Schema under "schema" asks for a form of those fields instead. The
+// Data of a [KindSampling] request is the params of the MCP
+// sampling/createMessage request it stands for.
+//
 // A Request is a value that survives JSON, processes and restarts; Data goes
 // through JSON as any map[string]any does, so a number comes back as a
 // float64 and a []string as a []any (see [Answer.DecodeData] to read one
@@ -40,6 +47,8 @@ const (
 	KindApproval      = "approval"      // a yes or no from a person
 	KindInput         = "input"         // a value typed by a person
 	KindQuestion      = "question"      // a question to answer in words
+	KindSampling      = "sampling"      // a message from the client's model; Data holds the sampling/createMessage params
+	KindRoots         = "roots"         // the client's roots; the answer's Data is {"roots":[{"uri":…,"name":…}]}
 )
 
 // Reasons an [Answer] may give for declining. Reason is advisory and open.
@@ -98,18 +107,23 @@ func (r Request) Expiry() (time.Time, error) {
 	if r.ExpiresAt == "" {
 		return time.Time{}, nil
 	}
-	s := r.ExpiresAt
+	t, err := parseRFC3339(r.ExpiresAt)
+	if err != nil {
+		return time.Time{}, errorf(ErrInvalidExpiry, "%s is not RFC 3339", quote(r.ExpiresAt))
+	}
+	return t, nil
+}
+
+// parseRFC3339 reads an RFC 3339 date-time as the RFC has it, with "T" and
+// "Z" in either case.
+func parseRFC3339(s string) (time.Time, error) {
 	if len(s) > 10 && s[10] == 't' {
 		s = s[:10] + "T" + s[11:]
 	}
 	if strings.HasSuffix(s, "z") {
 		s = s[:len(s)-1] + "Z"
 	}
-	t, err := time.Parse(time.RFC3339, s)
-	if err != nil {
-		return time.Time{}, errorf(ErrInvalidExpiry, "%s is not RFC 3339", quote(r.ExpiresAt))
-	}
-	return t, nil
+	return time.Parse(time.RFC3339, s)
 }
 
 // Expired reports whether r has expired at now. A request without ExpiresAt
@@ -273,4 +287,20 @@ func foldsToField(key string, fields map[string]reflect.Type) bool {
 		}
 	}
 	return false
+}
+
+// Answers are the answers a tool has been given so far, earliest first: a
+// tool that asks in several rounds sees the answers of every round.
+type Answers []Answer
+
+// Get returns the answer to the request whose ID is id and true, or false
+// when there is none (an empty id has none, as it matches no request). When
+// id was answered more than once, the latest answer wins.
+func (as Answers) Get(id string) (Answer, bool) {
+	for i := len(as) - 1; id != "" && i >= 0; i-- {
+		if as[i].ID == id {
+			return as[i], true
+		}
+	}
+	return Answer{}, false
 }

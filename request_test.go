@@ -1,6 +1,7 @@
 package toolnexus_test
 
 import (
+	"encoding/json"
 	"log/slog"
 	"reflect"
 	"testing"
@@ -394,4 +395,38 @@ func TestRequestLogValue(t *testing.T) {
 			assert.Equal(t, tt.wantJSON, js)
 		})
 	}
+}
+
+func TestAnswersGet(t *testing.T) {
+	t.Parallel()
+	first := toolnexus.Answer{ID: "a", OK: true, Data: map[string]any{"answer": "dev"}}
+	second := toolnexus.Answer{ID: "b", Reason: toolnexus.ReasonDeclined}
+	again := toolnexus.Answer{ID: "a", OK: true, Data: map[string]any{"answer": "prod"}}
+	unnamed := toolnexus.Answer{OK: true}
+	as := toolnexus.Answers{first, second, again, unnamed}
+	tests := []struct {
+		name   string
+		id     string
+		want   toolnexus.Answer
+		wantOK bool
+	}{
+		{"the latest of two", "a", again, true},
+		{"one", "b", second, true},
+		{"none", "c", toolnexus.Answer{}, false},
+		{"an empty id has none", "", toolnexus.Answer{}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, ok := as.Get(tt.id)
+			assert.Equal(t, tt.wantOK, ok)
+			assert.Equal(t, tt.want, got)
+		})
+	}
+	_, ok := toolnexus.Answers(nil).Get("a")
+	assert.False(t, ok)
+	// Answers survive JSON as a list of answers.
+	var back toolnexus.Answers
+	require.NoError(t, json.Unmarshal([]byte(mustJSON(t, as)), &back))
+	assert.Equal(t, as, back)
 }

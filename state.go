@@ -2,198 +2,556 @@ package toolnexus
 
 import (
 	"bytes"
+	"context"
 	"crypto/aes"
 	"crypto/cipher"
-	"crypto/hmac"
+	"crypto/hkdf"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io"
+	"math"
 	"strings"
 	"time"
 )
 
-// MinStateKeyLen is the shortest key [SealRequestState] and
-// [OpenRequestState] take, in bytes. The key should be random, secret, and
-// the same on every server that may receive the retry of a call.
+// MinStateKeyLen is the shortest request state key, in bytes. A key should
+// be random, secret, and the same on every server that may receive the
+// retry of a call.
 const MinStateKeyLen = 32
 
-// maxStateLen is the longest request state, in bytes, that
-// OpenRequestState reads; SealRequestState refuses a request whose state
-// would be longer.
+// Limits of [SealerOptions]: the maximum age of a state and the allowance
+// for clocks that disagree.
+const (
+	// DefaultStateMaxAge is the maximum age of a state when
+	// [SealerOptions].MaxAge is zero.
+	DefaultStateMaxAge = 24 * time.Hour
+	// MaxStateMaxAge is the longest [SealerOptions].MaxAge: a state that
+	// lives longer could not be revoked but by retiring its key.
+	MaxStateMaxAge = 30 * 24 * time.Hour
+	// DefaultStateClockSkew is the allowance for clocks that disagree when
+	// [SealerOptions].ClockSkew is zero.
+	DefaultStateClockSkew = time.Minute
+	// MaxStateClockSkew is the largest [SealerOptions].ClockSkew.
+	MaxStateClockSkew = 5 * time.Minute
+)
+
+// maxStateLen is the longest request state, in bytes, that a [Sealer]
+// opens; Seal refuses a state that would be longer.
 const maxStateLen = 64 << 10
 
 // statePrefix starts every request state: the format's name and version.
-// It is authenticated with the rest, so a state cannot be read as another
+// It is authenticated with the header, so a state cannot be read as another
 // version.
 const statePrefix = "tn1."
 
-// stateKeyLabel derives the AES-256 key of the request states from the
-// server's key, so that the key is never used directly, nor for anything
-// else under the same name.
-const stateKeyLabel = "toolnexus request state v1"
+// The layout of a state after its prefix, in URL-safe base64 without
+// padding: a header of the key id and the expiry, authenticated with the
+// prefix as the associated data, then the random nonce, the ciphertext of
+// the claims and the tag of AES-256-GCM.
+const (
+	keyIDLen     = 8
+	headerLen    = keyIDLen + 8 // key id, expiry in Unix milliseconds
+	aadLen       = len(statePrefix) + headerLen
+	stateIDBytes = 16 // random bytes of a state's ID
+	stateIDLen   = 22 // the ID in URL-safe base64
+	digestLen    = sha256.Size
+	claimsFixed  = 8 + stateIDLen + digestLen // issued-at, state id, arguments digest
+	noExpiry     = math.MaxInt64              // the header's expiry of a state that never expires
+	hkdfKeyIDTag = "toolnexus request state tn1 key id"
+	hkdfKeyTag   = "toolnexus request state tn1 aes-256-gcm key "
+)
 
-// stateOverhead is what sealing adds to the plaintext: a random nonce and
-// the authentication tag of AES-GCM.
-const stateOverhead = 12 + 16
-
-// sealedState is the plaintext of a request state. Only this file writes
-// it, and it is decoded only once its authentication has passed; the
-// Request in it is read with exact keys by [Request.UnmarshalJSON].
-type sealedState struct {
-	Tool    []byte  `json:"tool"` // bytes: JSON would replace invalid UTF-8
-	Args    []byte  `json:"args"` // SHA-256 of the canonical arguments
-	Request Request `json:"request"`
+// SealerOptions configures a [Sealer].
+type SealerOptions struct {
+	// Keys are the secrets states are sealed with, each at least
+	// MinStateKeyLen random bytes: Keys[0] seals, every key opens. See
+	// [Sealer] for how to rotate them.
+	Keys [][]byte
+	// Audience names this service, such as its URL; a state opens only for
+	// the audience it was sealed for, so two services sharing a key cannot
+	// open each other's states.
+	Audience string
+	// MaxAge is how long after it is sealed a state may open, at most
+	// MaxStateMaxAge; zero means DefaultStateMaxAge. A state expires at the
+	// earliest of its issue time plus MaxAge, the State's ExpiresAt and
+	// its requests' ExpiresAt.
+	MaxAge time.Duration
+	// ClockSkew is how far in the future, by this server's clock, a state
+	// may have been issued by another server's, at most
+	// MaxStateClockSkew; zero means DefaultStateClockSkew.
+	ClockSkew time.Duration
+	// Claims, when set, lets each state finish at most once: see
+	// [Sealer.Claim]. Nil lets a client retry a state until it expires,
+	// as it may after a lost response.
+	Claims ClaimStore
 }
 
-// SealRequestState returns the request state of a call to tool with
-// arguments args that suspended on req: an opaque string, such as the
-// requestState of an MCP input_required result, that the client holds and
-// sends back, unchanged, with its answer. It holds req, the tool's name and
-// a SHA-256 digest of args, encrypted and authenticated with AES-256-GCM
-// under a key derived from key with HMAC-SHA256; [OpenRequestState] reads
-// it back. The state is text in the URL-safe base64 alphabet, behind a
-// version prefix.
+// Sealer seals the request state of a suspended tool call (such as the
+// requestState of an MCP input_required result) and opens it when the
+// client sends it back, as the MCP specification asks: the state comes from
+// the client, so it is treated as hostile. It is encrypted and
+// authenticated with AES-256-GCM, and bound to the tool, a digest of the
+// arguments, the audience, the principal and an expiry.
 //
-// The digest is of args decoded and encoded again, so that the order of
-// keys and the spacing do not matter; empty args, null and {} are the same
-// call. Pass args as the tool reads them: a decoder that folds the case of
-// keys, as encoding/json does into a struct, can read two argument objects
-// with the same canonical form differently.
+// A Sealer derives its keys once, in [NewSealer], and is safe for
+// concurrent use. Every server that may receive the retry of a call (the
+// instances behind one load balancer, or one server across a restart)
+// needs a Sealer with the same keys and audience.
 //
-// A request without ExpiresAt gives a state that never expires; set one
-// with [Request.WithExpiry]. SealRequestState reports [ErrShortKey] for a key
-// shorter than [MinStateKeyLen], the error of [Request.Validate] for a
-// request that is not valid, [ErrInvalidRequest] for one whose state would
-// be longer than 64 KiB, and [ErrInvalidJSON] when args is not JSON.
-func SealRequestState(key []byte, tool string, args json.RawMessage, req Request) (string, error) {
-	aead, err := stateCipher(key)
+// A state is text: the prefix "tn1." and, in URL-safe base64 without
+// padding, an 8-byte key id (derived from the key, never the key), the
+// expiry in Unix milliseconds (8 bytes, big-endian; the largest int64 for
+// none), the 12-byte random nonce, the encrypted claims and the 16-byte
+// tag. The prefix, key id and expiry are authenticated as associated
+// data; the key id lets Open try one key, and the expiry lets a host
+// read, with [RequestStateExpiry], until when the state may be accepted.
+//
+// Keys are rotated without failing a parked call, each step rolled out to
+// every server before the next: add the new key as the second key (every
+// server opens its states, none seals with it yet); make it the first key
+// (servers seal with it and still open the old key's states); once the
+// maximum age has passed since the last server stopped sealing with the old
+// key, no state of the old key can open anymore: remove it.
+type Sealer struct {
+	keys     []stateKey // keys[0] seals
+	audience string
+	maxAge   time.Duration // 0: none, for SealRequestState's states
+	skew     time.Duration
+	claims   ClaimStore
+}
+
+// stateKey is one key of a Sealer's ring, derived from a secret.
+type stateKey struct {
+	id   [keyIDLen]byte
+	aead cipher.AEAD
+}
+
+// NewSealer returns a Sealer with o's keys and limits. It reports
+// [ErrShortKey] for a key shorter than [MinStateKeyLen], [ErrInvalidKey]
+// for no key or a key given twice, and [ErrInvalidSealer] for a MaxAge or
+// ClockSkew out of bounds.
+func NewSealer(o SealerOptions) (*Sealer, error) {
+	s := &Sealer{audience: o.Audience, maxAge: o.MaxAge, skew: o.ClockSkew, claims: o.Claims}
+	if s.maxAge == 0 {
+		s.maxAge = DefaultStateMaxAge
+	}
+	if s.skew == 0 {
+		s.skew = DefaultStateClockSkew
+	}
+	switch {
+	case s.maxAge < 0 || s.maxAge > MaxStateMaxAge:
+		return nil, errorf(ErrInvalidSealer, "MaxAge %v is not between 0 and %v", o.MaxAge, MaxStateMaxAge)
+	case s.skew < 0 || s.skew > MaxStateClockSkew:
+		return nil, errorf(ErrInvalidSealer, "ClockSkew %v is not between 0 and %v", o.ClockSkew, MaxStateClockSkew)
+	}
+	if err := s.deriveKeys(o.Keys); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// deriveKeys builds the key ring of secrets.
+func (s *Sealer) deriveKeys(secrets [][]byte) error {
+	if len(secrets) == 0 {
+		return errorf(ErrInvalidKey, "no key")
+	}
+	s.keys = make([]stateKey, len(secrets))
+	for i, secret := range secrets {
+		if len(secret) < MinStateKeyLen {
+			if len(secrets) == 1 {
+				return errorf(ErrShortKey, "%d bytes, want at least %d", len(secret), MinStateKeyLen)
+			}
+			return errorf(ErrShortKey, "key %d of %d: %d bytes, want at least %d", i+1, len(secrets), len(secret), MinStateKeyLen)
+		}
+		k, err := newStateKey(secret)
+		if err != nil {
+			return err
+		}
+		for j := range i {
+			if s.keys[j].id == k.id {
+				return errorf(ErrInvalidKey, "key %d of %d is key %d again", i+1, len(secrets), j+1)
+			}
+		}
+		s.keys[i] = k
+	}
+	return nil
+}
+
+// newStateKey derives the key id and the AES-256-GCM cipher of secret with
+// HKDF-SHA256: the id from the secret alone, the cipher's key from the
+// secret under a label naming the format and the id.
+func newStateKey(secret []byte) (stateKey, error) {
+	var k stateKey
+	id, err := hkdf.Key(sha256.New, secret, nil, hkdfKeyIDTag, keyIDLen)
+	if err != nil {
+		return k, fmt.Errorf("toolnexus: cannot derive request state key: %w", err)
+	}
+	copy(k.id[:], id)
+	key, err := hkdf.Key(sha256.New, secret, nil, hkdfKeyTag+hex.EncodeToString(id), 32)
+	if err != nil {
+		return k, fmt.Errorf("toolnexus: cannot derive request state key: %w", err)
+	}
+	block, err := aes.NewCipher(key)
+	if err != nil {
+		return k, err // unreachable: the key is 32 bytes
+	}
+	k.aead, err = cipher.NewGCMWithRandomNonce(block)
+	return k, err
+}
+
+// StateCall is the call a state is bound to.
+type StateCall struct {
+	// Tool is the name of the tool called.
+	Tool string
+	// Arguments are the call's arguments as the tool reads them; see
+	// [Sealer.Seal] for how they are compared.
+	Arguments json.RawMessage
+	// Principal names the authenticated user of the call, such as the
+	// issuer and subject of its OAuth token; empty for a call without one.
+	// A state sealed for one principal opens for no other, nor for none.
+	Principal string
+}
+
+// State is what a request state carries from one round of a suspended call
+// to the next.
+type State struct {
+	// Requests are what the tool asked in the latest round: at least one.
+	Requests []Request
+	// Answers are the answers of earlier rounds, earliest first.
+	Answers Answers
+	// IssuedAt is when the state was sealed, to the millisecond. Seal sets
+	// it, ignoring the value given.
+	IssuedAt time.Time
+	// ExpiresAt is when the state stops opening, to the millisecond; the
+	// zero time means never, for a state of [SealRequestState]. Given to
+	// Seal, a time that is not zero shortens the state's life.
+	ExpiresAt time.Time
+	// ID identifies the state for [Sealer.Claim]: Seal draws a random one
+	// for every state, ignoring the value given, and Open returns it.
+	ID string
+}
+
+// Seal returns the request state that carries st for call, issued at now:
+// an opaque string the client holds and sends back, unchanged, with its
+// answers. The state is encrypted and authenticated with the first key,
+// and holds, besides st, the tool, a SHA-256 digest of the arguments, the
+// audience, the principal, the issue time, the expiry and a random ID.
+//
+// The digest is of the arguments' value, so that the order of keys, the
+// spacing and the escapes do not matter; empty arguments, null and {} are
+// the same call, and numbers must be written the same. Pass them as the
+// tool reads them: a decoder that folds the case of keys, as encoding/json
+// does into a struct, can read two argument objects with different values
+// the same way.
+//
+// A Request's Data goes through JSON, as it does on the wire: a number
+// comes back as a float64. Seal reports the error of [Request.Validate]
+// for a request that is not valid, [ErrInvalidRequest] for a State without
+// requests, with Data that is not JSON, or whose state would be longer
+// than 64 KiB, and [ErrInvalidJSON] when the arguments are not JSON.
+func (s *Sealer) Seal(call StateCall, st State, now time.Time) (string, error) {
+	if len(st.Requests) == 0 {
+		return "", errorf(ErrInvalidRequest, "a request state holds no request")
+	}
+	expiry := int64(noExpiry)
+	if s.maxAge > 0 {
+		expiry = now.Add(s.maxAge).UnixMilli()
+	}
+	if !st.ExpiresAt.IsZero() {
+		expiry = min(expiry, st.ExpiresAt.UnixMilli())
+	}
+	for _, r := range st.Requests {
+		if err := r.Validate(); err != nil {
+			return "", err
+		}
+		if t, _ := r.Expiry(); !t.IsZero() {
+			expiry = min(expiry, t.UnixMilli()) // rounded down: a state never outlives its request
+		}
+	}
+	digest, err := argsDigest(call.Arguments)
 	if err != nil {
 		return "", err
 	}
-	if err := req.Validate(); err != nil {
-		return "", err
+	id := st.Requests[0].ID
+
+	// The plaintext is written where AES-GCM seals it in place: after the
+	// prefix and the header (Seal moves it past the nonce).
+	k := s.keys[0]
+	buf := make([]byte, aadLen, aadLen+k.aead.Overhead()+claimsFixed+len(call.Tool)+len(s.audience)+len(call.Principal)+stateSizeHint(st))
+	copy(buf, statePrefix)
+	copy(buf[len(statePrefix):], k.id[:])
+	binary.BigEndian.PutUint64(buf[len(statePrefix)+keyIDLen:], uint64(expiry))
+	var random [stateIDBytes]byte
+	rand.Read(random[:]) // never fails
+	plain := binary.BigEndian.AppendUint64(buf[aadLen:], uint64(now.UnixMilli()))
+	plain = base64.RawURLEncoding.AppendEncode(plain, random[:])
+	plain = append(plain, digest[:]...)
+	plain = appendString(plain, call.Tool)
+	plain = appendString(plain, s.audience)
+	plain = appendString(plain, call.Principal)
+	if plain, err = appendState(plain, st); err != nil {
+		return "", errorf(ErrInvalidRequest, "request %s: %v", quote(id), err)
 	}
-	digest, err := argsDigest(args)
-	if err != nil {
-		return "", err
-	}
-	plain, err := json.Marshal(sealedState{Tool: []byte(tool), Args: digest, Request: req})
-	if err != nil {
-		return "", errorf(ErrInvalidRequest, "request %s: %v", quote(req.ID), err)
-	}
-	size := len(statePrefix) + base64.RawURLEncoding.EncodedLen(stateOverhead+len(plain))
+	size := len(statePrefix) + base64.RawURLEncoding.EncodedLen(headerLen+k.aead.Overhead()+len(plain))
 	if size > maxStateLen {
-		return "", errorf(ErrInvalidRequest, "request %s would make a state of %d bytes, over the limit of %d", quote(req.ID), size, maxStateLen)
+		return "", errorf(ErrInvalidRequest, "request %s would make a state of %d bytes, over the limit of %d", quote(id), size, maxStateLen)
 	}
-	sealed := make([]byte, aead.NonceSize(), stateOverhead+len(plain))
-	if _, err := io.ReadFull(rand.Reader, sealed); err != nil {
-		return "", fmt.Errorf("toolnexus: cannot seal request state: %w", err)
-	}
-	sealed = aead.Seal(sealed, sealed, plain, []byte(statePrefix))
-	return statePrefix + base64.RawURLEncoding.EncodeToString(sealed), nil
+	sealed := k.aead.Seal(buf[:aadLen], nil, plain, buf[:aadLen])
+	return encodeState(sealed[len(statePrefix):], size), nil
 }
 
-// OpenRequestState returns the Request that state, made by
-// [SealRequestState] with the same key, holds, once it has checked that
-// state is intact and that it was sealed for this call: the same tool and
-// arguments with the same canonical form. It reports [ErrShortKey] for a
-// short key; [ErrInvalidState] for a state that is longer than
-// 64 KiB, was sealed with another key, or was altered in any way;
-// [ErrStateMismatch] for a state sealed for another tool or other arguments
-// ([ErrInvalidJSON] when args is not JSON); and [ErrExpired] when the
-// request's ExpiresAt is not after now.
-func OpenRequestState(key []byte, state, tool string, args json.RawMessage, now time.Time) (Request, error) {
-	aead, err := stateCipher(key)
-	if err != nil {
-		return Request{}, err
+// encodeState returns the state of raw, the bytes after the prefix, whose
+// length is size.
+func encodeState(raw []byte, size int) string {
+	var b strings.Builder
+	b.Grow(size)
+	b.WriteString(statePrefix)
+	var chunk [256]byte // 192 bytes of raw at a time, with no padding between
+	for len(raw) > 0 {
+		n := min(len(raw), 192)
+		base64.RawURLEncoding.Encode(chunk[:], raw[:n])
+		b.Write(chunk[:base64.RawURLEncoding.EncodedLen(n)])
+		raw = raw[n:]
 	}
+	return b.String()
+}
+
+// Open returns the State that state, sealed by a Sealer with one of s's
+// keys and its audience, holds for call at now, once it has checked that
+// state is intact, was sealed for this call, and has not expired. It
+// reports [ErrInvalidState] for a state that is longer than 64 KiB, was
+// sealed with a key s does not hold, was altered in any way, or was issued
+// later than now by more than the clock skew allowed; [ErrStateMismatch]
+// for a state sealed for another tool, other arguments, another audience
+// or another principal ([ErrInvalidJSON] when the arguments are not JSON);
+// and [ErrExpired] for one that has expired. Open does not claim the
+// state: see [Sealer.Claim].
+func (s *Sealer) Open(state string, call StateCall, now time.Time) (State, error) {
+	buf, err := decodeState(state)
+	if err != nil {
+		return State{}, err
+	}
+	k := s.key(buf[len(statePrefix) : len(statePrefix)+keyIDLen])
+	if k == nil {
+		return State{}, errInvalidState
+	}
+	ciphertext := buf[aadLen:]
+	plain, err := k.aead.Open(ciphertext[:0], nil, ciphertext, buf[:aadLen])
+	if err != nil {
+		return State{}, errInvalidState
+	}
+	c, ok := readClaims(string(plain))
+	if !ok {
+		return State{}, errInvalidState
+	}
+	if err := s.check(c, call); err != nil {
+		return State{}, err
+	}
+	st := State{IssuedAt: time.UnixMilli(c.issuedAt).UTC(), ID: c.id}
+	if st.Requests, st.Answers, ok = readState(c.state); !ok {
+		return State{}, errInvalidState
+	}
+	expiry := int64(binary.BigEndian.Uint64(buf[len(statePrefix)+keyIDLen : aadLen]))
+	if s.maxAge > 0 {
+		if st.IssuedAt.After(now.Add(s.skew)) {
+			return State{}, errorf(ErrInvalidState, "issued at %s, later than %s allows with a clock skew of %v",
+				st.IssuedAt.Format(time.RFC3339Nano), now.UTC().Format(time.RFC3339Nano), s.skew)
+		}
+		expiry = min(expiry, st.IssuedAt.Add(s.maxAge).UnixMilli())
+	}
+	if expiry != noExpiry {
+		st.ExpiresAt = time.UnixMilli(expiry).UTC()
+		// The header's expiry is the earliest of the requests' too: only a
+		// state that has expired needs them read.
+		if !now.Before(st.ExpiresAt) {
+			return State{}, s.expired(st, now)
+		}
+	}
+	return st, nil
+}
+
+// key returns the key of s whose id is id, or nil.
+func (s *Sealer) key(id []byte) *stateKey {
+	for i := range s.keys {
+		if bytes.Equal(s.keys[i].id[:], id) {
+			return &s.keys[i]
+		}
+	}
+	return nil
+}
+
+// decodeState returns the bytes of state, its prefix followed by the
+// base64 decoded, once it is well formed: at most 64 KiB, strict base64,
+// long enough for a header, a nonce and a tag.
+func decodeState(state string) ([]byte, error) {
 	if len(state) > maxStateLen {
-		return Request{}, errorf(ErrInvalidState, "longer than %d bytes", maxStateLen)
+		return nil, errorf(ErrInvalidState, "longer than %d bytes", maxStateLen)
 	}
 	body, ok := strings.CutPrefix(state, statePrefix)
 	// The decoder skips line breaks, which would let one state have many
 	// spellings; the strict encoding refuses non-zero trailing bits.
-	if !ok || strings.ContainsAny(body, "\r\n") {
-		return Request{}, errInvalidState
+	if !ok || strings.IndexByte(body, '\n') >= 0 || strings.IndexByte(body, '\r') >= 0 {
+		return nil, errInvalidState
 	}
-	sealed, err := base64.RawURLEncoding.Strict().DecodeString(body)
-	if err != nil || len(sealed) < stateOverhead {
-		return Request{}, errInvalidState
+	buf := make([]byte, len(statePrefix)+base64.RawURLEncoding.DecodedLen(len(body)))
+	copy(buf, statePrefix)
+	n, err := base64.RawURLEncoding.Strict().Decode(buf[len(statePrefix):], []byte(body))
+	if err != nil || n < headerLen+12+16 {
+		return nil, errInvalidState
 	}
-	nonce, ciphertext := sealed[:aead.NonceSize()], sealed[aead.NonceSize():]
-	plain, err := aead.Open(nil, nonce, ciphertext, []byte(statePrefix))
+	return buf[:len(statePrefix)+n], nil
+}
+
+// check reports whether the claims c were sealed for call on s.
+func (s *Sealer) check(c claims, call StateCall) error {
+	if c.audience != s.audience {
+		return errorf(ErrStateMismatch, "it was sealed for another audience, not %s", quote(s.audience))
+	}
+	if c.tool != call.Tool {
+		return errorf(ErrStateMismatch, "it was sealed for another tool, not %s", quote(call.Tool))
+	}
+	digest, err := argsDigest(call.Arguments)
 	if err != nil {
-		return Request{}, errInvalidState
+		return err
 	}
-	var s sealedState
-	if err := json.Unmarshal(plain, &s); err != nil {
-		return Request{}, errInvalidState
+	if c.digest != string(digest[:]) {
+		return errorf(ErrStateMismatch, "it was sealed for other arguments to %s", quote(call.Tool))
 	}
-	if string(s.Tool) != tool {
-		return Request{}, errorf(ErrStateMismatch, "it was sealed for another tool, not %s", quote(tool))
+	if c.principal != call.Principal {
+		return errorf(ErrStateMismatch, "it was sealed for another principal")
 	}
-	digest, err := argsDigest(args)
+	return nil
+}
+
+// expired returns the error of st, which has expired at now, naming the
+// limit it reached.
+func (s *Sealer) expired(st State, now time.Time) error {
+	for _, r := range st.Requests {
+		if r.Expired(now) {
+			return errorf(ErrExpired, "request %s expired at %s", quote(r.ID), r.ExpiresAt)
+		}
+	}
+	if s.maxAge > 0 && !now.Before(st.IssuedAt.Add(s.maxAge)) {
+		return errorf(ErrExpired, "the state issued at %s has passed the maximum age of %v",
+			st.IssuedAt.Format(time.RFC3339Nano), s.maxAge)
+	}
+	return errorf(ErrExpired, "the state expired at %s", st.ExpiresAt.Format(time.RFC3339Nano))
+}
+
+// Claim marks st, a State that [Sealer.Open] returned, as finished, once
+// for all the servers that share s's [ClaimStore]: call it before running
+// the tool with st's answers, and run the tool only when it succeeds. A
+// second Claim of the same state reports [ErrStateReplayed]; a store that
+// fails reports [ErrClaimStore], wrapping the store's error, and the call
+// must be refused, never run unchecked. Without a ClaimStore, Claim does
+// nothing: a state may then finish any number of times until it expires.
+func (s *Sealer) Claim(ctx context.Context, st State) error {
+	if s.claims == nil {
+		return nil
+	}
+	if st.ID == "" || st.ExpiresAt.IsZero() {
+		return errorf(ErrInvalidState, "the State to claim has no ID or no expiry: claim a State that Open returned")
+	}
+	fresh, err := s.claims.Claim(ctx, st.ID, st.ExpiresAt)
+	if err != nil {
+		return fmt.Errorf("%w: state %s: %w", ErrClaimStore, st.ID, err)
+	}
+	if !fresh {
+		return errorf(ErrStateReplayed, "state %s has already been used", st.ID)
+	}
+	return nil
+}
+
+// RequestStateExpiry returns the time until which state, sealed by a
+// [Sealer], may be accepted, or the zero time for a state that never
+// expires, without the key: a host that received an MCP input_required
+// result can tell how long its call can stay parked. The time is read from
+// the state's header, which the server authenticates but the host cannot:
+// it is the server's word, to the millisecond, and the server may refuse
+// the state earlier (a key retired, a shorter maximum age, a state already
+// used). It reports [ErrInvalidState] for a string that is not a state.
+func RequestStateExpiry(state string) (time.Time, error) {
+	buf, err := decodeState(state)
+	if err != nil {
+		return time.Time{}, err
+	}
+	expiry := int64(binary.BigEndian.Uint64(buf[len(statePrefix)+keyIDLen : aadLen]))
+	if expiry == noExpiry {
+		return time.Time{}, nil
+	}
+	return time.UnixMilli(expiry).UTC(), nil
+}
+
+// KeysFromHex returns the keys of list, comma-separated hex keys, such as
+// an environment variable holds them for [SealerOptions].Keys: the first
+// seals, all open. It reports [ErrInvalidKey] for an empty list, an empty
+// key or one that is not hex, and [ErrShortKey] for a key shorter than
+// [MinStateKeyLen] bytes. The errors never show a key.
+func KeysFromHex(list string) ([][]byte, error) {
+	if list == "" {
+		return nil, errorf(ErrInvalidKey, "no key")
+	}
+	fields := strings.Split(list, ",")
+	keys := make([][]byte, len(fields))
+	for i, f := range fields {
+		key, err := hex.DecodeString(f)
+		switch {
+		case f == "":
+			return nil, errorf(ErrInvalidKey, "key %d of %d is empty", i+1, len(fields))
+		case err != nil:
+			return nil, errorf(ErrInvalidKey, "key %d of %d is not hex", i+1, len(fields))
+		case len(key) < MinStateKeyLen:
+			return nil, errorf(ErrShortKey, "key %d of %d: %d bytes, want at least %d", i+1, len(fields), len(key), MinStateKeyLen)
+		}
+		keys[i] = key
+	}
+	return keys, nil
+}
+
+// SealRequestState returns the request state of a call to tool with
+// arguments args that suspended on req: the one-key, unbound form of
+// [Sealer.Seal], with no audience, no principal and no maximum age. The
+// state expires with req, or never for a req without ExpiresAt (set one
+// with [Request.WithExpiry]). It reports [ErrShortKey] for a key shorter
+// than [MinStateKeyLen] and the errors of Seal.
+func SealRequestState(key []byte, tool string, args json.RawMessage, req Request) (string, error) {
+	s, err := unboundSealer(key)
+	if err != nil {
+		return "", err
+	}
+	return s.Seal(StateCall{Tool: tool, Arguments: args}, State{Requests: []Request{req}}, time.Now())
+}
+
+// OpenRequestState returns the Request that state, made by
+// [SealRequestState] with the same key, holds: the one-key, unbound form
+// of [Sealer.Open], which checks no audience, no principal and no maximum
+// age. It reports [ErrShortKey] for a short key and the errors of Open.
+func OpenRequestState(key []byte, state, tool string, args json.RawMessage, now time.Time) (Request, error) {
+	s, err := unboundSealer(key)
 	if err != nil {
 		return Request{}, err
 	}
-	if !bytes.Equal(s.Args, digest) {
-		return Request{}, errorf(ErrStateMismatch, "it was sealed for other arguments to %s", quote(tool))
-	}
-	expiry, err := s.Request.Expiry()
+	st, err := s.Open(state, StateCall{Tool: tool, Arguments: args}, now)
 	if err != nil {
 		return Request{}, err
 	}
-	if !expiry.IsZero() && !now.Before(expiry) {
-		return Request{}, errorf(ErrExpired, "request %s expired at %s", quote(s.Request.ID), s.Request.ExpiresAt)
+	return st.Requests[0], nil
+}
+
+// unboundSealer returns the Sealer of SealRequestState: one key, no
+// audience, no maximum age.
+func unboundSealer(key []byte) (*Sealer, error) {
+	s := &Sealer{}
+	if err := s.deriveKeys([][]byte{key}); err != nil {
+		return nil, err
 	}
-	return s.Request, nil
+	return s, nil
 }
 
 // errInvalidState is the one error of a state that fails to open: it does
 // not say which check failed.
 var errInvalidState = errorf(ErrInvalidState, "not sealed with this key, or altered")
-
-// stateCipher returns the AES-256-GCM cipher of the request states sealed
-// with key.
-func stateCipher(key []byte) (cipher.AEAD, error) {
-	if len(key) < MinStateKeyLen {
-		return nil, errorf(ErrShortKey, "%d bytes, want at least %d", len(key), MinStateKeyLen)
-	}
-	mac := hmac.New(sha256.New, key)
-	mac.Write([]byte(stateKeyLabel))
-	block, err := aes.NewCipher(mac.Sum(nil))
-	if err != nil {
-		return nil, err // unreachable: the key is 32 bytes
-	}
-	return cipher.NewGCM(block)
-}
-
-// argsDigest returns the SHA-256 of the canonical form of args: decoded and
-// encoded again by encoding/json, numbers kept as written, with empty input
-// and null read as {}.
-func argsDigest(args json.RawMessage) ([]byte, error) {
-	var v any = map[string]any{}
-	if len(bytes.Trim(args, " \t\r\n")) > 0 {
-		d := json.NewDecoder(bytes.NewReader(args))
-		d.UseNumber()
-		var decoded any
-		if err := d.Decode(&decoded); err != nil {
-			return nil, errorf(ErrInvalidJSON, "arguments: %v", err)
-		}
-		if _, err := d.Token(); err != io.EOF {
-			return nil, errorf(ErrInvalidJSON, "arguments: not one JSON value")
-		}
-		if decoded != nil {
-			v = decoded
-		}
-	}
-	canonical, err := json.Marshal(v)
-	if err != nil {
-		return nil, errorf(ErrInvalidJSON, "arguments: %v", err)
-	}
-	sum := sha256.Sum256(canonical)
-	return sum[:], nil
-}

@@ -117,8 +117,12 @@ func (r ToolResult) IsPending() bool {
 
 // Validate reports whether r is well formed: every part passes
 // [ContentPart.Validate] and, when the [MetadataPending] key is present, its
-// value is a Request that passes [Request.Validate].
+// value is a Request that passes [Request.Validate] (as is each request
+// under [MetadataPendingMore], each with an ID of its own).
 func (r ToolResult) Validate() error {
+	if err := validatePendingMore(r.Metadata); err != nil {
+		return err
+	}
 	for i, p := range r.Parts {
 		if err := p.Validate(); err != nil {
 			return fmt.Errorf("%w (part %d)", err, i)

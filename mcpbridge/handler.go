@@ -1,11 +1,18 @@
+//lint:file-ignore SA1019 sampling and roots, which SEP-2577 deprecates, are input kinds a suspension may still ask for.
+
 package mcpbridge
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
+	"strings"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolnexus-go/toolnexus"
 )
@@ -14,190 +21,352 @@ import (
 // has no ExpiresAt and [Options] sets no Expiry.
 const DefaultExpiry = 10 * time.Minute
 
-// multiRoundTripVersion is the first MCP protocol version whose clients take
-// an input_required result themselves.
-const multiRoundTripVersion = "2026-07-28"
-
 // Options configures a [Bridge]. The zero Options is ready to use.
 type Options struct {
 	// Expiry is how long a suspension whose Request has no ExpiresAt can be
-	// answered; zero means DefaultExpiry.
+	// answered; zero means DefaultExpiry. A state never outlives MaxAge,
+	// whatever its requests say.
 	Expiry time.Duration
+	// Keys are keys that open request states besides the key given to
+	// [New], which seals them: the keys of a rotation, each at least
+	// [toolnexus.MinStateKeyLen] bytes. See [toolnexus.Sealer] for the
+	// procedure.
+	Keys [][]byte
+	// Audience names this service, such as its URL: a state opens only on
+	// a Bridge with the same audience, so two services that share a key
+	// cannot open each other's states.
+	Audience string
+	// MaxAge is how long after it was sealed a state can open at all;
+	// zero means [toolnexus.DefaultStateMaxAge].
+	MaxAge time.Duration
+	// ClockSkew is how far ahead of this server's clock another server's
+	// may run; zero means [toolnexus.DefaultStateClockSkew].
+	ClockSkew time.Duration
+	// Claims, when set, lets each state finish at most once, on every
+	// server that shares the store: [toolnexus.NewMemoryClaims] for one
+	// process, the redisclaims module behind a load balancer. Nil lets a
+	// client retry a state until it expires, as it may after a lost
+	// response.
+	Claims toolnexus.ClaimStore
+	// Logger gets what a client is never told: why a state did not open,
+	// the stack of a tool that panicked. Nil means [slog.Default].
+	Logger *slog.Logger
+	// Principal returns the authenticated user a call is made for, to
+	// which its state is bound; nil means the UserID of the request's
+	// token (req.Extra.TokenInfo), or no user without a token.
+	Principal func(req *mcp.CallToolRequest) string
 }
 
-// Bridge holds what the handlers of [Handler] share: the key that seals the
-// state a client holds between a suspension and its answer, and the default
-// expiry. A Bridge is safe for concurrent use. Every server that may receive
-// the retry of a call (the instances behind one load balancer, or one server
-// across a restart) needs a Bridge with the same key.
+// Bridge holds what the handlers of [Handler] share: the [toolnexus.Sealer]
+// of the state a client holds between a suspension and its answers, and
+// the default expiry. A Bridge is safe for concurrent use. Every server
+// that may receive the retry of a call (the instances behind one load
+// balancer, or one server across a restart) needs a Bridge with the same
+// keys and audience.
+//
+// A suspended call stays parked, its state valid, until the earliest of
+// its Request's ExpiresAt (by default [DefaultExpiry], ten minutes, after
+// it was asked; see [Options].Expiry) and the state's maximum age
+// ([toolnexus.DefaultStateMaxAge], a day; see [Options].MaxAge). A host can
+// read that time from the requestState with
+// [toolnexus.RequestStateExpiry].
 type Bridge struct {
-	key    []byte
-	expiry time.Duration
+	server    toolnexus.MCPServer
+	principal func(*mcp.CallToolRequest) string
 }
 
 // New returns a Bridge that seals request states with key, a secret of at
-// least [toolnexus.MinStateKeyLen] random bytes, and reports
-// [toolnexus.ErrShortKey] for a shorter one. A nil opts is the zero
-// [Options].
+// least [toolnexus.MinStateKeyLen] random bytes, and opens them with key
+// and opts.Keys. It reports [toolnexus.ErrShortKey] for a shorter key, and
+// the errors of [toolnexus.NewSealer] for options out of bounds. A nil
+// opts is the zero [Options].
 func New(key []byte, opts *Options) (*Bridge, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
 	if len(key) < toolnexus.MinStateKeyLen {
 		return nil, fmt.Errorf("mcpbridge: %w: %d bytes, want at least %d", toolnexus.ErrShortKey, len(key), toolnexus.MinStateKeyLen)
 	}
-	b := &Bridge{key: slices.Clone(key), expiry: DefaultExpiry}
-	if opts != nil && opts.Expiry != 0 {
-		if opts.Expiry < 0 {
-			return nil, fmt.Errorf("mcpbridge: negative expiry %v", opts.Expiry)
-		}
-		b.expiry = opts.Expiry
+	if o.Expiry < 0 {
+		return nil, fmt.Errorf("mcpbridge: negative expiry %v", o.Expiry)
 	}
-	return b, nil
+	sealer, err := toolnexus.NewSealer(toolnexus.SealerOptions{
+		Keys:      append([][]byte{slices.Clone(key)}, o.Keys...),
+		Audience:  o.Audience,
+		MaxAge:    o.MaxAge,
+		ClockSkew: o.ClockSkew,
+		Claims:    o.Claims,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("mcpbridge: %w", err)
+	}
+	if o.Expiry == 0 {
+		o.Expiry = DefaultExpiry
+	}
+	return &Bridge{
+		server:    toolnexus.MCPServer{Sealer: sealer, Expiry: o.Expiry, Logger: o.Logger},
+		principal: o.Principal,
+	}, nil
 }
 
 // ToolFunc is a tool that can suspend. It is called with its input and a
 // nil answer; to ask a person for something, it returns a suspension
 // ([toolnexus.Pending] or [toolnexus.AuthRequired]). Once the person has
-// answered, it is called again with the same input and the [toolnexus.Answer],
-// whose ID is that of the Request it returned.
+// answered, it is called again with the same input and the latest
+// [toolnexus.Answer], whose ID is that of the Request it returned.
 type ToolFunc[In any] func(ctx context.Context, in In, answer *toolnexus.Answer) toolnexus.ToolResult
+
+// Call is one call of a tool of [CallHandler]: what a handler of the SDK
+// gets, and every answer the tool has been given so far.
+type Call[In any] struct {
+	// Request is the SDK's request: its Session (to log, report progress
+	// or read the client's capabilities), its Params, and its Extra (the
+	// token of an authenticated user, the HTTP header).
+	Request *mcp.CallToolRequest
+	// In is the call's input, decoded and checked by the SDK.
+	In In
+	// Answers are the answers to what the tool asked in this call,
+	// earliest first; empty on the first run.
+	Answers toolnexus.Answers
+}
+
+// CallFunc is a tool that can suspend, given the whole [Call]: it returns
+// a suspension ([toolnexus.Pending], [toolnexus.PendingAll]) to ask, and is
+// called again with the answers once the client has them.
+type CallFunc[In any] func(ctx context.Context, c Call[In]) toolnexus.ToolResult
 
 // Handler returns fn as a handler for the SDK's [mcp.AddTool], which infers
 // the tool's input schema from In, checks the arguments against it and
-// decodes them into In with exact keys.
-//
-// A result that is not a suspension is sent as [CallToolResult] sends it. A
-// suspension is sent as an input_required result: one elicitation, keyed by
-// the Request's ID, built by [toolnexus.Request.MCPElicitParams], and a
-// requestState that seals the Request for this tool and these arguments
-// (see [toolnexus.SealRequestState]); a Request without ExpiresAt expires
-// after the Bridge's expiry. A client on a protocol older than 2026-07-28
-// never sees that result: the SDK's server asks it directly and calls the
-// handler again with the answer. A client that did not declare the
-// elicitation capability (or its url mode, for a login) is sent the
-// suspension's text instead, as it would be without this package.
-//
-// When the client retries with the requestState, the handler opens it,
-// takes the client's answer to the Request and checks it with
-// [toolnexus.Answer.Check] before it calls fn with it. A state that was
-// forged, altered or sealed for another call, an expired request, or a
-// missing or unreadable answer is sent back as an error result whose text
-// says what went wrong, for the model to read; it is never a protocol
-// error.
+// decodes them into In with exact keys. It is [CallHandler] for a tool that
+// needs only its input and its latest answer.
 func Handler[In any](b *Bridge, fn ToolFunc[In]) mcp.ToolHandlerFor[In, any] {
-	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
-		return b.serve(req, func(answer *toolnexus.Answer) toolnexus.ToolResult {
-			return fn(ctx, in, answer)
-		}), nil, nil
-	}
-}
-
-// serve runs one call of a tool whose handler wraps call.
-func (b *Bridge) serve(req *mcp.CallToolRequest, call func(*toolnexus.Answer) toolnexus.ToolResult) *mcp.CallToolResult {
-	var (
-		p  mcp.CallToolParamsRaw
-		ss *mcp.ServerSession
-	)
-	if req != nil && req.Params != nil {
-		p, ss = *req.Params, req.Session
-	}
-	var answer *toolnexus.Answer
-	if p.RequestState != "" {
-		a, err := b.answer(&p, time.Now())
-		if err != nil {
-			return errorResult(err)
+	return CallHandler(b, func(ctx context.Context, c Call[In]) toolnexus.ToolResult {
+		var latest *toolnexus.Answer
+		if n := len(c.Answers); n > 0 {
+			latest = &c.Answers[n-1]
 		}
-		answer = &a
+		return fn(ctx, c.In, latest)
+	})
+}
+
+// CallHandler returns fn as a handler for the SDK's [mcp.AddTool], run by
+// [toolnexus.MCPServer.Call] with the Bridge's sealer.
+//
+// A result that is not a suspension is sent as [CallToolResult] sends it.
+// A suspension asks the client for each of its requests: form and url
+// elicitations, sampling and roots. On protocol 2026-07-28 it is an
+// input_required result whose requestState seals the requests and every
+// answer so far; the client answers and retries, and fn runs again with
+// every answer. On older protocols the handler sends each request to the
+// client on its session and runs fn again with the answers, round after
+// round, within the one call. A request the client did not declare the
+// capability for is never sent: the call is a JSON-RPC error -32021 on
+// 2026-07-28 and the suspension's text as an error result on older
+// protocols.
+//
+// A retry whose state does not open (altered, sealed with another key, for
+// another tool, other arguments or another user, expired, or already used
+// with [Options].Claims) is the JSON-RPC error -32602 "Invalid or expired
+// requestState"; an answer that is malformed or off its schema is a
+// JSON-RPC error -32602 too, and fn does not run; a request left
+// unanswered is asked again. A panic in fn is the JSON-RPC error -32603
+// "Internal error". The reasons go to the Bridge's logger, never to the
+// client.
+func CallHandler[In any](b *Bridge, fn CallFunc[In]) mcp.ToolHandlerFor[In, any] {
+	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
+		res, err := b.call(ctx, req, func(ctx context.Context, as toolnexus.Answers) toolnexus.ToolResult {
+			return fn(ctx, Call[In]{Request: req, In: in, Answers: as})
+		})
+		return res, nil, err
 	}
-	r := call(answer)
-	pending, ok := toolnexus.PendingOf(r)
-	if !ok {
-		return CallToolResult(r)
+}
+
+// OutFunc is a tool of [OutHandler]: given the whole [Call], it returns its
+// result and its structured output. The output of a suspension is not
+// sent.
+type OutFunc[In, Out any] func(ctx context.Context, c Call[In]) (toolnexus.ToolResult, Out)
+
+// OutHandler returns fn as a handler for the SDK's [mcp.AddTool] with a
+// typed output: the SDK infers the tool's output schema from Out, checks
+// the Out of each finished call against it and sends it as the result's
+// structuredContent, with the result's content as [CallToolResult] writes
+// it. It runs fn as [CallHandler] does, and a suspension asks as it does.
+func OutHandler[In, Out any](b *Bridge, fn OutFunc[In, Out]) mcp.ToolHandlerFor[In, Out] {
+	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
+		var out Out
+		res, err := b.call(ctx, req, func(ctx context.Context, as toolnexus.Answers) toolnexus.ToolResult {
+			r, o := fn(ctx, Call[In]{Request: req, In: in, Answers: as})
+			out = o // the output of the last run, the one that finished
+			return r
+		})
+		if err != nil || res.InputRequests != nil {
+			var zero Out
+			return res, zero, err
+		}
+		return res, out, nil
 	}
-	if pending.ExpiresAt == "" {
-		pending = pending.WithExpiry(time.Now().Add(b.expiry))
-	}
-	params, err := pending.MCPElicitParams()
+}
+
+// call runs one call of a tool as [CallHandler] does.
+func (b *Bridge) call(ctx context.Context, req *mcp.CallToolRequest, tool func(context.Context, toolnexus.Answers) toolnexus.ToolResult) (*mcp.CallToolResult, error) {
+	c, err := b.toolCall(req)
 	if err != nil {
-		return errorResult(err)
+		return nil, err
 	}
-	// On an older protocol, the SDK asks the client itself, once: a call
-	// that suspends again after its answer is sent as text.
-	if !canElicit(ss, params.Mode) || p.RequestState != "" && !multiRoundTrip(ss) {
-		return CallToolResult(r)
-	}
-	state, err := toolnexus.SealRequestState(b.key, p.Name, p.Arguments, pending)
+	res, err := b.server.Call(ctx, c, tool)
 	if err != nil {
-		return errorResult(err)
+		return nil, wireError(err)
 	}
-	return &mcp.CallToolResult{
-		InputRequests: mcp.InputRequestMap{pending.ID: elicitParams(params)},
-		RequestState:  state,
-	}
+	return sdkResult(res)
 }
 
-// answer returns the client's answer to the request that p's state holds.
-func (b *Bridge) answer(p *mcp.CallToolParamsRaw, now time.Time) (toolnexus.Answer, error) {
-	req, err := toolnexus.OpenRequestState(b.key, p.RequestState, p.Name, p.Arguments, now)
+// toolCall returns the call of the core for the SDK's request.
+func (b *Bridge) toolCall(req *mcp.CallToolRequest) (toolnexus.MCPToolCall, error) {
+	if req == nil || req.Params == nil {
+		return toolnexus.MCPToolCall{}, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Invalid params: no tools/call params"}
+	}
+	p := req.Params
+	c := toolnexus.MCPToolCall{
+		Tool:         p.Name,
+		Arguments:    p.Arguments,
+		RequestState: p.RequestState,
+		Principal:    b.principalOf(req),
+		Client:       client(req),
+	}
+	if len(p.InputResponses) > 0 {
+		c.InputResponses = make(map[string]json.RawMessage, len(p.InputResponses))
+		for id, r := range p.InputResponses {
+			raw, err := json.Marshal(r)
+			if err != nil {
+				return toolnexus.MCPToolCall{}, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Invalid inputResponses: " + err.Error()}
+			}
+			c.InputResponses[id] = raw
+		}
+	}
+	if c.Client.Protocol != "" && c.Client.Protocol < toolnexus.MCPMultiRoundTrip && req.Session != nil {
+		c.Ask = func(ctx context.Context, id string, r toolnexus.MCPInputRequest) (json.RawMessage, error) {
+			return ask(ctx, req.Session, id, r)
+		}
+	}
+	return c, nil
+}
+
+// principalOf returns the user req is made for.
+func (b *Bridge) principalOf(req *mcp.CallToolRequest) string {
+	if b.principal != nil {
+		return b.principal(req)
+	}
+	if req.Extra != nil && req.Extra.TokenInfo != nil {
+		return req.Extra.TokenInfo.UserID
+	}
+	return ""
+}
+
+// client returns what the client of req negotiated and declared, read
+// from the request's _meta on 2026-07-28 and from the session before.
+func client(req *mcp.CallToolRequest) toolnexus.MCPClient {
+	c := toolnexus.MCPClient{Protocol: req.ProtocolVersion()}
+	caps := req.ClientCapabilities()
+	if caps == nil {
+		return c
+	}
+	if e := caps.Elicitation; e != nil {
+		// A client that declares neither mode takes forms, as the SDK
+		// reads it.
+		c.ElicitForm = e.Form != nil || e.URL == nil
+		c.ElicitURL = e.URL != nil
+	}
+	c.Sampling = caps.Sampling != nil
+	c.Roots = caps.RootsV2 != nil || caps.Roots.ListChanged
+	return c
+}
+
+// ask sends r to the client of ss and returns its response as JSON.
+func ask(ctx context.Context, ss *mcp.ServerSession, id string, r toolnexus.MCPInputRequest) (json.RawMessage, error) {
+	var (
+		res any
+		err error
+	)
+	switch r.Method {
+	case "elicitation/create":
+		var p mcp.ElicitParams
+		if err := json.Unmarshal(r.Params, &p); err != nil {
+			return nil, err
+		}
+		res, err = ss.Elicit(ctx, &p)
+		if err != nil && strings.Contains(err.Error(), "does not match requested schema") {
+			// The SDK checked the answer against the schema it was
+			// asked with, as the core does.
+			return nil, &toolnexus.MCPError{Code: jsonrpc.CodeInvalidParams,
+				Message: fmt.Sprintf("Invalid elicitation result for request %q: content does not match the requested schema", id), Err: err}
+		}
+	case "sampling/createMessage":
+		var p mcp.CreateMessageWithToolsParams
+		if err := json.Unmarshal(r.Params, &p); err != nil {
+			return nil, err
+		}
+		res, err = ss.CreateMessageWithTools(ctx, &p)
+	case "roots/list":
+		res, err = ss.ListRoots(ctx, &mcp.ListRootsParams{})
+	default:
+		return nil, fmt.Errorf("mcpbridge: input request %q has method %q, which this bridge cannot send", id, r.Method)
+	}
 	if err != nil {
-		return toolnexus.Answer{}, err
+		return nil, err
 	}
-	resp := p.InputResponses[req.ID]
-	if resp == nil {
-		return toolnexus.Answer{}, fmt.Errorf("mcpbridge: inputResponses holds no answer to request %q", req.ID)
-	}
-	elicited, ok := resp.(*mcp.ElicitResult)
-	if !ok || elicited == nil {
-		return toolnexus.Answer{}, fmt.Errorf("mcpbridge: the answer to request %q is not an elicitation result", req.ID)
-	}
-	a, err := toolnexus.AnswerFromMCPElicitResult(req.ID, toolnexus.MCPElicitResult{Action: elicited.Action, Content: elicited.Content})
-	if err != nil {
-		return toolnexus.Answer{}, err
-	}
-	if err := a.Check(req, now); err != nil {
-		return toolnexus.Answer{}, err
-	}
-	return a, nil
+	return json.Marshal(res)
 }
 
-// canElicit reports whether the client of ss declared that it takes
-// elicitations of the given mode. A client that declares neither mode takes
-// forms, as the SDK reads it.
-func canElicit(ss *mcp.ServerSession, mode string) bool {
-	if ss == nil {
-		return false
+// wireError returns err, an error of [toolnexus.MCPServer.Call], as the
+// JSON-RPC error the SDK sends as it is: its code, message and data, never
+// its reason.
+func wireError(err error) error {
+	var e *toolnexus.MCPError
+	if !errors.As(err, &e) {
+		return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error"}
 	}
-	ip := ss.InitializeParams()
-	if ip == nil || ip.Capabilities == nil || ip.Capabilities.Elicitation == nil {
-		return false
-	}
-	e := ip.Capabilities.Elicitation
-	if mode == "url" {
-		return e.URL != nil
-	}
-	return e.Form != nil || e.URL == nil
+	return &jsonrpc.Error{Code: int64(e.Code), Message: e.Message, Data: e.Data}
 }
 
-// multiRoundTrip reports whether the client of ss takes input_required
-// results itself, as the SDK decides it.
-func multiRoundTrip(ss *mcp.ServerSession) bool {
-	if ss == nil {
-		return false
+// sdkResult returns res, a result of the core, as the SDK's result.
+func sdkResult(res toolnexus.MCPCallToolResult) (*mcp.CallToolResult, error) {
+	if res.ResultType != "input_required" {
+		// The SDK writes resultType itself, on the protocols that have it.
+		return callToolResult(res), nil
 	}
-	ip := ss.InitializeParams()
-	return ip == nil || ip.ProtocolVersion >= multiRoundTripVersion
+	inputs := make(mcp.InputRequestMap, len(res.InputRequests))
+	for id, in := range res.InputRequests {
+		ir, err := sdkInputRequest(in)
+		if err != nil {
+			return nil, wireError(&toolnexus.MCPError{Code: jsonrpc.CodeInternalError, Message: "Internal error", Err: err})
+		}
+		inputs[id] = ir
+	}
+	return &mcp.CallToolResult{InputRequests: inputs, RequestState: res.RequestState}, nil
 }
 
-// elicitParams returns the SDK's params for p.
-func elicitParams(p toolnexus.MCPElicitParams) *mcp.ElicitParams {
-	e := &mcp.ElicitParams{Mode: p.Mode, Message: p.Message, URL: p.URL, ElicitationID: p.ElicitationID}
-	if len(p.RequestedSchema) > 0 {
-		e.RequestedSchema = p.RequestedSchema
+// sdkInputRequest returns the SDK's input request for in.
+func sdkInputRequest(in toolnexus.MCPInputRequest) (mcp.InputRequest, error) {
+	switch in.Method {
+	case "elicitation/create":
+		var p mcp.ElicitParams
+		err := json.Unmarshal(in.Params, &p)
+		if err == nil && p.RequestedSchema != nil {
+			// Sent as the core wrote it, not as a map of Go's.
+			var raw struct {
+				RequestedSchema json.RawMessage `json:"requestedSchema"`
+			}
+			err = json.Unmarshal(in.Params, &raw)
+			p.RequestedSchema = raw.RequestedSchema
+		}
+		return &p, err
+	case "sampling/createMessage":
+		var p mcp.CreateMessageWithToolsParams
+		err := json.Unmarshal(in.Params, &p)
+		return &p, err
+	case "roots/list":
+		return &mcp.ListRootsParams{}, nil
 	}
-	return e
-}
-
-// errorResult returns the error result whose text is err's message.
-func errorResult(err error) *mcp.CallToolResult {
-	res := &mcp.CallToolResult{}
-	res.SetError(err)
-	return res
+	return nil, fmt.Errorf("mcpbridge: input request method %q", in.Method)
 }

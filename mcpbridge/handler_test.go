@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 the tests ask for sampling and roots, which SEP-2577 deprecates.
+
 package mcpbridge_test
 
 import (
@@ -5,11 +7,17 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -27,25 +35,38 @@ type envInput struct {
 	Env string `json:"env"`
 }
 
+// The JSON-RPC error of a state that does not open, as the client reads it.
+const invalidStateError = `{"code":-32602,"message":"Invalid or expired requestState","data":{"reason":"invalid_request_state"}}`
+
 // echo is what the test tools return once answered: the answer as JSON.
 func echo(a *toolnexus.Answer) toolnexus.ToolResult {
 	b, _ := json.Marshal(a)
 	return toolnexus.Ok(string(b))
 }
 
+// quiet is a logger for servers whose log no test reads.
+var quiet = slog.New(slog.DiscardHandler)
+
 // newTestServer returns a server whose tools suspend as the example's do,
 // and answer with the answer they got.
 func newTestServer(t *testing.T, key []byte, opts *mcpbridge.Options) *mcp.Server {
 	t.Helper()
+	if opts == nil {
+		opts = &mcpbridge.Options{}
+	}
+	if opts.Logger == nil {
+		opts.Logger = quiet
+	}
 	b, err := mcpbridge.New(key, opts)
 	require.NoError(t, err)
 	s := mcp.NewServer(&mcp.Implementation{Name: "test-server", Version: "v0.0.1"}, nil)
-	suspend := func(req toolnexus.Request) mcpbridge.ToolFunc[struct{}] {
-		return func(_ context.Context, _ struct{}, a *toolnexus.Answer) toolnexus.ToolResult {
-			if a == nil {
-				return toolnexus.Pending(req)
+	suspend := func(reqs ...toolnexus.Request) mcpbridge.CallFunc[struct{}] {
+		return func(_ context.Context, c mcpbridge.Call[struct{}]) toolnexus.ToolResult {
+			if len(c.Answers) == 0 {
+				return toolnexus.PendingAll(reqs...)
 			}
-			return echo(a)
+			b, _ := json.Marshal(c.Answers)
+			return toolnexus.Ok(string(b))
 		}
 	}
 	mcp.AddTool(s, &mcp.Tool{Name: "deploy"}, mcpbridge.Handler(b, func(_ context.Context, in envInput, a *toolnexus.Answer) toolnexus.ToolResult {
@@ -60,12 +81,45 @@ func newTestServer(t *testing.T, key []byte, opts *mcpbridge.Options) *mcp.Serve
 		}
 		return echo(a)
 	}))
-	mcp.AddTool(s, &mcp.Tool{Name: "pick"}, mcpbridge.Handler(b, suspend(toolnexus.Request{Kind: toolnexus.KindInput, Prompt: "Which environment?"})))
-	mcp.AddTool(s, &mcp.Tool{Name: "dated"}, mcpbridge.Handler(b, suspend(toolnexus.Request{Kind: toolnexus.KindApproval, Prompt: "Go?",
-		ExpiresAt: "2100-01-01T00:00:00Z"})))
-	mcp.AddTool(s, &mcp.Tool{Name: "broken"}, mcpbridge.Handler(b, suspend(toolnexus.Request{ID: "pnd-x", Kind: toolnexus.KindInput})))
+	mcp.AddTool(s, &mcp.Tool{Name: "pick"}, mcpbridge.Handler(b, func(_ context.Context, _ struct{}, a *toolnexus.Answer) toolnexus.ToolResult {
+		if a == nil {
+			return toolnexus.Pending(toolnexus.Request{Kind: toolnexus.KindInput, Prompt: "Which environment?"})
+		}
+		return echo(a)
+	}))
+	mcp.AddTool(s, &mcp.Tool{Name: "dated"}, mcpbridge.CallHandler(b, suspend(toolnexus.Request{Kind: toolnexus.KindApproval, Prompt: "Go?",
+		ExpiresAt: time.Now().Add(time.Hour).UTC().Format(time.RFC3339)})))
+	mcp.AddTool(s, &mcp.Tool{Name: "broken"}, mcpbridge.CallHandler(b, suspend(toolnexus.Request{ID: "pnd-x", Kind: toolnexus.KindInput})))
 	mcp.AddTool(s, &mcp.Tool{Name: "again"}, mcpbridge.Handler(b, func(_ context.Context, _ struct{}, a *toolnexus.Answer) toolnexus.ToolResult {
 		return toolnexus.Pending(toolnexus.Request{Kind: toolnexus.KindApproval, Prompt: "Again?"})
+	}))
+	mcp.AddTool(s, &mcp.Tool{Name: "panics"}, mcpbridge.Handler(b, func(context.Context, struct{}, *toolnexus.Answer) toolnexus.ToolResult {
+		panic("the tool's bug")
+	}))
+	mcp.AddTool(s, &mcp.Tool{Name: "sample"}, mcpbridge.CallHandler(b, suspend(sampleRequest)))
+	mcp.AddTool(s, &mcp.Tool{Name: "roots"}, mcpbridge.CallHandler(b, suspend(toolnexus.Request{ID: "client_roots", Kind: toolnexus.KindRoots, Prompt: "Your roots"})))
+	mcp.AddTool(s, &mcp.Tool{Name: "all"}, mcpbridge.CallHandler(b, suspend(
+		toolnexus.Request{ID: "name", Kind: toolnexus.KindInput, Prompt: "Your name?"},
+		sampleRequest,
+		toolnexus.Request{ID: "client_roots", Kind: toolnexus.KindRoots, Prompt: "Your roots"},
+	)))
+	mcp.AddTool(s, &mcp.Tool{Name: "steps"}, mcpbridge.CallHandler(b, steps))
+	mcp.AddTool(s, &mcp.Tool{Name: "whoami"}, mcpbridge.CallHandler(b, func(_ context.Context, c mcpbridge.Call[envInput]) toolnexus.ToolResult {
+		if len(c.Answers) == 0 {
+			return toolnexus.Pending(toolnexus.Request{Kind: toolnexus.KindApproval, Prompt: "Go on?"})
+		}
+		user := ""
+		if c.Request.Extra != nil && c.Request.Extra.TokenInfo != nil {
+			user = c.Request.Extra.TokenInfo.UserID
+		}
+		return toolnexus.Ok(fmt.Sprintf("%s in %s, session %t", user, c.In.Env, c.Request.Session != nil))
+	}))
+	mcp.AddTool(s, &mcp.Tool{Name: "typed"}, mcpbridge.OutHandler(b, func(_ context.Context, c mcpbridge.Call[envInput]) (toolnexus.ToolResult, deployment) {
+		a, ok := c.Answers.Get("go")
+		if !ok {
+			return toolnexus.Pending(toolnexus.Request{ID: "go", Kind: toolnexus.KindApproval, Prompt: "Deploy to " + c.In.Env + "?"}), deployment{}
+		}
+		return toolnexus.Ok("deployed"), deployment{Env: c.In.Env, Approved: a.OK}
 	}))
 	mcp.AddTool(s, &mcp.Tool{Name: "render"}, mcpbridge.Handler(b, func(context.Context, struct{}, *toolnexus.Answer) toolnexus.ToolResult {
 		p, err := toolnexus.PartFromBytes(testPNG, "image/png")
@@ -77,7 +131,33 @@ func newTestServer(t *testing.T, key []byte, opts *mcpbridge.Options) *mcp.Serve
 	return s
 }
 
-// wire records the JSON-RPC messages a client reads.
+// deployment is the structured output of the typed tool.
+type deployment struct {
+	Env      string `json:"env"`
+	Approved bool   `json:"approved"`
+}
+
+// sampleRequest asks the client's model a question.
+var sampleRequest = toolnexus.Request{ID: "capital_question", Kind: toolnexus.KindSampling, Prompt: "Ask the model",
+	Data: map[string]any{
+		"messages":  []any{map[string]any{"role": "user", "content": map[string]any{"type": "text", "text": "What is the capital of France?"}}},
+		"maxTokens": 100,
+	}}
+
+// steps asks for a name, then for a color, and reports both.
+func steps(_ context.Context, c mcpbridge.Call[struct{}]) toolnexus.ToolResult {
+	name, ok := c.Answers.Get("step1")
+	if !ok {
+		return toolnexus.Pending(toolnexus.Request{ID: "step1", Kind: toolnexus.KindInput, Prompt: "Step 1: your name?"})
+	}
+	color, ok := c.Answers.Get("step2")
+	if !ok {
+		return toolnexus.Pending(toolnexus.Request{ID: "step2", Kind: toolnexus.KindInput, Prompt: "Step 2: your color?"})
+	}
+	return toolnexus.Ok(fmt.Sprintf("%v likes %v (%d answers)", name.Data["answer"], color.Data["answer"], len(c.Answers)))
+}
+
+// wire records the JSON-RPC messages a client reads, or a server's log.
 type wire struct {
 	mu  sync.Mutex
 	buf bytes.Buffer
@@ -89,9 +169,9 @@ func (w *wire) Write(p []byte) (int, error) {
 	return w.buf.Write(p)
 }
 
-// lastResult returns the result of the last response the client read, as
-// the server sent it.
-func (w *wire) lastResult(t *testing.T) json.RawMessage {
+// last returns the member key ("result" or "error") of the last response
+// the client read that has one, as the server sent it.
+func (w *wire) last(t *testing.T, key string) json.RawMessage {
 	t.Helper()
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -103,16 +183,23 @@ func (w *wire) lastResult(t *testing.T) json.RawMessage {
 		if !ok {
 			continue
 		}
-		var msg struct {
-			Result json.RawMessage `json:"result"`
-		}
+		var msg map[string]json.RawMessage
 		require.NoError(t, json.Unmarshal([]byte(line), &msg))
-		if msg.Result != nil {
-			last = msg.Result
+		if msg[key] != nil {
+			last = msg[key]
 		}
 	}
-	require.NotNil(t, last, "no result read")
+	require.NotNil(t, last, "no %s read", key)
 	return last
+}
+
+func (w *wire) lastResult(t *testing.T) json.RawMessage { return w.last(t, "result") }
+
+// String returns what w recorded, such as a server's log.
+func (w *wire) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
 }
 
 var (
@@ -147,6 +234,17 @@ func call(t *testing.T, cs *mcp.ClientSession, p *mcp.CallToolParams) *mcp.CallT
 	return res
 }
 
+// callError calls a tool that must fail with a JSON-RPC error and returns
+// the error as the SDK's client reads it.
+func callError(t *testing.T, cs *mcp.ClientSession, p *mcp.CallToolParams) *jsonrpc.Error {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), p)
+	require.Error(t, err, "result: %+v", res)
+	var e *jsonrpc.Error
+	require.ErrorAs(t, err, &e)
+	return e
+}
+
 // text returns the text of a result of one text block.
 func text(t *testing.T, res *mcp.CallToolResult) string {
 	t.Helper()
@@ -167,8 +265,13 @@ func TestNew(t *testing.T) {
 	}{
 		{"32 bytes", testKey, nil, nil, ""},
 		{"64 bytes, expiry", bytes.Repeat(testKey, 2), &mcpbridge.Options{Expiry: time.Minute}, nil, ""},
+		{"key ring, audience, claims", testKey, &mcpbridge.Options{Keys: [][]byte{otherKey}, Audience: "https://mcp.example.com",
+			MaxAge: time.Hour, Claims: toolnexus.NewMemoryClaims()}, nil, ""},
 		{"short key", testKey[:31], nil, toolnexus.ErrShortKey, "mcpbridge: toolnexus: request state key too short: 31 bytes, want at least 32"},
 		{"no key", nil, &mcpbridge.Options{}, toolnexus.ErrShortKey, ""},
+		{"short ring key", testKey, &mcpbridge.Options{Keys: [][]byte{otherKey[:8]}}, toolnexus.ErrShortKey, ""},
+		{"key twice", testKey, &mcpbridge.Options{Keys: [][]byte{testKey}}, toolnexus.ErrInvalidKey, ""},
+		{"negative max age", testKey, &mcpbridge.Options{MaxAge: -time.Hour}, toolnexus.ErrInvalidSealer, ""},
 		{"negative expiry", testKey, &mcpbridge.Options{Expiry: -time.Second}, nil, "mcpbridge: negative expiry -1s"},
 	}
 	for _, tt := range tests {
@@ -208,7 +311,7 @@ func TestHandlerInputRequired(t *testing.T) {
 			`{"mode":"form","message":"Deploy to prod?","requestedSchema":{"type":"object","properties":{}}}`,
 			toolnexus.Request{Kind: toolnexus.KindApproval, Prompt: "Deploy to prod?"}, nil},
 		{"login", map[string]any{},
-			`{"mode":"url","message":"Authorization required to continue","url":"https://example.com/login","elicitationId":"ID"}`,
+			`{"mode":"url","message":"Authorization required to continue","url":"https://example.com/login"}`,
 			toolnexus.Request{Kind: toolnexus.KindAuthorization, Prompt: "Authorization required to continue", URL: "https://example.com/login"}, nil},
 		{"pick", nil,
 			`{"mode":"form","message":"Which environment?","requestedSchema":{"type":"object","properties":{"answer":{"type":"string","description":"Which environment?"}},"required":["answer"]}}`,
@@ -245,30 +348,27 @@ func TestHandlerInputRequired(t *testing.T) {
 			assert.JSONEq(t, `{"io.modelcontextprotocol/serverInfo":{"name":"test-server","version":"v0.0.1"}}`, string(keys["_meta"]))
 			assert.Len(t, keys, 5, "no other key: %s", raw)
 
-			// What the server sent reads back as the suspension it stands for.
-			want := toolnexus.Pending(tt.want)
-			want.Metadata[toolnexus.MetadataRequestState] = state
-			tt.want.ID = id
-			want.Metadata[toolnexus.MetadataPending] = tt.want
-			for name, read := range map[string]func() (toolnexus.ToolResult, error){
-				"FromMCPCallToolResult": func() (toolnexus.ToolResult, error) { return toolnexus.FromMCPCallToolResult(raw) },
-				"FromCallToolResult":    func() (toolnexus.ToolResult, error) { return mcpbridge.FromCallToolResult(res) },
-			} {
-				r, err := read()
-				require.NoError(t, err, name)
-				assert.Equal(t, want, r, name)
-				req, ok := toolnexus.PendingOf(r)
-				require.True(t, ok, name)
-				assert.Equal(t, tt.want, req, name)
-			}
+			// The state says until when it is accepted: the request's expiry.
+			expiry, err := toolnexus.RequestStateExpiry(state)
+			require.NoError(t, err)
+			assert.WithinDuration(t, time.Now().Add(mcpbridge.DefaultExpiry), expiry, time.Minute)
 
 			answered := call(t, cs, &mcp.CallToolParams{Name: tt.name, Arguments: tt.args, RequestState: state,
 				InputResponses: mcp.InputResponseMap{id: &mcp.ElicitResult{Action: "accept", Content: tt.content}}})
 			assert.False(t, answered.IsError)
 			answer, _ := json.Marshal(toolnexus.Answer{ID: id, OK: true, Data: tt.content})
 			assert.Equal(t, string(answer), text(t, answered))
+			assert.JSONEq(t, `"complete"`, string(mustKeys(t, w.lastResult(t))["resultType"]))
 		})
 	}
+}
+
+// mustKeys returns the members of the JSON object raw.
+func mustKeys(t *testing.T, raw json.RawMessage) map[string]json.RawMessage {
+	t.Helper()
+	var keys map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal(raw, &keys))
+	return keys
 }
 
 // suspended calls a tool that suspends and returns its request's id and
@@ -283,217 +383,512 @@ func suspended(t *testing.T, cs *mcp.ClientSession, name string, args any) (id, 
 	return id, res.RequestState
 }
 
-// TestHandlerRetry retries calls with states and answers that do not fit
-// them: each gives an error result the model can read.
+// TestHandlerRetry retries calls with answers: each reaches the tool as
+// its Answer.
 func TestHandlerRetry(t *testing.T) {
 	t.Parallel()
 	cs, _ := connect(t, newTestServer(t, testKey, nil), manual, "")
 	staging := map[string]any{"env": "staging"}
 	id, state := suspended(t, cs, "deploy", staging)
+	tests := []struct {
+		name   string
+		args   any
+		action string
+		want   string
+	}{
+		{"accepted", staging, "accept", `{"id":"` + id + `","ok":true}`},
+		{"declined", staging, "decline", `{"id":"` + id + `","ok":false,"reason":"declined"}`},
+		{"cancelled", staging, "cancel", `{"id":"` + id + `","ok":false,"reason":"cancelled"}`},
+		{"arguments reordered", json.RawMessage(` { "env" : "staging" } `), "accept", `{"id":"` + id + `","ok":true}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := call(t, cs, &mcp.CallToolParams{Name: "deploy", Arguments: tt.args, RequestState: state,
+				InputResponses: mcp.InputResponseMap{id: &mcp.ElicitResult{Action: tt.action}}})
+			assert.False(t, res.IsError)
+			assert.Equal(t, tt.want, text(t, res))
+		})
+	}
+}
+
+// TestHandlerInvalidState retries calls with states that do not open: each
+// is the one JSON-RPC error the spec's SDKs send, whatever the reason, and
+// the reason goes to the log only.
+func TestHandlerInvalidState(t *testing.T) {
+	t.Parallel()
+	log := &wire{}
+	cs, w := connect(t, newTestServer(t, testKey, &mcpbridge.Options{Logger: slog.New(slog.NewTextHandler(log, nil))}), manual, "")
+	staging := map[string]any{"env": "staging"}
+	id, state := suspended(t, cs, "deploy", staging)
 	loginID, loginState := suspended(t, cs, "login", nil)
 	accept := mcp.InputResponseMap{id: &mcp.ElicitResult{Action: "accept"}}
-	seal := func(key []byte, tool string, args string, req toolnexus.Request) string {
-		s, err := toolnexus.SealRequestState(key, tool, json.RawMessage(args), req)
-		require.NoError(t, err)
-		return s
-	}
-	approval := toolnexus.Request{ID: id, Kind: toolnexus.KindApproval, Prompt: "Deploy to staging?"}
 	i := len(state) / 2
 	swap := byte('A')
 	if state[i] == 'A' {
 		swap = 'B'
 	}
-	tampered := state[:i] + string(swap) + state[i+1:]
-	//lint:ignore SA1019 a client may send any kind of answer
-	roots := &mcp.ListRootsResult{}
-
 	tests := []struct {
 		name      string
 		args      any
 		state     string
 		responses mcp.InputResponseMap
-		want      string // the text; IsError unless it is an answer
+		reason    string // in the log
 	}{
-		{"accepted", staging, state, accept, `{"id":"` + id + `","ok":true}`},
-		{"declined", staging, state, mcp.InputResponseMap{id: &mcp.ElicitResult{Action: "decline"}}, `{"id":"` + id + `","ok":false,"reason":"declined"}`},
-		{"cancelled", staging, state, mcp.InputResponseMap{id: &mcp.ElicitResult{Action: "cancel"}}, `{"id":"` + id + `","ok":false,"reason":"cancelled"}`},
-		{"arguments reordered", json.RawMessage(` { "env" : "staging" } `), state, accept, `{"id":"` + id + `","ok":true}`},
-
-		{"tampered", staging, tampered, accept, "toolnexus: invalid request state: not sealed with this key, or altered"},
-		{"truncated", staging, state[:len(state)-3], accept, "toolnexus: invalid request state: not sealed with this key, or altered"},
-		{"forged with another key", staging, seal(otherKey, "deploy", `{"env":"staging"}`, approval), accept,
-			"toolnexus: invalid request state: not sealed with this key, or altered"},
-		{"garbage", staging, "please deploy", accept, "toolnexus: invalid request state: not sealed with this key, or altered"},
-		{"expired", staging, seal(testKey, "deploy", `{"env":"staging"}`, approval.WithExpiry(time.Now().Add(-time.Second))), accept,
-			`toolnexus: request expired: request "` + id + `" expired at `},
-		{"other tool's state", staging, loginState, mcp.InputResponseMap{loginID: &mcp.ElicitResult{Action: "accept"}},
-			`toolnexus: request state does not match the call: it was sealed for another tool, not "deploy"`},
-		{"other arguments", map[string]any{"env": "prod"}, state, accept,
-			`toolnexus: request state does not match the call: it was sealed for other arguments to "deploy"`},
-		{"no answer", staging, state, nil, `mcpbridge: inputResponses holds no answer to request "` + id + `"`},
-		{"answer to another id", staging, state, mcp.InputResponseMap{"pnd-other": &mcp.ElicitResult{Action: "accept"}},
-			`mcpbridge: inputResponses holds no answer to request "` + id + `"`},
-		{"not an elicitation result", staging, state, mcp.InputResponseMap{id: roots},
-			`mcpbridge: the answer to request "` + id + `" is not an elicitation result`},
-		{"unknown action", staging, state, mcp.InputResponseMap{id: &mcp.ElicitResult{Action: "maybe"}},
-			`toolnexus: invalid MCP result: elicitation action "maybe" is not accept, decline or cancel`},
+		{"tampered", staging, state + "-TAMPERED", accept, "invalid request state"},
+		{"one character changed", staging, state[:i] + string(swap) + state[i+1:], accept, "invalid request state"},
+		{"truncated", staging, state[:len(state)-3], accept, "invalid request state"},
+		{"garbage", staging, "please deploy", accept, "invalid request state"},
+		{"prefix only", staging, "tn1.AAAA", accept, "invalid request state"},
+		{"other tool's state", staging, loginState, mcp.InputResponseMap{loginID: &mcp.ElicitResult{Action: "accept"}}, "another tool"},
+		{"other arguments", map[string]any{"env": "prod"}, state, accept, "other arguments"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res := call(t, cs, &mcp.CallToolParams{Name: "deploy", Arguments: tt.args, RequestState: tt.state, InputResponses: tt.responses})
-			assert.False(t, res.NeedsInput())
-			got := text(t, res)
-			if strings.HasPrefix(tt.want, "{") {
-				assert.False(t, res.IsError)
-				assert.Equal(t, tt.want, got)
-				return
-			}
-			assert.True(t, res.IsError)
-			if strings.HasSuffix(tt.want, "expired at ") {
-				assert.True(t, strings.HasPrefix(got, tt.want), got)
-			} else {
-				assert.Equal(t, tt.want, got)
-			}
-			assert.NotContains(t, got, tt.state[4:12], "the text shows no state")
+			e := callError(t, cs, &mcp.CallToolParams{Name: "deploy", Arguments: tt.args, RequestState: tt.state, InputResponses: tt.responses})
+			assert.Equal(t, int64(-32602), e.Code)
+			assert.Equal(t, "Invalid or expired requestState", e.Message)
+			assert.Equal(t, invalidStateError, string(w.last(t, "error")))
+			assert.Contains(t, log.String(), tt.reason)
 		})
 	}
 }
 
+// TestHandlerAnswers retries with answers that do not answer what was
+// asked: a missing one is asked again, a malformed one is an error, and
+// the tool runs on neither.
+func TestHandlerAnswers(t *testing.T) {
+	t.Parallel()
+	cs, w := connect(t, newTestServer(t, testKey, nil), manual, "")
+	staging := map[string]any{"env": "staging"}
+	id, state := suspended(t, cs, "deploy", staging)
+	//lint:ignore SA1019 a client may send any kind of answer
+	roots := &mcp.ListRootsResult{}
+	for _, tt := range []struct {
+		name      string
+		responses mcp.InputResponseMap
+	}{
+		{"no answer", nil},
+		{"answer to another id", mcp.InputResponseMap{"pnd-other": &mcp.ElicitResult{Action: "accept"}}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			res := call(t, cs, &mcp.CallToolParams{Name: "deploy", Arguments: staging, RequestState: state, InputResponses: tt.responses})
+			require.True(t, res.NeedsInput())
+			assert.Equal(t, []string{id}, keysOf(res.InputRequests))
+			assert.NotEqual(t, state, res.RequestState)
+		})
+	}
+	for _, tt := range []struct {
+		name      string
+		responses mcp.InputResponseMap
+		message   string
+	}{
+		{"not an elicitation result", mcp.InputResponseMap{id: roots}, `Invalid inputResponses: `},
+		{"unknown action", mcp.InputResponseMap{id: &mcp.ElicitResult{Action: "maybe"}}, `Invalid inputResponses: `},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := callError(t, cs, &mcp.CallToolParams{Name: "deploy", Arguments: staging, RequestState: state, InputResponses: tt.responses})
+			assert.Equal(t, int64(-32602), e.Code)
+			assert.True(t, strings.HasPrefix(e.Message, tt.message), e.Message)
+			assert.Contains(t, e.Message, id)
+			assert.NotContains(t, string(w.last(t, "error")), "toolnexus:")
+		})
+	}
+}
+
+// keysOf returns the keys of m, sorted.
+func keysOf[V any](m map[string]V) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	if len(out) > 1 {
+		for i := range out {
+			for j := i + 1; j < len(out); j++ {
+				if out[j] < out[i] {
+					out[i], out[j] = out[j], out[i]
+				}
+			}
+		}
+	}
+	return out
+}
+
 // TestHandlerOtherInstance answers on a second server a question the first
-// one asked: servers with the same key share states.
+// one asked: servers with the same key share states, a rotation keeps the
+// old key's states open, another key or audience opens none.
 func TestHandlerOtherInstance(t *testing.T) {
 	t.Parallel()
 	first, _ := connect(t, newTestServer(t, testKey, nil), manual, "")
 	id, state := suspended(t, first, "deploy", map[string]any{"env": "prod"})
-	retry := &mcp.CallToolParams{Name: "deploy", Arguments: map[string]any{"env": "prod"}, RequestState: state,
-		InputResponses: mcp.InputResponseMap{id: &mcp.ElicitResult{Action: "accept"}}}
-
-	same, _ := connect(t, newTestServer(t, bytes.Clone(testKey), nil), manual, "")
-	res := call(t, same, retry)
-	assert.False(t, res.IsError)
-	assert.Equal(t, `{"id":"`+id+`","ok":true}`, text(t, res))
-
-	other, _ := connect(t, newTestServer(t, otherKey, nil), manual, "")
-	res = call(t, other, retry)
-	assert.True(t, res.IsError)
-	assert.Equal(t, "toolnexus: invalid request state: not sealed with this key, or altered", text(t, res))
+	// The client writes the params' _meta: each call has its own.
+	retry := func() *mcp.CallToolParams {
+		return &mcp.CallToolParams{Name: "deploy", Arguments: map[string]any{"env": "prod"}, RequestState: state,
+			InputResponses: mcp.InputResponseMap{id: &mcp.ElicitResult{Action: "accept"}}}
+	}
+	for _, tt := range []struct {
+		name string
+		key  []byte
+		opts *mcpbridge.Options
+		ok   bool
+	}{
+		{"same key", bytes.Clone(testKey), nil, true},
+		{"rotated: new key seals, old key opens", otherKey, &mcpbridge.Options{Keys: [][]byte{testKey}}, true},
+		{"other key", otherKey, nil, false},
+		{"other audience", testKey, &mcpbridge.Options{Audience: "https://other.example.com"}, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			cs, _ := connect(t, newTestServer(t, tt.key, tt.opts), manual, "")
+			if !tt.ok {
+				e := callError(t, cs, retry())
+				assert.Equal(t, int64(-32602), e.Code)
+				return
+			}
+			res := call(t, cs, retry())
+			assert.False(t, res.IsError)
+			assert.Equal(t, `{"id":"`+id+`","ok":true}`, text(t, res))
+		})
+	}
 }
 
-// TestHandlerExpiry opens the states the server seals: a request without
-// ExpiresAt gets the bridge's expiry, one with ExpiresAt keeps it.
+// TestHandlerSingleUse lets a state finish once with Options.Claims.
+func TestHandlerSingleUse(t *testing.T) {
+	t.Parallel()
+	cs, _ := connect(t, newTestServer(t, testKey, &mcpbridge.Options{Claims: toolnexus.NewMemoryClaims()}), manual, "")
+	id, state := suspended(t, cs, "deploy", map[string]any{"env": "prod"})
+	retry := &mcp.CallToolParams{Name: "deploy", Arguments: map[string]any{"env": "prod"}, RequestState: state,
+		InputResponses: mcp.InputResponseMap{id: &mcp.ElicitResult{Action: "accept"}}}
+	assert.Equal(t, `{"id":"`+id+`","ok":true}`, text(t, call(t, cs, retry)))
+	e := callError(t, cs, retry)
+	assert.Equal(t, int64(-32602), e.Code)
+	assert.Equal(t, "Invalid or expired requestState", e.Message)
+}
+
+// TestHandlerExpiry reads until when the states the server seals are
+// accepted: a request without ExpiresAt gets the bridge's expiry, one with
+// ExpiresAt keeps it, and the state's maximum age caps both.
 func TestHandlerExpiry(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name string
 		opts *mcpbridge.Options
 		tool string
-		want time.Duration // from now; 0 for the request's own
+		want time.Duration // from now
 	}{
 		{"default", nil, "pick", mcpbridge.DefaultExpiry},
-		{"configured", &mcpbridge.Options{Expiry: time.Minute}, "pick", time.Minute},
-		{"the request's own", &mcpbridge.Options{Expiry: time.Minute}, "dated", 0},
+		{"configured", &mcpbridge.Options{Expiry: 2 * time.Hour}, "pick", 2 * time.Hour},
+		{"the request's own", &mcpbridge.Options{Expiry: time.Minute}, "dated", time.Hour},
+		{"capped by the maximum age", &mcpbridge.Options{Expiry: 2 * time.Hour, MaxAge: 30 * time.Minute}, "pick", 30 * time.Minute},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			cs, _ := connect(t, newTestServer(t, testKey, tt.opts), manual, "")
-			before := time.Now()
 			_, state := suspended(t, cs, tt.tool, nil)
-			after := time.Now()
-			req, err := toolnexus.OpenRequestState(testKey, state, tt.tool, nil, after)
+			expiry, err := toolnexus.RequestStateExpiry(state)
 			require.NoError(t, err)
-			expiry, err := req.Expiry()
-			require.NoError(t, err)
-			if tt.want == 0 {
-				assert.Equal(t, "2100-01-01T00:00:00Z", req.ExpiresAt)
-				return
-			}
-			assert.False(t, expiry.Before(before.Add(tt.want)), "expires at %v", expiry)
-			assert.False(t, expiry.After(after.Add(tt.want)), "expires at %v", expiry)
+			assert.WithinDuration(t, time.Now().Add(tt.want), expiry, 5*time.Second)
 		})
 	}
 }
 
-// TestHandlerCapabilities sends the text of a suspension to a client that
-// cannot take its elicitation.
+// TestHandlerCapabilities never sends a request the client did not declare
+// it takes: on 2026-07-28 the call fails with -32021, on older protocols the
+// suspension is sent as its text.
 func TestHandlerCapabilities(t *testing.T) {
 	t.Parallel()
-	elicit := func(e *mcp.ElicitationCapabilities) *mcp.ClientOptions {
-		return &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{Elicitation: e}, MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true}}
+	elicit := func(e *mcp.ElicitationCapabilities) *mcp.ClientCapabilities {
+		return &mcp.ClientCapabilities{Elicitation: e}
 	}
+	form := &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}}
+	url := &mcp.ElicitationCapabilities{URL: &mcp.URLElicitationCapabilities{}}
 	const loginText = "Authorization required to continue\nhttps://example.com/login"
+	missing := func(c *mcp.ClientCapabilities) string {
+		b, err := json.Marshal(mcp.MissingRequiredClientCapabilityData{RequiredCapabilities: c})
+		require.NoError(t, err)
+		return string(b)
+	}
 	tests := []struct {
 		name string
-		opts *mcp.ClientOptions
+		caps *mcp.ClientCapabilities
 		tool string
-		want string // the text sent; "" for an elicitation
+		text string // the text sent on 2025-11-25; "" for a request
+		data string // the data of the -32021 error on 2026-07-28
 	}{
-		{"no elicitation, form", &mcp.ClientOptions{MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true}}, "pick", "Which environment?"},
-		{"no elicitation, url", nil, "login", loginText},
-		{"form only, form", elicit(&mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}}), "deploy", ""},
-		{"form only, url", elicit(&mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}}), "login", loginText},
-		{"neither mode named, form", elicit(&mcp.ElicitationCapabilities{}), "pick", ""},
-		{"neither mode named, url", elicit(&mcp.ElicitationCapabilities{}), "login", loginText},
-		{"url only, form", elicit(&mcp.ElicitationCapabilities{URL: &mcp.URLElicitationCapabilities{}}), "pick", "Which environment?"},
-		{"url only, url", elicit(&mcp.ElicitationCapabilities{URL: &mcp.URLElicitationCapabilities{}}), "login", ""},
+		{"no elicitation, form", &mcp.ClientCapabilities{}, "pick", "Which environment?", missing(elicit(form))},
+		{"no elicitation, url", &mcp.ClientCapabilities{}, "login", loginText, missing(elicit(url))},
+		{"form only, form", elicit(form), "deploy", "", ""},
+		{"form only, url", elicit(form), "login", loginText, missing(elicit(url))},
+		{"neither mode named, form", elicit(&mcp.ElicitationCapabilities{}), "pick", "", ""},
+		{"neither mode named, url", elicit(&mcp.ElicitationCapabilities{}), "login", loginText, missing(elicit(url))},
+		{"url only, form", elicit(url), "pick", "Which environment?", missing(elicit(form))},
+		{"url only, url", elicit(url), "login", "", ""},
+		{"no sampling", formAndURL, "sample", "Ask the model", missing(&mcp.ClientCapabilities{Sampling: &mcp.SamplingCapabilities{}})},
+		{"no roots", formAndURL, "roots", "Your roots", missing(&mcp.ClientCapabilities{RootsV2: &mcp.RootCapabilities{}})},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			cs, _ := connect(t, newTestServer(t, testKey, nil), tt.opts, "")
-			var args any
-			if tt.tool == "deploy" {
-				args = map[string]any{"env": "prod"}
-			}
-			res := call(t, cs, &mcp.CallToolParams{Name: tt.tool, Arguments: args})
-			if tt.want == "" {
-				assert.True(t, res.NeedsInput())
-				return
-			}
-			assert.False(t, res.NeedsInput())
-			assert.Empty(t, res.RequestState)
-			assert.True(t, res.IsError)
-			assert.Equal(t, tt.want, text(t, res))
-		})
+		for _, version := range []string{"2026-07-28", "2025-11-25"} {
+			t.Run(tt.name+" "+version, func(t *testing.T) {
+				t.Parallel()
+				opts := &mcp.ClientOptions{Capabilities: tt.caps, MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true}}
+				var asked sync.WaitGroup
+				if version < "2026" && tt.text == "" {
+					asked.Add(1)
+					opts.ElicitationHandler = func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+						asked.Done()
+						if req.Params.Mode == "url" {
+							return &mcp.ElicitResult{Action: "accept"}, nil
+						}
+						return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"answer": "prod"}}, nil
+					}
+				}
+				cs, w := connect(t, newTestServer(t, testKey, nil), opts, version)
+				var args any
+				if tt.tool == "deploy" {
+					args = map[string]any{"env": "prod"}
+				}
+				p := &mcp.CallToolParams{Name: tt.tool, Arguments: args}
+				switch {
+				case tt.text == "" && version >= "2026":
+					assert.True(t, call(t, cs, p).NeedsInput())
+				case tt.text == "":
+					assert.False(t, call(t, cs, p).IsError)
+					asked.Wait()
+				case version >= "2026":
+					e := callError(t, cs, p)
+					assert.Equal(t, int64(-32021), e.Code)
+					assert.Equal(t, tt.data, string(e.Data))
+					assert.Equal(t, `{"code":-32021,"message":"`+e.Message+`","data":`+tt.data+`}`, string(w.last(t, "error")))
+				default:
+					res := call(t, cs, p)
+					assert.False(t, res.NeedsInput())
+					assert.Empty(t, res.RequestState)
+					assert.True(t, res.IsError)
+					assert.Equal(t, tt.text, text(t, res))
+				}
+			})
+		}
 	}
 }
 
-// TestHandlerOlderProtocol serves a client on protocol 2025-11-25, which
-// the SDK's server asks directly before it calls the handler again.
+// TestHandlerOlderProtocol serves clients on protocol 2025-11-25, which the
+// handler asks directly, on their session, round after round: every kind
+// of request, several at once, a tool that asks twice.
 func TestHandlerOlderProtocol(t *testing.T) {
 	t.Parallel()
 	var (
 		mu    sync.Mutex
 		asked []string
 	)
-	opts := &mcp.ClientOptions{Capabilities: formAndURL, ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+	note := func(s string) {
 		mu.Lock()
 		defer mu.Unlock()
-		asked = append(asked, req.Params.Mode+": "+req.Params.Message)
-		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"answer": "prod"}}, nil
-	}}
-	cs, w := connect(t, newTestServer(t, testKey, nil), opts, "2025-11-25")
+		asked = append(asked, s)
+	}
+	opts := &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{Elicitation: formAndURL.Elicitation, RootsV2: &mcp.RootCapabilities{}},
+		ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			note(req.Params.Mode + ": " + req.Params.Message)
+			answer := "prod"
+			if strings.HasPrefix(req.Params.Message, "Step 2") {
+				answer = "blue"
+			}
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"answer": answer}}, nil
+		},
+		CreateMessageHandler: func(_ context.Context, req *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+			note(fmt.Sprintf("sampling: %d message(s)", len(req.Params.Messages)))
+			return &mcp.CreateMessageResult{Role: "assistant", Model: "test-model", Content: &mcp.TextContent{Text: "Paris"}}, nil
+		},
+	}
+	c := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "v0.0.1"}, opts)
+	c.AddRoots(&mcp.Root{URI: "file:///work", Name: "work"})
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := newTestServer(t, testKey, nil).Connect(context.Background(), st, nil)
+	require.NoError(t, err)
+	w := &wire{}
+	cs, err := c.Connect(context.Background(), &mcp.LoggingTransport{Transport: ct, Writer: w}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	require.NoError(t, err)
+	t.Cleanup(func() {
+		assert.NoError(t, cs.Close())
+		assert.NoError(t, ss.Wait())
+	})
 	require.Equal(t, "2025-11-25", cs.InitializeResult().ProtocolVersion)
 
 	res := call(t, cs, &mcp.CallToolParams{Name: "pick"})
 	assert.False(t, res.IsError)
 	assert.Regexp(t, `^\{"id":"pnd-[0-9a-f-]{36}","ok":true,"data":\{"answer":"prod"\}\}$`, text(t, res))
 	assert.NotContains(t, string(w.lastResult(t)), "input_required")
+	assert.NotContains(t, string(w.lastResult(t)), "resultType")
 
-	// A tool that suspends again after its answer: the SDK asks only once,
-	// so the second question goes as text.
-	res = call(t, cs, &mcp.CallToolParams{Name: "again"})
-	assert.True(t, res.IsError)
-	assert.Equal(t, "Again?", text(t, res))
-	assert.NotContains(t, string(w.lastResult(t)), "inputRequests")
+	res = call(t, cs, &mcp.CallToolParams{Name: "steps"})
+	assert.Equal(t, "prod likes blue (2 answers)", text(t, res))
+
+	res = call(t, cs, &mcp.CallToolParams{Name: "all"})
+	require.False(t, res.IsError, text(t, res))
+	var answers toolnexus.Answers
+	require.NoError(t, json.Unmarshal([]byte(text(t, res)), &answers))
+	require.Len(t, answers, 3)
+	assert.Equal(t, toolnexus.Answer{ID: "name", OK: true, Data: map[string]any{"answer": "prod"}}, answers[0])
+	assert.Equal(t, "capital_question", answers[1].ID)
+	assert.Equal(t, map[string]any{"type": "text", "text": "Paris"}, answers[1].Data["content"])
+	assert.Equal(t, "client_roots", answers[2].ID)
+	assert.Equal(t, []any{map[string]any{"uri": "file:///work", "name": "work"}}, answers[2].Data["roots"])
+
+	// A tool that never stops asking is cut off.
+	e := callError(t, cs, &mcp.CallToolParams{Name: "again"})
+	assert.Equal(t, int64(-32603), e.Code)
 
 	mu.Lock()
 	defer mu.Unlock()
-	assert.Equal(t, []string{"form: Which environment?", "form: Again?"}, asked)
+	assert.Equal(t, []string{"form: Which environment?", "form: Step 1: your name?", "form: Step 2: your color?"}, asked[:3])
+	assert.Contains(t, asked, "sampling: 1 message(s)")
+}
+
+// TestHandlerMultiRoundTrip runs the tools that ask for sampling, roots,
+// several things and in sequence under the SDK's client on 2026-07-28,
+// which fulfils input_required results itself.
+func TestHandlerMultiRoundTrip(t *testing.T) {
+	t.Parallel()
+	opts := &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{
+		Elicitation: &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}},
+		RootsV2:     &mcp.RootCapabilities{},
+	},
+		ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			answer := "Alice"
+			if strings.HasPrefix(req.Params.Message, "Step 2") {
+				answer = "blue"
+			}
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"answer": answer}}, nil
+		},
+		CreateMessageHandler: func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+			return &mcp.CreateMessageResult{Role: "assistant", Model: "test-model", Content: &mcp.TextContent{Text: "Paris"}}, nil
+		},
+	}
+	c := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "v0.0.1"}, opts)
+	c.AddRoots(&mcp.Root{URI: "file:///work", Name: "work"})
+	cs := connectHTTP(t, newTestServer(t, testKey, nil), c, nil)
+
+	res := call(t, cs, &mcp.CallToolParams{Name: "steps"})
+	assert.Equal(t, "Alice likes blue (2 answers)", text(t, res))
+	res = call(t, cs, &mcp.CallToolParams{Name: "all"})
+	var answers toolnexus.Answers
+	require.NoError(t, json.Unmarshal([]byte(text(t, res)), &answers))
+	require.Len(t, answers, 3)
+	assert.Equal(t, toolnexus.Answer{ID: "name", OK: true, Data: map[string]any{"answer": "Alice"}}, answers[0])
+	assert.Equal(t, map[string]any{"type": "text", "text": "Paris"}, answers[1].Data["content"])
+	assert.Equal(t, []any{map[string]any{"uri": "file:///work", "name": "work"}}, answers[2].Data["roots"])
+	res = call(t, cs, &mcp.CallToolParams{Name: "sample"})
+	assert.Contains(t, text(t, res), `"capital_question"`)
+}
+
+// connectHTTP serves s over stateless streamable HTTP, as a server for
+// 2026-07-28 runs, behind wrap (nil: none), and connects c to it.
+func connectHTTP(t *testing.T, s *mcp.Server, c *mcp.Client, wrap func(http.Handler) http.Handler, headers ...string) *mcp.ClientSession {
+	t.Helper()
+	var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{Stateless: true})
+	if wrap != nil {
+		h = wrap(h)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	transport := &mcp.StreamableClientTransport{Endpoint: srv.URL, DisableStandaloneSSE: true}
+	if len(headers) > 0 {
+		transport.HTTPClient = &http.Client{Transport: headerTransport{headers}}
+	}
+	cs, err := c.Connect(context.Background(), transport, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { assert.NoError(t, cs.Close()) })
+	return cs
+}
+
+// headerTransport adds a header, name then value, to every request.
+type headerTransport struct{ kv []string }
+
+func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set(h.kv[0], h.kv[1])
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestHandlerPrincipal binds a state to the user of the token it was
+// sealed for, over stateless streamable HTTP: another user's retry does not
+// open it, nor does an altered state.
+func TestHandlerPrincipal(t *testing.T) {
+	t.Parallel()
+	verify := func(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
+		user, ok := strings.CutSuffix(token, "-token")
+		if !ok {
+			return nil, auth.ErrInvalidToken
+		}
+		return &auth.TokenInfo{UserID: user, Expiration: time.Now().Add(time.Hour)}, nil
+	}
+	s := newTestServer(t, testKey, nil)
+	as := func(user string) *mcp.ClientSession {
+		c := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "v0.0.1"}, manual)
+		return connectHTTP(t, s, c, auth.RequireBearerToken(verify, nil), "Authorization", "Bearer "+user+"-token")
+	}
+	alice, bob := as("alice"), as("bob")
+	args := map[string]any{"env": "prod"}
+	id, state := suspended(t, alice, "whoami", args)
+	retry := &mcp.CallToolParams{Name: "whoami", Arguments: args, RequestState: state,
+		InputResponses: mcp.InputResponseMap{id: &mcp.ElicitResult{Action: "accept"}}}
+
+	e := callError(t, bob, retry)
+	assert.Equal(t, int64(-32602), e.Code)
+	assert.Equal(t, "Invalid or expired requestState", e.Message)
+	assert.Equal(t, `{"reason":"invalid_request_state"}`, string(e.Data))
+	tampered := *retry
+	tampered.RequestState += "-TAMPERED"
+	e = callError(t, alice, &tampered)
+	assert.Equal(t, int64(-32602), e.Code)
+	assert.Equal(t, `{"reason":"invalid_request_state"}`, string(e.Data))
+	assert.Equal(t, "alice in prod, session true", text(t, call(t, alice, retry)))
+}
+
+// TestHandlerPanic answers a tool that panics with an internal error, and
+// the server goes on.
+func TestHandlerPanic(t *testing.T) {
+	t.Parallel()
+	log := &wire{}
+	cs, w := connect(t, newTestServer(t, testKey, &mcpbridge.Options{Logger: slog.New(slog.NewTextHandler(log, nil))}), manual, "")
+	e := callError(t, cs, &mcp.CallToolParams{Name: "panics"})
+	assert.Equal(t, int64(-32603), e.Code)
+	assert.Equal(t, `{"code":-32603,"message":"Internal error"}`, string(w.last(t, "error")))
+	assert.Contains(t, log.String(), "the tool's bug")
+	assert.Contains(t, log.String(), "handler_test.go")
+	assert.False(t, call(t, cs, &mcp.CallToolParams{Name: "render"}).IsError)
+}
+
+// TestOutHandler sends a typed tool's output as structuredContent, checked
+// by the SDK against the schema it infers, once the call finishes.
+func TestOutHandler(t *testing.T) {
+	t.Parallel()
+	for _, version := range []string{"2026-07-28", "2025-11-25"} {
+		t.Run(version, func(t *testing.T) {
+			t.Parallel()
+			opts := &mcp.ClientOptions{Capabilities: formAndURL,
+				ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+					return &mcp.ElicitResult{Action: "accept"}, nil
+				}}
+			cs, w := connect(t, newTestServer(t, testKey, nil), opts, version)
+			tools, err := cs.ListTools(context.Background(), nil)
+			require.NoError(t, err)
+			for _, tool := range tools.Tools {
+				if tool.Name == "typed" {
+					b, err := json.Marshal(tool.OutputSchema)
+					require.NoError(t, err)
+					assert.JSONEq(t, `{"type":"object","required":["env","approved"],"properties":{"env":{"type":"string"},"approved":{"type":"boolean"}},"additionalProperties":false}`, string(b))
+				}
+			}
+			res := call(t, cs, &mcp.CallToolParams{Name: "typed", Arguments: map[string]any{"env": "prod"}})
+			assert.False(t, res.IsError)
+			assert.Equal(t, []mcp.Content{&mcp.TextContent{Text: "deployed"}}, res.Content)
+			assert.JSONEq(t, `{"env":"prod","approved":true}`, string(mustKeys(t, w.lastResult(t))["structuredContent"]))
+		})
+	}
 }
 
 // TestHandlerResult sends what is not a suspension as CallToolResult does,
-// and a suspension the bridge cannot send as an error.
+// and a suspension the bridge cannot send as an internal error.
 func TestHandlerResult(t *testing.T) {
 	t.Parallel()
 	cs, _ := connect(t, newTestServer(t, testKey, nil), manual, "")
@@ -504,9 +899,8 @@ func TestHandlerResult(t *testing.T) {
 	assert.Equal(t, &mcp.TextContent{Text: "chart"}, res.Content[0])
 	assert.Equal(t, &mcp.ImageContent{Data: testPNG, MIMEType: "image/png"}, res.Content[1])
 
-	res = call(t, cs, &mcp.CallToolParams{Name: "broken"})
-	assert.True(t, res.IsError)
-	assert.Equal(t, `toolnexus: invalid request: request "pnd-x" has no prompt`, text(t, res))
+	e := callError(t, cs, &mcp.CallToolParams{Name: "broken"})
+	assert.Equal(t, int64(-32603), e.Code)
 
 	res = call(t, cs, &mcp.CallToolParams{Name: "deploy", Arguments: map[string]any{"env": 7}})
 	assert.True(t, res.IsError, "the SDK checks the arguments against the schema of In")

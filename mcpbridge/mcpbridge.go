@@ -2,9 +2,11 @@
 // github.com/modelcontextprotocol/go-sdk. [CallToolResult] and
 // [FromCallToolResult] convert results to and from the SDK's types without a
 // JSON round trip. [Handler] turns a tool that may suspend into an SDK tool
-// handler: a suspension becomes an elicitation that the client puts to a
-// person, and the client's answer reaches the tool when it retries the call.
-// The state the client holds in between is sealed with the [Bridge]'s key.
+// handler: a suspension becomes input requests (elicitations, sampling,
+// roots) that the client fulfils, and the client's answers reach the tool
+// when it retries the call. The state the client holds in between is
+// sealed with the [Bridge]'s keys, by [toolnexus.MCPServer], the core that
+// the mcpgobridge module shares.
 package mcpbridge
 
 import (
@@ -21,10 +23,15 @@ import (
 // [toolnexus.ToolResult.MCPCallToolResult] gives it: text blocks first, then
 // the media in the order of r's parts. Each base64 payload is decoded once,
 // into the bytes the SDK's content holds. A suspension is sent as its text,
-// as a client that cannot answer it sees it; [Handler] sends it as an
-// elicitation instead.
+// as a client that cannot answer it sees it; [Handler] asks its requests
+// instead.
 func CallToolResult(r toolnexus.ToolResult) *mcp.CallToolResult {
-	c := r.MCPCallToolResult()
+	return callToolResult(r.MCPCallToolResult())
+}
+
+// callToolResult returns c, written by [toolnexus.ToolResult.MCPCallToolResult],
+// as the SDK's CallToolResult.
+func callToolResult(c toolnexus.MCPCallToolResult) *mcp.CallToolResult {
 	res := &mcp.CallToolResult{Content: make([]mcp.Content, len(c.Content)), IsError: c.IsError}
 	for i, b := range c.Content {
 		res.Content[i] = sdkContent(b)
@@ -150,44 +157,27 @@ func mcpContent(c mcp.Content) (toolnexus.MCPContent, bool) {
 	return toolnexus.MCPContent{}, false
 }
 
-// inputRequest returns the input request of toolnexus for the SDK's ir: an
-// elicitation with its params, anything else by its method only.
+// inputRequest returns the input request of toolnexus for the SDK's ir,
+// its method and params as the SDK writes them; an elicitation's mode is
+// written as the SDK infers it when it sends the request.
 func inputRequest(ir mcp.InputRequest) (toolnexus.MCPInputRequest, error) {
-	p, ok := ir.(*mcp.ElicitParams)
-	if !ok || p == nil {
-		return toolnexus.MCPInputRequest{Method: method(ir)}, nil
-	}
-	params := toolnexus.MCPElicitParams{Mode: p.Mode, Message: p.Message, URL: p.URL, ElicitationID: p.ElicitationID}
-	if params.Mode == "" { // the SDK infers it so when it sends the request
-		params.Mode = "form"
+	if p, ok := ir.(*mcp.ElicitParams); ok && p != nil && p.Mode == "" {
+		q := *p
+		q.Mode = "form"
 		if p.URL != "" || p.ElicitationID != "" {
-			params.Mode = "url"
+			q.Mode = "url"
 		}
+		ir = &q
 	}
-	if p.RequestedSchema != nil {
-		schema, err := json.Marshal(p.RequestedSchema)
-		if err != nil {
-			return toolnexus.MCPInputRequest{}, fmt.Errorf("mcpbridge: %w: requestedSchema: %v", toolnexus.ErrInvalidMCP, err)
-		}
-		params.RequestedSchema = schema
-	}
-	return toolnexus.MCPInputRequest{Method: "elicitation/create", Params: params}, nil
-}
-
-// method returns the method of an input request that is not an
-// elicitation, as the SDK writes it, or "" for one it cannot write.
-func method(ir mcp.InputRequest) string {
 	data, err := json.Marshal(mcp.InputRequestMap{"": ir})
 	if err != nil {
-		return ""
+		return toolnexus.MCPInputRequest{}, fmt.Errorf("mcpbridge: %w: input request: %v", toolnexus.ErrInvalidMCP, err)
 	}
-	var m map[string]struct {
-		Method string `json:"method"`
+	var m map[string]toolnexus.MCPInputRequest
+	if err := json.Unmarshal(data, &m); err != nil {
+		return toolnexus.MCPInputRequest{}, fmt.Errorf("mcpbridge: %w: input request: %v", toolnexus.ErrInvalidMCP, err)
 	}
-	if json.Unmarshal(data, &m) != nil {
-		return ""
-	}
-	return m[""].Method
+	return m[""], nil
 }
 
 // encode returns the standard base64 encoding of b, written once into the

@@ -148,7 +148,8 @@ func TestFromCallToolResult(t *testing.T) {
 			toolnexus.Pending(toolnexus.Request{ID: "pnd-3", Kind: toolnexus.KindInput, Prompt: "Which?", Data: map[string]any{"schema": map[string]any{
 				"type": "object", "properties": map[string]any{"env": map[string]any{"type": "string"}}}}})},
 		{"sampling", &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"s-1": sampling}},
-			toolnexus.Pending(toolnexus.Request{ID: "s-1", Kind: toolnexus.KindInput, Prompt: "[unsupported MCP input request sampling/createMessage]"})},
+			toolnexus.Pending(toolnexus.Request{ID: "s-1", Kind: toolnexus.KindSampling, Prompt: "[the MCP server asks for a message from the client's model]",
+				Data: map[string]any{"messages": nil, "maxTokens": 10.0}})},
 		{"load shedding", &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{}},
 			toolnexus.Error("[the MCP server asked for input but sent no request; retry the call later]")},
 		{"nil content", &mcp.CallToolResult{Content: []mcp.Content{nil, (*mcp.TextContent)(nil), (*mcp.ImageContent)(nil), &mcp.TextContent{Text: "kept"},
@@ -176,7 +177,7 @@ func TestFromCallToolResultErrors(t *testing.T) {
 		{"structured content not JSON", &mcp.CallToolResult{StructuredContent: make(chan int)},
 			"mcpbridge: toolnexus: invalid MCP result: structuredContent: json: unsupported type: chan int"},
 		{"schema not JSON", &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"x": &mcp.ElicitParams{RequestedSchema: func() {}}}},
-			"mcpbridge: toolnexus: invalid MCP result: requestedSchema: json: unsupported type: func()"},
+			"mcpbridge: toolnexus: invalid MCP result: input request: json: error calling MarshalJSON for type mcp.InputRequestMap: json: unsupported type: func()"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

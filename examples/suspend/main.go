@@ -4,6 +4,11 @@
 // reads it back in a fresh state, answers the request and runs the tool again
 // with the answer.
 //
+// The request offers its choices under the data key "choices", the package's
+// convention for a choice without JSON Schema: the answer names the choice
+// under "answer", and over MCP ([toolnexus.Request.MCPElicitParams]) the
+// person is asked a required string "answer" whose enum is the choices.
+//
 //	go run ./examples/suspend
 package main
 
@@ -33,7 +38,7 @@ func deploy(service string, ans *toolnexus.Answer, now time.Time) toolnexus.Tool
 		return toolnexus.Errorf("deploy of %s cancelled: %s", service, ans.Reason)
 	}
 	var choice struct {
-		Env string `json:"choice"`
+		Env string `json:"answer"`
 	}
 	if err := ans.DecodeData(&choice); err != nil {
 		return toolnexus.Errorf("unreadable answer: %v", err)
@@ -83,7 +88,7 @@ func run(w io.Writer, dir string, now time.Time) error {
 	fmt.Fprintf(w, "restored: %s, choices %v, same id %t\n", back.Kind, back.Data["choices"], back.ID == req.ID)
 
 	// A person picks prod; the host checks the answer and re-runs the tool.
-	ans := back.Resolve(map[string]any{"choice": "prod"})
+	ans := back.Resolve(map[string]any{"answer": "prod"})
 	if err := ans.Check(back, now.Add(10*time.Minute)); err != nil {
 		return err
 	}

@@ -1,0 +1,120 @@
+package toolnexus_test
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/toolnexus-go/toolnexus"
+)
+
+// clock is a time that a test moves.
+type clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *clock) Add(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+func TestMemoryClaims(t *testing.T) {
+	t.Parallel()
+	c := &clock{now: stateNow}
+	claims, _ := toolnexus.NewMemoryClaimsAt(c.Now, 1024)
+	ctx := context.Background()
+	claim := func(id string, until time.Time) bool {
+		t.Helper()
+		fresh, err := claims.Claim(ctx, id, until)
+		require.NoError(t, err)
+		return fresh
+	}
+	assert.True(t, claim("a", stateNow.Add(time.Minute)))
+	assert.False(t, claim("a", stateNow.Add(time.Minute)), "a second claim")
+	assert.False(t, claim("a", stateNow.Add(time.Hour)), "a second claim, later expiry")
+	assert.True(t, claim("b", stateNow.Add(time.Minute)), "another id")
+	c.Add(time.Minute - time.Nanosecond)
+	assert.False(t, claim("a", stateNow.Add(2*time.Minute)), "just before the state expires")
+	c.Add(time.Nanosecond)
+	assert.True(t, claim("a", stateNow.Add(2*time.Minute)), "once the state has expired, it cannot open: the claim is forgotten")
+	assert.False(t, claim("a", stateNow.Add(2*time.Minute)))
+}
+
+// TestMemoryClaimsBounded claims many states that expire: the store
+// forgets them, and holds at most about twice the claims still live.
+func TestMemoryClaimsBounded(t *testing.T) {
+	t.Parallel()
+	c := &clock{now: stateNow}
+	claims, size := toolnexus.NewMemoryClaimsAt(c.Now, 16)
+	ctx := context.Background()
+	live := 0
+	for i := range 10000 {
+		fresh, err := claims.Claim(ctx, fmt.Sprint("s", i), c.Now().Add(time.Second))
+		require.NoError(t, err)
+		require.True(t, fresh)
+		c.Add(time.Millisecond) // 1000 claims live at any time
+		live = min(i+1, 1000)
+		require.LessOrEqual(t, size(), 2*live+16, "claim %d", i)
+	}
+	c.Add(time.Hour)
+	fresh, err := claims.Claim(ctx, "last", c.Now().Add(time.Second))
+	require.NoError(t, err)
+	require.True(t, fresh)
+	assert.Equal(t, 1, size(), "the expired claims are forgotten within a minute")
+}
+
+// TestMemoryClaimsConcurrent claims the same states from many goroutines:
+// each is claimed exactly once.
+func TestMemoryClaimsConcurrent(t *testing.T) {
+	t.Parallel()
+	claims := toolnexus.NewMemoryClaims()
+	const ids, workers = 50, 8
+	var won [ids]atomic.Int32
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range ids {
+				fresh, err := claims.Claim(context.Background(), fmt.Sprint("state-", i), time.Now().Add(time.Minute))
+				if err == nil && fresh {
+					won[i].Add(1)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for i := range ids {
+		assert.Equal(t, int32(1), won[i].Load(), "state %d", i)
+	}
+}
+
+// TestSealerClaimAcrossInstances claims a state on one instance and replays
+// it on another that shares its memory store and its keys.
+func TestSealerClaimAcrossInstances(t *testing.T) {
+	t.Parallel()
+	claims := toolnexus.NewMemoryClaims()
+	now := time.Now()
+	a := newSealer(t, toolnexus.SealerOptions{Claims: claims, Keys: [][]byte{newKey, oldKey}})
+	b := newSealer(t, toolnexus.SealerOptions{Claims: claims, Keys: [][]byte{oldKey, newKey}})
+	state := seal(t, a, stagingFor, toolnexus.State{Requests: []toolnexus.Request{{ID: "pnd-1", Kind: "approval", Prompt: "Deploy?"}}}, now)
+	first, err := b.Open(state, stagingFor, now)
+	require.NoError(t, err)
+	require.NoError(t, b.Claim(context.Background(), first))
+	replay, err := a.Open(state, stagingFor, now)
+	require.NoError(t, err)
+	require.ErrorIs(t, a.Claim(context.Background(), replay), toolnexus.ErrStateReplayed)
+}

@@ -1,0 +1,420 @@
+package toolnexus
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"io"
+	"maps"
+	"slices"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// argsDigest returns the SHA-256 of the canonical form of args, with empty
+// input and null read as {}: two arguments have the same digest when
+// encoding/json decodes them, numbers kept as written, to the same value,
+// whatever the order of keys, the spacing and the escapes. The canonical
+// form is a binary encoding of that value (see canonicalValue); a parser
+// writes it straight from the text, and encoding/json decodes what the
+// parser leaves to it (a string that is not valid UTF-8, a surrogate
+// escape, a deep nesting, an error to report).
+func argsDigest(args json.RawMessage) ([sha256.Size]byte, error) {
+	c := canonicalizer{out: make([]byte, 0, 64+len(args))}
+	if !c.args(args) {
+		v, err := decodeArgs(args)
+		if err != nil {
+			return [sha256.Size]byte{}, err
+		}
+		c.out = canonicalValue(c.out[:0], v)
+	}
+	return sha256.Sum256(c.out), nil
+}
+
+// decodeArgs decodes args as encoding/json does, numbers kept as written,
+// with empty input and null read as {}.
+func decodeArgs(args json.RawMessage) (any, error) {
+	var v any = map[string]any{}
+	if len(bytes.Trim(args, jsonSpace)) == 0 {
+		return v, nil
+	}
+	d := json.NewDecoder(bytes.NewReader(args))
+	d.UseNumber()
+	var decoded any
+	if err := d.Decode(&decoded); err != nil {
+		return nil, errorf(ErrInvalidJSON, "arguments: %v", err)
+	}
+	if _, err := d.Token(); err != io.EOF {
+		return nil, errorf(ErrInvalidJSON, "arguments: not one JSON value")
+	}
+	if decoded != nil {
+		v = decoded
+	}
+	return v, nil
+}
+
+// jsonSpace is the white space of JSON.
+const jsonSpace = " \t\r\n"
+
+// The canonical form of a JSON value: a byte for its type, then for a
+// number its text and a semicolon, for a string its length in 8 bytes and
+// its UTF-8, for an array its elements and a closing bracket, for an object
+// its members (key then value) sorted by key, without repeated keys, and a
+// closing brace. No encoding is the prefix of another.
+const (
+	canonNull   = 'n'
+	canonTrue   = 't'
+	canonFalse  = 'f'
+	canonNumber = '#'
+	canonString = '"'
+	canonArray  = '['
+	canonObject = '{'
+	canonEnd    = ';' // after a number
+	canonEndArr = ']'
+	canonEndObj = '}'
+)
+
+// canonicalValue appends the canonical form of v, a value as encoding/json
+// decodes it with UseNumber, to b.
+func canonicalValue(b []byte, v any) []byte {
+	switch v := v.(type) {
+	case nil:
+		return append(b, canonNull)
+	case bool:
+		if v {
+			return append(b, canonTrue)
+		}
+		return append(b, canonFalse)
+	case json.Number:
+		return append(append(append(b, canonNumber), v...), canonEnd)
+	case string:
+		return appendCanonString(b, v)
+	case []any:
+		b = append(b, canonArray)
+		for _, e := range v {
+			b = canonicalValue(b, e)
+		}
+		return append(b, canonEndArr)
+	case map[string]any:
+		b = append(b, canonObject)
+		for _, k := range slices.Sorted(maps.Keys(v)) {
+			b = canonicalValue(appendCanonString(b, k), v[k])
+		}
+		return append(b, canonEndObj)
+	}
+	panic("toolnexus: canonicalValue of a value encoding/json does not decode") // unreachable
+}
+
+// appendCanonString appends the canonical form of the string s to b.
+func appendCanonString(b []byte, s string) []byte {
+	return append(binary.BigEndian.AppendUint64(append(b, canonString), uint64(len(s))), s...)
+}
+
+// maxCanonDepth is the deepest nesting the canonicalizer parses; deeper
+// arguments go through encoding/json.
+const maxCanonDepth = 256
+
+// canonicalizer writes the canonical form of JSON text to out.
+type canonicalizer struct {
+	out   []byte
+	depth int
+}
+
+// member is the place in out of an object's member, and of its key's
+// bytes.
+type member struct {
+	start, keyStart, keyEnd, end int
+}
+
+// args writes the canonical form of args to c.out, and reports false when
+// it leaves args to encoding/json.
+func (c *canonicalizer) args(args []byte) bool {
+	i := skipSpace(args, 0)
+	if i == len(args) || bytes.HasPrefix(args[i:], []byte("null")) && skipSpace(args, i+4) == len(args) {
+		c.out = append(c.out, canonObject, canonEndObj)
+		return true
+	}
+	i, ok := c.value(args, i)
+	return ok && skipSpace(args, i) == len(args)
+}
+
+// value writes the canonical form of the value at s[i:] and returns the
+// index after it.
+func (c *canonicalizer) value(s []byte, i int) (int, bool) {
+	if i >= len(s) {
+		return i, false
+	}
+	switch s[i] {
+	case '{':
+		return c.object(s, i+1)
+	case '[':
+		return c.array(s, i+1)
+	case '"':
+		return c.str(s, i+1)
+	case 't':
+		return c.literal(s, i, "true", canonTrue)
+	case 'f':
+		return c.literal(s, i, "false", canonFalse)
+	case 'n':
+		return c.literal(s, i, "null", canonNull)
+	}
+	end, ok := scanNumber(s, i)
+	if !ok {
+		return i, false
+	}
+	c.out = append(append(append(c.out, canonNumber), s[i:end]...), canonEnd)
+	return end, true
+}
+
+// literal writes the canonical form of the literal lit at s[i:].
+func (c *canonicalizer) literal(s []byte, i int, lit string, canon byte) (int, bool) {
+	if !bytes.HasPrefix(s[i:], []byte(lit)) {
+		return i, false
+	}
+	c.out = append(c.out, canon)
+	return i + len(lit), true
+}
+
+// array writes the canonical form of the array whose elements start at s[i:].
+func (c *canonicalizer) array(s []byte, i int) (int, bool) {
+	if c.depth++; c.depth > maxCanonDepth {
+		return i, false
+	}
+	defer func() { c.depth-- }()
+	c.out = append(c.out, canonArray)
+	i = skipSpace(s, i)
+	if i < len(s) && s[i] == ']' {
+		c.out = append(c.out, canonEndArr)
+		return i + 1, true
+	}
+	for {
+		var ok bool
+		if i, ok = c.value(s, skipSpace(s, i)); !ok {
+			return i, false
+		}
+		i = skipSpace(s, i)
+		if i >= len(s) {
+			return i, false
+		}
+		switch s[i] {
+		case ',':
+			i++
+		case ']':
+			c.out = append(c.out, canonEndArr)
+			return i + 1, true
+		default:
+			return i, false
+		}
+	}
+}
+
+// object writes the canonical form of the object whose members start at
+// s[i:]: its members as they come, then sorted when they are not already.
+func (c *canonicalizer) object(s []byte, i int) (int, bool) {
+	if c.depth++; c.depth > maxCanonDepth {
+		return i, false
+	}
+	defer func() { c.depth-- }()
+	c.out = append(c.out, canonObject)
+	start := len(c.out)
+	var stack [16]member
+	members := stack[:0]
+	sorted := true
+	i = skipSpace(s, i)
+	if i < len(s) && s[i] == '}' {
+		c.out = append(c.out, canonEndObj)
+		return i + 1, true
+	}
+	for {
+		i = skipSpace(s, i)
+		if i >= len(s) || s[i] != '"' {
+			return i, false
+		}
+		m := member{start: len(c.out), keyStart: len(c.out) + 9}
+		var ok bool
+		if i, ok = c.str(s, i+1); !ok {
+			return i, false
+		}
+		m.keyEnd = len(c.out)
+		if i = skipSpace(s, i); i >= len(s) || s[i] != ':' {
+			return i, false
+		}
+		if i, ok = c.value(s, skipSpace(s, i+1)); !ok {
+			return i, false
+		}
+		m.end = len(c.out)
+		if n := len(members); n > 0 && bytes.Compare(c.key(members[n-1]), c.key(m)) >= 0 {
+			sorted = false
+		}
+		members = append(members, m)
+		i = skipSpace(s, i)
+		if i >= len(s) {
+			return i, false
+		}
+		if s[i] == '}' {
+			break
+		}
+		if s[i] != ',' {
+			return i, false
+		}
+		i++
+	}
+	if !sorted {
+		c.sortMembers(start, members)
+	}
+	c.out = append(c.out, canonEndObj)
+	return i + 1, true
+}
+
+// key returns the bytes of m's key.
+func (c *canonicalizer) key(m member) []byte {
+	return c.out[m.keyStart:m.keyEnd]
+}
+
+// sortMembers rewrites the members of an object, from start in c.out, in
+// the order of their keys, keeping the last of members with one key as
+// encoding/json does.
+func (c *canonicalizer) sortMembers(start int, members []member) {
+	slices.SortStableFunc(members, func(a, b member) int { return bytes.Compare(c.key(a), c.key(b)) })
+	region := bytes.Clone(c.out[start:])
+	key := func(m member) []byte { return region[m.keyStart-start : m.keyEnd-start] }
+	c.out = c.out[:start]
+	for j, m := range members {
+		if j+1 < len(members) && bytes.Equal(key(m), key(members[j+1])) {
+			continue // a later member has this key
+		}
+		c.out = append(c.out, region[m.start-start:m.end-start]...)
+	}
+}
+
+// str writes the canonical form of the string whose content starts at
+// s[i:] and returns the index after its closing quote. It leaves to
+// encoding/json the strings it would change: invalid UTF-8 and surrogate
+// escapes.
+func (c *canonicalizer) str(s []byte, i int) (int, bool) {
+	c.out = append(c.out, canonString, 0, 0, 0, 0, 0, 0, 0, 0)
+	lenAt := len(c.out) - 8
+	for i < len(s) {
+		b := s[i]
+		switch {
+		case b == '"':
+			binary.BigEndian.PutUint64(c.out[lenAt:], uint64(len(c.out)-lenAt-8))
+			return i + 1, true
+		case b == '\\':
+			r, n := unescape(s[i:])
+			if n == 0 {
+				return i, false
+			}
+			c.out = utf8.AppendRune(c.out, r)
+			i += n
+		case b < 0x20:
+			return i, false
+		case b < utf8.RuneSelf:
+			c.out = append(c.out, b)
+			i++
+		default:
+			r, n := utf8.DecodeRune(s[i:])
+			if r == utf8.RuneError && n == 1 {
+				return i, false
+			}
+			c.out = append(c.out, s[i:i+n]...)
+			i += n
+		}
+	}
+	return i, false
+}
+
+// unescape returns the rune of the escape at the start of s and its length,
+// or a length of 0 for an escape it leaves to encoding/json.
+func unescape(s []byte) (rune, int) {
+	if len(s) < 2 {
+		return 0, 0
+	}
+	switch s[1] {
+	case '"', '\\', '/':
+		return rune(s[1]), 2
+	case 'b':
+		return '\b', 2
+	case 'f':
+		return '\f', 2
+	case 'n':
+		return '\n', 2
+	case 'r':
+		return '\r', 2
+	case 't':
+		return '\t', 2
+	case 'u':
+		if len(s) < 6 {
+			return 0, 0
+		}
+		var r rune
+		for _, h := range s[2:6] {
+			switch {
+			case '0' <= h && h <= '9':
+				h -= '0'
+			case 'a' <= h && h <= 'f':
+				h -= 'a' - 10
+			case 'A' <= h && h <= 'F':
+				h -= 'A' - 10
+			default:
+				return 0, 0
+			}
+			r = r<<4 | rune(h)
+		}
+		if utf16.IsSurrogate(r) {
+			return 0, 0
+		}
+		return r, 6
+	}
+	return 0, 0
+}
+
+// scanNumber returns the index after the JSON number at s[i:].
+func scanNumber(s []byte, i int) (int, bool) {
+	digits := func(i int) int {
+		for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+			i++
+		}
+		return i
+	}
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(s) && s[i] == '0':
+		i++
+	case i < len(s) && '1' <= s[i] && s[i] <= '9':
+		i = digits(i)
+	default:
+		return i, false
+	}
+	if i < len(s) && s[i] == '.' {
+		j := digits(i + 1)
+		if j == i+1 {
+			return i, false
+		}
+		i = j
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		j := digits(i)
+		if j == i {
+			return i, false
+		}
+		i = j
+	}
+	return i, true
+}
+
+// skipSpace returns the index of the first byte at or after s[i:] that is
+// not JSON white space.
+func skipSpace(s []byte, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+		i++
+	}
+	return i
+}

@@ -1,0 +1,102 @@
+package toolnexus_test
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/toolnexus-go/toolnexus"
+)
+
+// TestArgsDigest checks which arguments are the same call: those that
+// encoding/json decodes, numbers kept as written, to the same value.
+func TestArgsDigest(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		a, b string
+		same bool
+	}{
+		{"keys reordered", `{"a":1,"b":[true,null]}`, `{"b":[true,null],"a":1}`, true},
+		{"spacing", `{"a":1}`, " \t\r\n{ \"a\" : 1 }\n", true},
+		{"empty, null and {}", ``, `null`, true},
+		{"null and {}", ` null `, `{}`, true},
+		{"escapes", `{"k":"é\n\"/<>&"}`, `{"\u006b":"\u00e9\u000a\u0022\/\u003c\u003e\u0026"}`, true},
+		{"a surrogate pair", `{"k":"😀"}`, `{"k":"\ud83d\ude00"}`, true},
+		{"a lone surrogate is U+FFFD", `{"k":"\ud83d"}`, `{"k":"\ufffd"}`, true},
+		{"invalid UTF-8 is U+FFFD", "{\"k\":\"\xff\"}", `{"k":"\ufffd"}`, true},
+		{"a repeated key: the last wins", `{"a":1,"a":2}`, `{"a":2}`, true},
+		{"a repeated key, nested", `{"o":{"b":1,"a":0,"b":3}}`, `{"o":{"a":0,"b":3}}`, true},
+		{"unsorted nested", `[{"z":1,"y":{"d":1,"c":2}}]`, `[{"y":{"c":2,"d":1},"z":1}]`, true},
+		{"another number spelling", `{"n":1}`, `{"n":1.0}`, false},
+		{"an exponent", `{"n":1e2}`, `{"n":100}`, false},
+		{"a string, not a number", `{"n":1}`, `{"n":"1"}`, false},
+		{"case of a key", `{"a":1}`, `{"A":1}`, false},
+		{"array order", `[1,2]`, `[2,1]`, false},
+		{"nested array and flat", `[[1],2]`, `[[1,2]]`, false},
+		{"empty array and object", `[]`, `{}`, false},
+		{"empty string and null", `{"a":""}`, `{"a":null}`, false},
+		{"a key and a value moved", `{"ab":"c"}`, `{"a":"bc"}`, false},
+		{"false and null", `[false]`, `[null]`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			a, err := toolnexus.ArgsDigest([]byte(tt.a))
+			require.NoError(t, err)
+			b, err := toolnexus.ArgsDigest([]byte(tt.b))
+			require.NoError(t, err)
+			if tt.same {
+				assert.Equal(t, hex.EncodeToString(a), hex.EncodeToString(b))
+			} else {
+				assert.NotEqual(t, hex.EncodeToString(a), hex.EncodeToString(b))
+			}
+		})
+	}
+}
+
+// TestCanonicalArgs checks which arguments the parser canonicalizes itself
+// and which it leaves to encoding/json, and that both give one form.
+func TestCanonicalArgs(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		args   string
+		parsed bool
+	}{
+		{`{"env":"staging","replicas":3}`, true},
+		{`{"b":{"y":[1,2.5e-3,-0],"x":"\t"},"a":true}`, true},
+		{` null `, true},
+		{``, true},
+		{`"just a string"`, true},
+		{"{\"k\":\"\xff\"}", false},
+		{`{"k":"\ud83d\ude00"}`, false},
+		{strings.Repeat("[", 300) + strings.Repeat("]", 300), false},
+		{`{"a":1} {}`, false},
+		{`{"a":01}`, false},
+		{`{"a":1.}`, false},
+		{`{"a":tru}`, false},
+		{`{"a" 1}`, false},
+		{`{"a":1,}`, false},
+		{`[1,]`, false},
+		{"[\"\x01\"]", false},
+		{`{"a":"\x"}`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.args, func(t *testing.T) {
+			t.Parallel()
+			got, parsed := toolnexus.CanonicalArgs([]byte(tt.args))
+			assert.Equal(t, tt.parsed, parsed)
+			want, err := toolnexus.CanonicalValue([]byte(tt.args))
+			if parsed {
+				require.NoError(t, err)
+				assert.Equal(t, want, got)
+			}
+			_, digestErr := toolnexus.ArgsDigest([]byte(tt.args))
+			assert.Equal(t, err == nil, digestErr == nil)
+			assert.Equal(t, err == nil, len(strings.TrimSpace(tt.args)) == 0 || json.Valid([]byte(tt.args)))
+		})
+	}
+}
