@@ -10,9 +10,10 @@ package toolnexus_test
 //	.ci/bench                      # every job, 6 rounds
 //	BENCH=FromMCP ROUNDS=10 .ci/bench
 //
-// The README's table comes from
+// The README's tables come from
 //
-//	BENCH='^Benchmark(PartFromFile|PartFromReader|PartFromReaderUnknownSize|PartFromBytes|Size|ParseToolResult|FromMCP)$' .ci/bench
+//	BENCH='^Benchmark(PartFromFile|Floor|PartFromReader|PartFromReaderUnknownSize|PartFromBytes|Encode|CheckBase64|Size|ParseToolResult|FromMCP)$' .ci/bench
+//	GOEXPERIMENT=simd BENCH='^Benchmark(PartFromFile|PartFromReader|PartFromBytes|Floor|Encode|CheckBase64|FromMCP|ParseToolResult)$' .ci/bench
 
 import (
 	"bytes"

@@ -346,8 +346,9 @@ func readSize(r io.Reader, size int64) (string, error) {
 // readBlocks encodes r to its end, and returns how many bytes it read. The
 // input is kept in blocks: the first holds what r claims, up to readChunk
 // bytes, or firstBlock when it claims nothing; each next one twice the one
-// before up to blockUnit, then a 32nd of what came before (in steps of
-// blockUnit), so that little is allocated and left unused. They are encoded
+// before up to blockUnit, then, from blockUnit bytes read on, a 32nd of what
+// came before (in steps of blockUnit), so that little is allocated and left
+// unused. They are encoded
 // once, into a string of the exact size. With a limit, no more than
 // MaxBytes+1 bytes are read, and never more than one past a claim.
 func (pr PartReader) readBlocks(r io.Reader, claim int64) (string, int64, error) {
@@ -362,11 +363,15 @@ func (pr PartReader) readBlocks(r io.Reader, claim int64) (string, int64, error)
 	if claim > 0 && claim < readChunk {
 		next = claim + 1 // the claim, and the byte that would show it false
 	}
-	var blocks [][]byte
+	blocks := make([][]byte, 0, 16) // on the stack until a 17th block
 	var read int64
 	probe := make([]byte, 1) // the byte past a full block, which starts the next
 	for carried := 0; ; carried = 1 {
-		size := min(max(next, (read/32+blockUnit-1)/blockUnit*blockUnit), room+int64(carried))
+		size := next
+		if read >= blockUnit {
+			size = max(size, (read/32+blockUnit-1)/blockUnit*blockUnit)
+		}
+		size = min(size, room+int64(carried))
 		block := make([]byte, size)
 		copy(block, probe[:carried])
 		n, err := readFull(r, block[carried:])

@@ -1,11 +1,26 @@
 package mcpbridge_test
 
 import (
+	"bytes"
+	"context"
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/rand"
+	"encoding/base64"
 	"encoding/json"
-	"math/rand/v2"
+	"errors"
+	"fmt"
+	mathrand "math/rand/v2"
+	"runtime"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"github.com/toolnexus-go/toolnexus"
 	"github.com/toolnexus-go/toolnexus/mcpbridge"
 )
@@ -22,7 +37,7 @@ var benchSizes = []struct {
 // benchImage returns n random bytes, the same on every run.
 func benchImage(n int) []byte {
 	b := make([]byte, n)
-	rand.NewChaCha8([32]byte{}).Read(b)
+	mathrand.NewChaCha8([32]byte{}).Read(b)
 	return b
 }
 
@@ -97,6 +112,274 @@ func BenchmarkFromCallToolResult(b *testing.B) {
 						b.Fatal(err, len(r.Parts))
 					}
 				}
+			})
+		}
+	}
+}
+
+// The round-trip benchmarks run a tool over the SDK's in-memory transport,
+// a client and a server in this process, with 1, 16 and 256 calls in
+// flight on one session: impl=toolnexus is a tool of mcpbridge.Handler,
+// impl=baseline the same tool as a plain handler of the SDK. .ci/bench in
+// the main module prints each pair's ratio; here:
+//
+//	go test -run '^$' -bench 'Elicitation|TextCall' -benchmem . | benchstat -col /impl@(baseline toolnexus) -
+
+// inFlights are the calls in flight of the round-trip benchmarks.
+var inFlights = []int{1, 16, 256}
+
+// benchIn is the input of the round-trip benchmarks' tools.
+type benchIn struct {
+	To string `json:"to"`
+}
+
+// benchArgs are the arguments every call of a round-trip benchmark sends.
+var benchArgs = map[string]any{"to": "ops@example.com"}
+
+// benchKey seals the states of both sides of BenchmarkElicitation.
+var benchKey = bytes.Repeat([]byte{0x42}, 32)
+
+// roundTrip is one flow of a round-trip benchmark: a server with one tool,
+// "send", and a client that accepts every elicitation.
+type roundTrip struct {
+	name string
+	add  func(tb testing.TB, s *mcp.Server)
+	want string // the text of the call's result
+}
+
+// bridgeTool is the tool "send" of mcpbridge: with elicit, it asks for an
+// approval, then says "sent to" its address; without, it answers "hello"
+// at once.
+func bridgeTool(elicit bool) func(testing.TB, *mcp.Server) {
+	return func(tb testing.TB, s *mcp.Server) {
+		b, err := mcpbridge.New(benchKey, nil)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		mcp.AddTool(s, &mcp.Tool{Name: "send"}, mcpbridge.Handler(b, func(_ context.Context, in benchIn, a *toolnexus.Answer) toolnexus.ToolResult {
+			switch {
+			case !elicit:
+				return toolnexus.Ok("hello " + in.To)
+			case a == nil:
+				return toolnexus.Pending(toolnexus.Request{Kind: toolnexus.KindApproval, Prompt: "Send the report to " + in.To + "?"})
+			case !a.OK:
+				return toolnexus.Errorf("not sent")
+			}
+			return toolnexus.Ok("sent to " + in.To)
+		}))
+	}
+}
+
+// sdkState is what the baseline seals into its request state: the call it
+// belongs to, what it asked and until when it may be answered, as the
+// bridge's state binds them.
+type sdkState struct {
+	Tool    string          `json:"tool"`
+	Args    json.RawMessage `json:"args"`
+	Asked   string          `json:"asked"`
+	Expires int64           `json:"expires"`
+}
+
+// sdkSealer seals and opens the baseline's states with AES-256-GCM, a
+// random nonce before each ciphertext, in unpadded base64url.
+type sdkSealer struct{ aead cipher.AEAD }
+
+func newSDKSealer(tb testing.TB) sdkSealer {
+	block, err := aes.NewCipher(benchKey)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	aead, err := cipher.NewGCM(block)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return sdkSealer{aead}
+}
+
+func (s sdkSealer) seal(st sdkState) (string, error) {
+	plain, err := json.Marshal(st)
+	if err != nil {
+		return "", err
+	}
+	nonce := make([]byte, s.aead.NonceSize(), s.aead.NonceSize()+len(plain)+s.aead.Overhead())
+	if _, err := rand.Read(nonce); err != nil {
+		return "", err
+	}
+	return base64.RawURLEncoding.EncodeToString(s.aead.Seal(nonce, nonce, plain, nil)), nil
+}
+
+func (s sdkSealer) open(state string) (sdkState, error) {
+	var st sdkState
+	sealed, err := base64.RawURLEncoding.DecodeString(state)
+	if err != nil || len(sealed) < s.aead.NonceSize() {
+		return st, errors.New("bad state")
+	}
+	plain, err := s.aead.Open(nil, sealed[:s.aead.NonceSize()], sealed[s.aead.NonceSize():], nil)
+	if err != nil {
+		return st, err
+	}
+	return st, json.Unmarshal(plain, &st)
+}
+
+// sdkTool is bridgeTool as a plain handler of the SDK, on its own multi
+// round-trip flow: an input_required result with an elicitation and a
+// state sealed as sdkSealer does, opened and checked on the retry.
+func sdkTool(elicit bool) func(testing.TB, *mcp.Server) {
+	return func(tb testing.TB, s *mcp.Server) {
+		sealer := newSDKSealer(tb)
+		text := func(t string) *mcp.CallToolResult {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: t}}}
+		}
+		mcp.AddTool(s, &mcp.Tool{Name: "send"}, func(_ context.Context, req *mcp.CallToolRequest, in benchIn) (*mcp.CallToolResult, any, error) {
+			if !elicit {
+				return text("hello " + in.To), nil, nil
+			}
+			p := req.Params
+			if p.RequestState == "" {
+				state, err := sealer.seal(sdkState{Tool: p.Name, Args: p.Arguments, Asked: "approve", Expires: time.Now().Add(10 * time.Minute).Unix()})
+				if err != nil {
+					return nil, nil, err
+				}
+				return &mcp.CallToolResult{
+					InputRequests: mcp.InputRequestMap{"approve": &mcp.ElicitParams{
+						Message:         "Send the report to " + in.To + "?",
+						RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{}},
+					}},
+					RequestState: state,
+				}, nil, nil
+			}
+			st, err := sealer.open(p.RequestState)
+			if err != nil || st.Tool != p.Name || !bytes.Equal(st.Args, p.Arguments) || time.Now().Unix() >= st.Expires {
+				return nil, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Invalid or expired requestState"}
+			}
+			answer, ok := p.InputResponses[st.Asked].(*mcp.ElicitResult)
+			if !ok || answer.Action != "accept" {
+				return text("not sent"), nil, nil
+			}
+			return text("sent to " + in.To), nil, nil
+		})
+	}
+}
+
+// session connects a client that accepts every elicitation to a server
+// with rt's tool, and returns the client's session and a function that
+// closes both ends and waits for them.
+func (rt roundTrip) session(tb testing.TB) (*mcp.ClientSession, func()) {
+	ctx := context.Background()
+	s := mcp.NewServer(&mcp.Implementation{Name: "bench", Version: "v0.0.1"}, nil)
+	rt.add(tb, s)
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := s.Connect(ctx, st, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	c := mcp.NewClient(&mcp.Implementation{Name: "bench-client", Version: "v0.0.1"}, &mcp.ClientOptions{
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{}}, nil
+		},
+	})
+	cs, err := c.Connect(ctx, ct, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return cs, func() {
+		if err := cs.Close(); err != nil {
+			tb.Error(err)
+		}
+		if err := ss.Wait(); err != nil {
+			tb.Error(err)
+		}
+	}
+}
+
+// call calls the tool once and checks its result.
+func (rt roundTrip) call(cs *mcp.ClientSession) error {
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "send", Arguments: benchArgs})
+	if err != nil {
+		return err
+	}
+	if len(res.Content) != 1 || res.IsError {
+		return fmt.Errorf("result %+v", res)
+	}
+	if tc, ok := res.Content[0].(*mcp.TextContent); !ok || tc.Text != rt.want {
+		return fmt.Errorf("content %+v, want %q", res.Content[0], rt.want)
+	}
+	return nil
+}
+
+// run makes n calls, inFlight at a time.
+func (rt roundTrip) run(cs *mcp.ClientSession, n, inFlight int) error {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	errs := make([]error, inFlight)
+	for i := range inFlight {
+		wg.Go(func() {
+			for next.Add(1) <= int64(n) {
+				if errs[i] = rt.call(cs); errs[i] != nil {
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// roundTrips are the flows of the round-trip benchmarks, by job and side.
+var roundTrips = map[string][2]roundTrip{
+	"Elicitation": {
+		{"toolnexus", bridgeTool(true), "sent to ops@example.com"},
+		{"baseline", sdkTool(true), "sent to ops@example.com"},
+	},
+	"TextCall": {
+		{"toolnexus", bridgeTool(false), "hello ops@example.com"},
+		{"baseline", sdkTool(false), "hello ops@example.com"},
+	},
+}
+
+// benchRoundTrip runs both sides of job at each number of calls in flight,
+// one side right after the other.
+func benchRoundTrip(b *testing.B, job string) {
+	for _, n := range inFlights {
+		for _, rt := range roundTrips[job] {
+			b.Run(fmt.Sprintf("impl=%s/inflight=%d", rt.name, n), func(b *testing.B) {
+				cs, done := rt.session(b)
+				defer done()
+				b.ReportAllocs()
+				b.ResetTimer()
+				if err := rt.run(cs, b.N, n); err != nil {
+					b.Fatal(err)
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkElicitation is one elicitation cycle: the call, its
+// input_required result with a sealed state, the client's answer (the
+// SDK's client fulfils the request and retries), and the completed result.
+func BenchmarkElicitation(b *testing.B) { benchRoundTrip(b, "Elicitation") }
+
+// BenchmarkTextCall is a call whose tool answers text at once.
+func BenchmarkTextCall(b *testing.B) { benchRoundTrip(b, "TextCall") }
+
+// TestRoundTripsLeaveNoGoroutine runs every flow of the round-trip
+// benchmarks with 16 calls in flight and checks that, once its session is
+// closed, no goroutine it started is left. Not parallel: it counts the
+// process's goroutines.
+func TestRoundTripsLeaveNoGoroutine(t *testing.T) {
+	for job, sides := range roundTrips {
+		for _, rt := range sides {
+			t.Run(job+"/"+rt.name, func(t *testing.T) {
+				before := runtime.NumGoroutine()
+				cs, done := rt.session(t)
+				require.NoError(t, rt.run(cs, 64, 16))
+				done()
+				deadline := time.Now().Add(5 * time.Second)
+				for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+					time.Sleep(time.Millisecond)
+				}
+				assert.LessOrEqual(t, runtime.NumGoroutine(), before, "goroutines left behind")
 			})
 		}
 	}
