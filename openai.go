@@ -34,10 +34,12 @@ type OpenAIFile struct {
 }
 
 // OpenAIInputAudio is the audio of an OpenAI Chat input_audio part: the
-// base64 data and its format, "wav" or "mp3".
+// base64 data and its format, "wav" or "mp3", under the JSON key "format"
+// (the field is AudioFormat, so that the type can have the Format method
+// that prints it without its payload).
 type OpenAIInputAudio struct {
-	Data   string `json:"data"`
-	Format string `json:"format"`
+	Data        string `json:"data"`
+	AudioFormat string `json:"format"`
 }
 
 // OpenAIFunctionCallOutput is an OpenAI Responses function_call_output input
@@ -195,7 +197,7 @@ func openAIChatPart(p ContentPart) OpenAIChatContentPart {
 		text, _ := textOf(mt, p.Data)
 		return OpenAIChatContentPart{Type: "text", Text: text}
 	}
-	return OpenAIChatContentPart{Type: "input_audio", InputAudio: &OpenAIInputAudio{Data: p.Data, Format: openAIAudioFormats[mt]}}
+	return OpenAIChatContentPart{Type: "input_audio", InputAudio: &OpenAIInputAudio{Data: p.Data, AudioFormat: openAIAudioFormats[mt]}}
 }
 
 // OpenAIResponsesOutput returns r as an OpenAI Responses function_call_output

@@ -161,7 +161,7 @@ func TestOpenAIChatAudioFormats(t *testing.T) {
 				return
 			}
 			require.Len(t, msgs, 2)
-			assert.Equal(t, &toolnexus.OpenAIInputAudio{Data: "AAAA", Format: format},
+			assert.Equal(t, &toolnexus.OpenAIInputAudio{Data: "AAAA", AudioFormat: format},
 				msgs[1].Content.([]toolnexus.OpenAIChatContentPart)[1].InputAudio)
 		})
 	}

@@ -1219,11 +1219,8 @@ func (v OpenAIInputAudio) String() string { return showWire(v, false) }
 // GoString returns v in Go syntax without payload, for %#v.
 func (v OpenAIInputAudio) GoString() string { return showWire(v, true) }
 
-// OpenAIInputAudio has a field named Format, so it cannot have the method:
-// its String and GoString serve %v, %+v, %s, %q, %x, %X and %#v, and a
-// verb for numbers (%d) prints its fields as fmt does. It shows no payload
-// where it is printed as part of an [OpenAIChatContentPart] or
-// [OpenAIChatMessage], and logs none.
+// Format prints v for every verb without payload, as [OpenAIInputAudio.String] (%#v: [OpenAIInputAudio.GoString]).
+func (v OpenAIInputAudio) Format(f fmt.State, verb rune) { format(f, verb, v) }
 
 // LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
 func (v OpenAIInputAudio) LogValue() slog.Value { return logWire(v) }
