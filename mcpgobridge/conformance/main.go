@@ -101,6 +101,11 @@ func newServer(key []byte) (*server.MCPServer, error) {
 	add("test_tool_with_progress", mcpgobridge.CallHandler(b, withProgress))
 	srv.AddTool(mcp.NewToolWithRawSchema("json_schema_2020_12_tool", "Conformance tool json_schema_2020_12_tool.", json.RawMessage(schema2020)),
 		fixed(toolnexus.Ok("schema accepted")))
+	// region travels in the Mcp-Param-Region header too (SEP-2243), which
+	// mcp-go checks against the body before the handler runs.
+	add("test_x_mcp_header", mcpgobridge.Handler(b, region),
+		mcp.WithString("region", mcp.Description("mirrored into Mcp-Param-Region"), headerParam("Region")),
+		mcp.WithInteger("level", mcp.Description("not mirrored")))
 
 	// Tools that ask the client: on 2025-11-25 the bridge sends the request
 	// on the session, on 2026-07-28 it returns input_required.
@@ -168,6 +173,18 @@ func withProgress(ctx context.Context, c mcpgobridge.Call[noInput]) toolnexus.To
 		}
 	}
 	return toolnexus.Ok("Tool with progress executed successfully")
+}
+
+// headerParam annotates a parameter to be mirrored into the
+// Mcp-Param-<name> header (SEP-2243).
+func headerParam(name string) mcp.PropertyOption {
+	return func(p map[string]any) { p["x-mcp-header"] = name }
+}
+
+func region(_ context.Context, in struct {
+	Region string `json:"region"`
+}, _ *toolnexus.Answer) toolnexus.ToolResult {
+	return toolnexus.Ok("region=" + in.Region)
 }
 
 // sample returns the request asking the client's model prompt, in at most
