@@ -74,7 +74,7 @@ var (
 	// holds a key twice or holds a key that is not hex ([KeysFromHex]).
 	ErrInvalidKey = errors.New("toolnexus: invalid request state key")
 	// ErrInvalidSealer reports [SealerOptions] whose MaxAge or ClockSkew is
-	// out of bounds.
+	// out of bounds, or [MCPServerOptions] whose Expiry is negative.
 	ErrInvalidSealer = errors.New("toolnexus: invalid sealer options")
 	// ErrStateReplayed reports a request state that [Sealer.Claim] has
 	// already claimed: it may finish only once.

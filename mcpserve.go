@@ -137,6 +137,56 @@ type MCPServer struct {
 	Time func() time.Time
 }
 
+// MCPServerOptions configures the [MCPServer] that [NewMCPServer] returns:
+// Keys, Audience, MaxAge, ClockSkew and Claims are those of its Sealer's
+// [SealerOptions] (Keys besides the key that seals), Expiry and Logger
+// those of the MCPServer.
+type MCPServerOptions struct {
+	// Keys open states besides the key given to NewMCPServer, which seals
+	// them: the older keys of a rotation.
+	Keys [][]byte
+	// Audience names the service a state opens on.
+	Audience string
+	// MaxAge is how long after it was sealed a state opens at all; zero
+	// means [DefaultStateMaxAge].
+	MaxAge time.Duration
+	// ClockSkew is how far ahead another server's clock may run; zero
+	// means [DefaultStateClockSkew].
+	ClockSkew time.Duration
+	// Claims, when set, lets each state finish at most once.
+	Claims ClaimStore
+	// Expiry is how long a Request without ExpiresAt can be answered; zero
+	// means until its state expires.
+	Expiry time.Duration
+	// Logger gets what a client is never told; nil means [slog.Default].
+	Logger *slog.Logger
+}
+
+// NewMCPServer returns an MCPServer whose Sealer seals states with key and
+// opens them with key and o.Keys, each at least
+// [MinStateKeyLen] bytes. A short key is an error matching [ErrShortKey],
+// a negative o.Expiry one matching [ErrInvalidSealer], and so are the
+// errors of [NewSealer].
+func NewMCPServer(key []byte, o MCPServerOptions) (*MCPServer, error) {
+	if len(key) < MinStateKeyLen {
+		return nil, errorf(ErrShortKey, "%d bytes, want at least %d", len(key), MinStateKeyLen)
+	}
+	if o.Expiry < 0 {
+		return nil, errorf(ErrInvalidSealer, "Expiry %v is negative", o.Expiry)
+	}
+	sealer, err := NewSealer(SealerOptions{
+		Keys:      append([][]byte{key}, o.Keys...),
+		Audience:  o.Audience,
+		MaxAge:    o.MaxAge,
+		ClockSkew: o.ClockSkew,
+		Claims:    o.Claims,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &MCPServer{Sealer: sealer, Expiry: o.Expiry, Logger: o.Logger}, nil
+}
+
 // Call runs one tools/call of tool, given every answer so far, earliest
 // first, and returns the result to send, or an [*MCPError] to send as the
 // JSON-RPC error.

@@ -730,3 +730,64 @@ func TestMCPServerCallNoSealer(t *testing.T) {
 	require.ErrorAs(t, err, &e)
 	assert.Equal(t, -32603, e.Code)
 }
+
+func TestNewMCPServer(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name    string
+		key     []byte
+		o       toolnexus.MCPServerOptions
+		wantErr error
+		wantMsg string
+	}{
+		{"short key", serveKey[:31], toolnexus.MCPServerOptions{Keys: [][]byte{serveOther}}, toolnexus.ErrShortKey,
+			"toolnexus: request state key too short: 31 bytes, want at least 32"},
+		{"no key", nil, toolnexus.MCPServerOptions{}, toolnexus.ErrShortKey,
+			"toolnexus: request state key too short: 0 bytes, want at least 32"},
+		{"short ring key", serveKey, toolnexus.MCPServerOptions{Keys: [][]byte{serveOther[:8]}}, toolnexus.ErrShortKey,
+			"toolnexus: request state key too short: key 2 of 2: 8 bytes, want at least 32"},
+		{"key twice", serveKey, toolnexus.MCPServerOptions{Keys: [][]byte{serveKey}}, toolnexus.ErrInvalidKey,
+			"toolnexus: invalid request state key: key 2 of 2 is key 1 again"},
+		{"negative max age", serveKey, toolnexus.MCPServerOptions{MaxAge: -time.Hour}, toolnexus.ErrInvalidSealer,
+			"toolnexus: invalid sealer options: MaxAge -1h0m0s is not between 0 and 720h0m0s"},
+		{"negative expiry", serveKey, toolnexus.MCPServerOptions{Expiry: -time.Second}, toolnexus.ErrInvalidSealer,
+			"toolnexus: invalid sealer options: Expiry -1s is negative"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s, err := toolnexus.NewMCPServer(tc.key, tc.o)
+			require.ErrorIs(t, err, tc.wantErr)
+			assert.EqualError(t, err, tc.wantMsg)
+			assert.Nil(t, s)
+		})
+	}
+}
+
+// TestNewMCPServerKeys answers, on a server made by NewMCPServer after a
+// key rotation, a state sealed before it with the older key.
+func TestNewMCPServerKeys(t *testing.T) {
+	t.Parallel()
+	old, _ := newMCPServer(t, toolnexus.SealerOptions{})
+	logger := slog.New(slog.DiscardHandler)
+	s, err := toolnexus.NewMCPServer(serveOther, toolnexus.MCPServerOptions{
+		Keys: [][]byte{serveKey}, Audience: "test", Expiry: time.Minute, Logger: logger,
+	})
+	require.NoError(t, err)
+	assert.Equal(t, time.Minute, s.Expiry)
+	assert.Same(t, logger, s.Logger)
+
+	c := toolnexus.MCPToolCall{Tool: "greet", Arguments: json.RawMessage(`{}`), Client: newClient}
+	res, err := old.Call(context.Background(), c, nameTool(nil))
+	require.NoError(t, err)
+	done, err := s.Call(context.Background(), retry(c, res, map[string]string{"name": acceptAlice}), nameTool(nil))
+	require.NoError(t, err)
+	assert.Equal(t, `{"content":[{"type":"text","text":"Hello, Alice!"}],"isError":false,"resultType":"complete"}`, wire(t, done))
+
+	// Sealed with the new key, the state no longer opens on the old server.
+	res, err = s.Call(context.Background(), c, nameTool(nil))
+	require.NoError(t, err)
+	_, err = old.Call(context.Background(), retry(c, res, map[string]string{"name": acceptAlice}), nameTool(nil))
+	var mcpErr *toolnexus.MCPError
+	require.ErrorAs(t, err, &mcpErr)
+	assert.Equal(t, -32602, mcpErr.Code)
+}

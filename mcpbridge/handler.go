@@ -3,12 +3,12 @@
 package mcpbridge
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
-	"slices"
 	"strings"
 	"time"
 
@@ -85,29 +85,17 @@ func New(key []byte, opts *Options) (*Bridge, error) {
 	if opts != nil {
 		o = *opts
 	}
-	if len(key) < toolnexus.MinStateKeyLen {
-		return nil, fmt.Errorf("mcpbridge: %w: %d bytes, want at least %d", toolnexus.ErrShortKey, len(key), toolnexus.MinStateKeyLen)
-	}
 	if o.Expiry < 0 {
 		return nil, fmt.Errorf("mcpbridge: negative expiry %v", o.Expiry)
 	}
-	sealer, err := toolnexus.NewSealer(toolnexus.SealerOptions{
-		Keys:      append([][]byte{slices.Clone(key)}, o.Keys...),
-		Audience:  o.Audience,
-		MaxAge:    o.MaxAge,
-		ClockSkew: o.ClockSkew,
-		Claims:    o.Claims,
+	server, err := toolnexus.NewMCPServer(key, toolnexus.MCPServerOptions{
+		Keys: o.Keys, Audience: o.Audience, MaxAge: o.MaxAge, ClockSkew: o.ClockSkew, Claims: o.Claims,
+		Expiry: cmp.Or(o.Expiry, DefaultExpiry), Logger: o.Logger,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("mcpbridge: %w", err)
 	}
-	if o.Expiry == 0 {
-		o.Expiry = DefaultExpiry
-	}
-	return &Bridge{
-		server:    toolnexus.MCPServer{Sealer: sealer, Expiry: o.Expiry, Logger: o.Logger},
-		principal: o.Principal,
-	}, nil
+	return &Bridge{server: *server, principal: o.Principal}, nil
 }
 
 // ToolFunc is a tool that can suspend. It is called with its input and a

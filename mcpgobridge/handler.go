@@ -1,6 +1,7 @@
 package mcpgobridge
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -82,24 +83,14 @@ func New(key []byte, opts *Options) (*Bridge, error) {
 	if o.Expiry < 0 {
 		return nil, fmt.Errorf("mcpgobridge: negative expiry %v", o.Expiry)
 	}
-	sealer, err := toolnexus.NewSealer(toolnexus.SealerOptions{
-		Keys:      append([][]byte{key}, o.Keys...),
-		Audience:  o.Audience,
-		MaxAge:    o.MaxAge,
-		ClockSkew: o.ClockSkew,
-		Claims:    o.Claims,
+	core, err := toolnexus.NewMCPServer(key, toolnexus.MCPServerOptions{
+		Keys: o.Keys, Audience: o.Audience, MaxAge: o.MaxAge, ClockSkew: o.ClockSkew, Claims: o.Claims,
+		Expiry: cmp.Or(o.Expiry, DefaultExpiry), Logger: o.Logger,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("mcpgobridge: %w", err)
 	}
-	b := &Bridge{
-		core:      toolnexus.MCPServer{Sealer: sealer, Expiry: DefaultExpiry, Logger: o.Logger},
-		principal: o.Principal,
-	}
-	if o.Expiry != 0 {
-		b.core.Expiry = o.Expiry
-	}
-	return b, nil
+	return &Bridge{core: *core, principal: o.Principal}, nil
 }
 
 // ToolFunc is a tool that can suspend. It is called with its input and a

@@ -42,17 +42,12 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"fmt"
 	"log"
 	"os"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/redis/go-redis/v9"
-	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/examples/mcpexample"
 	"github.com/toolnexus-go/toolnexus/mcpbridge"
-	"github.com/toolnexus-go/toolnexus/redisclaims"
 )
 
 func main() {
@@ -72,59 +67,13 @@ func main() {
 // config returns the sealing key and the options of the Bridge that the
 // environment, read with getenv, asks for.
 func config(getenv func(string) string) ([]byte, *mcpbridge.Options, error) {
-	opts := &mcpbridge.Options{Audience: "toolnexus-example"}
-	keys, err := stateKeys(getenv("TOOLNEXUS_STATE_KEYS"), getenv("TOOLNEXUS_STATE_KEY"))
+	c, err := mcpexample.FromEnv(getenv)
 	if err != nil {
 		return nil, nil, err
 	}
-	opts.Keys = keys[1:]
-	switch v := getenv("TOOLNEXUS_SINGLE_USE"); v {
-	case "", "0":
-	case "1":
-		opts.Claims = toolnexus.NewMemoryClaims()
-	default:
-		return nil, nil, fmt.Errorf("TOOLNEXUS_SINGLE_USE is %q, not 1 or 0", v)
-	}
-	if u := getenv("TOOLNEXUS_REDIS_URL"); u != "" {
-		ro, err := redis.ParseURL(u)
-		if err != nil {
-			return nil, nil, fmt.Errorf("TOOLNEXUS_REDIS_URL: %w", err)
-		}
-		if opts.Claims, err = redisclaims.New(redis.NewClient(ro), nil); err != nil {
-			return nil, nil, err
-		}
-	}
-	if v := getenv("TOOLNEXUS_EXPIRY"); v != "" {
-		d, err := time.ParseDuration(v)
-		if err != nil || d <= 0 {
-			return nil, nil, fmt.Errorf("TOOLNEXUS_EXPIRY is %q, not a positive duration such as 2h", v)
-		}
-		opts.Expiry = d
-		// A state lives no longer than its maximum age: a day unless the
-		// expiry asks for more.
-		opts.MaxAge = max(d, toolnexus.DefaultStateMaxAge)
-	}
-	return keys[0], opts, nil
-}
-
-// stateKeys returns the keys of TOOLNEXUS_STATE_KEYS (list), or else the
-// one of TOOLNEXUS_STATE_KEY (one), or else a random key.
-func stateKeys(list, one string) ([][]byte, error) {
-	switch {
-	case list != "" && one != "":
-		return nil, fmt.Errorf("both TOOLNEXUS_STATE_KEYS and TOOLNEXUS_STATE_KEY are set: set one")
-	case one != "":
-		list = one
-	case list == "":
-		key := make([]byte, 32)
-		_, err := rand.Read(key)
-		return [][]byte{key}, err
-	}
-	keys, err := toolnexus.KeysFromHex(list)
-	if err != nil {
-		return nil, fmt.Errorf("TOOLNEXUS_STATE_KEYS: %w", err)
-	}
-	return keys, nil
+	return c.Key, &mcpbridge.Options{
+		Audience: mcpexample.Audience, Keys: c.Keys, Claims: c.Claims, Expiry: c.Expiry, MaxAge: c.MaxAge,
+	}, nil
 }
 
 // newServer returns the server with its three tools.
@@ -133,52 +82,12 @@ func newServer(key []byte, opts *mcpbridge.Options) (*mcp.Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	server := mcp.NewServer(&mcp.Implementation{Name: "toolnexus-example", Version: "v0.1.0"}, nil)
-	mcp.AddTool(server, &mcp.Tool{Name: "deploy", Description: "Deploy to an environment once a person approves."},
-		mcpbridge.Handler(bridge, deploy))
-	mcp.AddTool(server, &mcp.Tool{Name: "login", Description: "Sign in to example.com."},
-		mcpbridge.Handler(bridge, login))
-	mcp.AddTool(server, &mcp.Tool{Name: "pick", Description: "Ask a person which environment to use."},
-		mcpbridge.Handler(bridge, pick))
+	server := mcp.NewServer(&mcp.Implementation{Name: mcpexample.Name, Version: mcpexample.Version}, nil)
+	mcp.AddTool(server, &mcp.Tool{Name: "deploy", Description: mcpexample.DeployDescription},
+		mcpbridge.Handler(bridge, mcpexample.Deploy))
+	mcp.AddTool(server, &mcp.Tool{Name: "login", Description: mcpexample.LoginDescription},
+		mcpbridge.Handler(bridge, mcpexample.Login))
+	mcp.AddTool(server, &mcp.Tool{Name: "pick", Description: mcpexample.PickDescription},
+		mcpbridge.Handler(bridge, mcpexample.Pick))
 	return server, nil
-}
-
-type deployInput struct {
-	Env string `json:"env" jsonschema:"the environment to deploy to"`
-}
-
-func deploy(_ context.Context, in deployInput, answer *toolnexus.Answer) toolnexus.ToolResult {
-	switch {
-	case answer == nil:
-		return toolnexus.Pending(toolnexus.Request{Kind: toolnexus.KindApproval, Prompt: "Deploy to " + in.Env + "?"})
-	case answer.OK:
-		return toolnexus.Ok("deployed to " + in.Env)
-	case answer.Reason == toolnexus.ReasonCancelled:
-		return toolnexus.Error("deploy to " + in.Env + " cancelled")
-	}
-	return toolnexus.Error("deploy to " + in.Env + " declined")
-}
-
-// login trusts the client's word that the person signed in; a real tool
-// checks with its identity provider that the login with the request's ID
-// has completed.
-func login(_ context.Context, _ struct{}, answer *toolnexus.Answer) toolnexus.ToolResult {
-	switch {
-	case answer == nil:
-		return toolnexus.AuthRequired("https://example.com/login", "")
-	case answer.OK:
-		return toolnexus.Ok("signed in")
-	}
-	return toolnexus.Error("login declined")
-}
-
-func pick(_ context.Context, _ struct{}, answer *toolnexus.Answer) toolnexus.ToolResult {
-	if answer == nil {
-		return toolnexus.Pending(toolnexus.Request{Kind: toolnexus.KindInput, Prompt: "Which environment?"})
-	}
-	env, _ := answer.Data["answer"].(string)
-	if !answer.OK || env == "" {
-		return toolnexus.Error("nothing picked")
-	}
-	return toolnexus.Ok("picked " + env)
 }

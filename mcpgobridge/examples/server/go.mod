@@ -5,21 +5,22 @@ go 1.26.0
 require (
 	github.com/mark3labs/mcp-go v1.2.1
 	github.com/modelcontextprotocol/go-sdk v1.8.0
-	github.com/redis/go-redis/v9 v9.23.0
 	github.com/stretchr/testify v1.12.1
-	github.com/toolnexus-go/toolnexus v0.0.0
+	github.com/toolnexus-go/toolnexus/examples/mcpexample v0.0.0
 	github.com/toolnexus-go/toolnexus/mcpgobridge v0.0.0
-	github.com/toolnexus-go/toolnexus/redisclaims v0.0.0
 )
 
 require (
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/google/jsonschema-go v0.4.3 // indirect
 	github.com/google/uuid v1.6.0 // indirect
+	github.com/redis/go-redis/v9 v9.23.0 // indirect
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.2 // indirect
 	github.com/segmentio/asm v1.1.3 // indirect
 	github.com/segmentio/encoding v0.5.4 // indirect
 	github.com/spf13/cast v1.7.1 // indirect
+	github.com/toolnexus-go/toolnexus v0.0.0 // indirect
+	github.com/toolnexus-go/toolnexus/redisclaims v0.0.0 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
 	go.uber.org/atomic v1.12.0 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
@@ -32,6 +33,7 @@ require (
 
 replace (
 	github.com/toolnexus-go/toolnexus => ../../../
+	github.com/toolnexus-go/toolnexus/examples/mcpexample => ../../../examples/mcpexample
 	github.com/toolnexus-go/toolnexus/mcpgobridge => ../../
 	github.com/toolnexus-go/toolnexus/redisclaims => ../../../redisclaims
 )

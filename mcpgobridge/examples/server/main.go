@@ -38,19 +38,13 @@
 package main
 
 import (
-	"context"
-	"crypto/rand"
-	"fmt"
 	"log"
 	"os"
-	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
-	"github.com/redis/go-redis/v9"
-	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/examples/mcpexample"
 	"github.com/toolnexus-go/toolnexus/mcpgobridge"
-	"github.com/toolnexus-go/toolnexus/redisclaims"
 )
 
 func main() {
@@ -70,57 +64,13 @@ func main() {
 // config returns the sealing key and the options of the Bridge that the
 // environment, read with getenv, asks for.
 func config(getenv func(string) string) ([]byte, *mcpgobridge.Options, error) {
-	opts := &mcpgobridge.Options{Audience: "toolnexus-example"}
-	keys, err := stateKeys(getenv("TOOLNEXUS_STATE_KEYS"), getenv("TOOLNEXUS_STATE_KEY"))
+	c, err := mcpexample.FromEnv(getenv)
 	if err != nil {
 		return nil, nil, err
 	}
-	opts.Keys = keys[1:]
-	switch v := getenv("TOOLNEXUS_SINGLE_USE"); v {
-	case "", "0":
-	case "1":
-		opts.Claims = toolnexus.NewMemoryClaims()
-	default:
-		return nil, nil, fmt.Errorf("TOOLNEXUS_SINGLE_USE is %q, not 1 or 0", v)
-	}
-	if u := getenv("TOOLNEXUS_REDIS_URL"); u != "" {
-		ro, err := redis.ParseURL(u)
-		if err != nil {
-			return nil, nil, fmt.Errorf("TOOLNEXUS_REDIS_URL: %w", err)
-		}
-		if opts.Claims, err = redisclaims.New(redis.NewClient(ro), nil); err != nil {
-			return nil, nil, err
-		}
-	}
-	if v := getenv("TOOLNEXUS_EXPIRY"); v != "" {
-		d, err := time.ParseDuration(v)
-		if err != nil || d <= 0 {
-			return nil, nil, fmt.Errorf("TOOLNEXUS_EXPIRY is %q, not a positive duration such as 2h", v)
-		}
-		opts.Expiry = d
-		opts.MaxAge = max(d, toolnexus.DefaultStateMaxAge)
-	}
-	return keys[0], opts, nil
-}
-
-// stateKeys returns the keys of TOOLNEXUS_STATE_KEYS (list), or else the
-// one of TOOLNEXUS_STATE_KEY (one), or else a random key.
-func stateKeys(list, one string) ([][]byte, error) {
-	switch {
-	case list != "" && one != "":
-		return nil, fmt.Errorf("both TOOLNEXUS_STATE_KEYS and TOOLNEXUS_STATE_KEY are set: set one")
-	case one != "":
-		list = one
-	case list == "":
-		key := make([]byte, 32)
-		_, err := rand.Read(key)
-		return [][]byte{key}, err
-	}
-	keys, err := toolnexus.KeysFromHex(list)
-	if err != nil {
-		return nil, fmt.Errorf("TOOLNEXUS_STATE_KEYS: %w", err)
-	}
-	return keys, nil
+	return c.Key, &mcpgobridge.Options{
+		Audience: mcpexample.Audience, Keys: c.Keys, Claims: c.Claims, Expiry: c.Expiry, MaxAge: c.MaxAge,
+	}, nil
 }
 
 // newServer returns the server with its three tools.
@@ -129,52 +79,12 @@ func newServer(key []byte, opts *mcpgobridge.Options) (*server.MCPServer, error)
 	if err != nil {
 		return nil, err
 	}
-	srv := server.NewMCPServer("toolnexus-example", "v0.1.0", server.WithToolCapabilities(false))
-	srv.AddTool(mcp.NewTool("deploy", mcp.WithDescription("Deploy to an environment once a person approves."),
-		mcp.WithInputSchema[deployInput]()), mcpgobridge.Handler(bridge, deploy))
-	srv.AddTool(mcp.NewTool("login", mcp.WithDescription("Sign in to example.com.")),
-		mcpgobridge.Handler(bridge, login))
-	srv.AddTool(mcp.NewTool("pick", mcp.WithDescription("Ask a person which environment to use.")),
-		mcpgobridge.Handler(bridge, pick))
+	srv := server.NewMCPServer(mcpexample.Name, mcpexample.Version, server.WithToolCapabilities(false))
+	srv.AddTool(mcp.NewTool("deploy", mcp.WithDescription(mcpexample.DeployDescription),
+		mcp.WithInputSchema[mcpexample.DeployInput]()), mcpgobridge.Handler(bridge, mcpexample.Deploy))
+	srv.AddTool(mcp.NewTool("login", mcp.WithDescription(mcpexample.LoginDescription)),
+		mcpgobridge.Handler(bridge, mcpexample.Login))
+	srv.AddTool(mcp.NewTool("pick", mcp.WithDescription(mcpexample.PickDescription)),
+		mcpgobridge.Handler(bridge, mcpexample.Pick))
 	return srv, nil
-}
-
-type deployInput struct {
-	Env string `json:"env" jsonschema:"the environment to deploy to"`
-}
-
-func deploy(_ context.Context, in deployInput, answer *toolnexus.Answer) toolnexus.ToolResult {
-	switch {
-	case answer == nil:
-		return toolnexus.Pending(toolnexus.Request{Kind: toolnexus.KindApproval, Prompt: "Deploy to " + in.Env + "?"})
-	case answer.OK:
-		return toolnexus.Ok("deployed to " + in.Env)
-	case answer.Reason == toolnexus.ReasonCancelled:
-		return toolnexus.Error("deploy to " + in.Env + " cancelled")
-	}
-	return toolnexus.Error("deploy to " + in.Env + " declined")
-}
-
-// login trusts the client's word that the person signed in; a real tool
-// checks with its identity provider that the login with the request's ID
-// has completed.
-func login(_ context.Context, _ struct{}, answer *toolnexus.Answer) toolnexus.ToolResult {
-	switch {
-	case answer == nil:
-		return toolnexus.AuthRequired("https://example.com/login", "")
-	case answer.OK:
-		return toolnexus.Ok("signed in")
-	}
-	return toolnexus.Error("login declined")
-}
-
-func pick(_ context.Context, _ struct{}, answer *toolnexus.Answer) toolnexus.ToolResult {
-	if answer == nil {
-		return toolnexus.Pending(toolnexus.Request{Kind: toolnexus.KindInput, Prompt: "Which environment?"})
-	}
-	env, _ := answer.Data["answer"].(string)
-	if !answer.OK || env == "" {
-		return toolnexus.Error("nothing picked")
-	}
-	return toolnexus.Ok("picked " + env)
 }

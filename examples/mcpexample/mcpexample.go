@@ -1,0 +1,166 @@
+// Package mcpexample is what the two example MCP servers share, the one on
+// the go-sdk (mcpbridge/examples/server) and the one on mcp-go
+// (mcpgobridge/examples/server): the environment that configures their
+// request states, and their three tools deploy, login and pick. Each
+// server adds only its SDK's wiring; see either for how to run it.
+//
+// It is a module of its own, so that the Redis client it can use is no
+// dependency of toolnexus or of either bridge.
+package mcpexample
+
+import (
+	"context"
+	"crypto/rand"
+	"fmt"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/redisclaims"
+)
+
+// The name and version of both example servers, and the audience of their
+// states.
+const (
+	Name     = "toolnexus-example"
+	Version  = "v0.1.0"
+	Audience = "toolnexus-example"
+)
+
+// The descriptions of the three tools.
+const (
+	DeployDescription = "Deploy to an environment once a person approves."
+	LoginDescription  = "Sign in to example.com."
+	PickDescription   = "Ask a person which environment to use."
+)
+
+// Config is how the environment asks a server to seal and open the states
+// a client holds between a question and its answer; each field is the one
+// of the same name of the bridge's Options, Key the key given to its New.
+type Config struct {
+	// Key seals states, and opens them.
+	Key []byte
+	// Keys open states too: the older keys of a rotation.
+	Keys [][]byte
+	// Claims, when set, lets each state finish at most once.
+	Claims toolnexus.ClaimStore
+	// Expiry is how long a parked call stays answerable; zero means the
+	// bridge's default.
+	Expiry time.Duration
+	// MaxAge is how long after it was sealed a state opens at all; zero
+	// means [toolnexus.DefaultStateMaxAge].
+	MaxAge time.Duration
+}
+
+// FromEnv returns the Config that the environment, read with getenv, asks
+// for:
+//
+//   - TOOLNEXUS_STATE_KEYS: comma-separated hex keys, the first of which
+//     seals (Key), the others open (Keys).
+//   - TOOLNEXUS_STATE_KEY: one hex key, when there is no ring; without
+//     either, Key is random.
+//   - TOOLNEXUS_SINGLE_USE=1: claims kept in memory, for one process.
+//   - TOOLNEXUS_REDIS_URL=redis://host:port/db: claims kept in the Redis.
+//   - TOOLNEXUS_EXPIRY: a positive Go duration such as 2h; MaxAge is
+//     then the longer of it and [toolnexus.DefaultStateMaxAge].
+//
+// A value that does not parse is an error naming its variable.
+func FromEnv(getenv func(string) string) (Config, error) {
+	keys, err := stateKeys(getenv("TOOLNEXUS_STATE_KEYS"), getenv("TOOLNEXUS_STATE_KEY"))
+	if err != nil {
+		return Config{}, err
+	}
+	c := Config{Key: keys[0], Keys: keys[1:]}
+	switch v := getenv("TOOLNEXUS_SINGLE_USE"); v {
+	case "", "0":
+	case "1":
+		c.Claims = toolnexus.NewMemoryClaims()
+	default:
+		return Config{}, fmt.Errorf("TOOLNEXUS_SINGLE_USE is %q, not 1 or 0", v)
+	}
+	if u := getenv("TOOLNEXUS_REDIS_URL"); u != "" {
+		ro, err := redis.ParseURL(u)
+		if err != nil {
+			return Config{}, fmt.Errorf("TOOLNEXUS_REDIS_URL: %w", err)
+		}
+		if c.Claims, err = redisclaims.New(redis.NewClient(ro), nil); err != nil {
+			return Config{}, err
+		}
+	}
+	if v := getenv("TOOLNEXUS_EXPIRY"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			return Config{}, fmt.Errorf("TOOLNEXUS_EXPIRY is %q, not a positive duration such as 2h", v)
+		}
+		c.Expiry = d
+		// A state lives no longer than its maximum age: a day unless the
+		// expiry asks for more.
+		c.MaxAge = max(d, toolnexus.DefaultStateMaxAge)
+	}
+	return c, nil
+}
+
+// stateKeys returns the keys of TOOLNEXUS_STATE_KEYS (list), or else the
+// one of TOOLNEXUS_STATE_KEY (one), or else a random key.
+func stateKeys(list, one string) ([][]byte, error) {
+	switch {
+	case list != "" && one != "":
+		return nil, fmt.Errorf("both TOOLNEXUS_STATE_KEYS and TOOLNEXUS_STATE_KEY are set: set one")
+	case one != "":
+		list = one
+	case list == "":
+		key := make([]byte, 32)
+		_, err := rand.Read(key)
+		return [][]byte{key}, err
+	}
+	keys, err := toolnexus.KeysFromHex(list)
+	if err != nil {
+		return nil, fmt.Errorf("TOOLNEXUS_STATE_KEYS: %w", err)
+	}
+	return keys, nil
+}
+
+// DeployInput is the input of [Deploy].
+type DeployInput struct {
+	Env string `json:"env" jsonschema:"the environment to deploy to"`
+}
+
+// Deploy asks a person to approve deploying to in.Env, and then reports
+// it deployed, or declined or cancelled.
+func Deploy(_ context.Context, in DeployInput, answer *toolnexus.Answer) toolnexus.ToolResult {
+	switch {
+	case answer == nil:
+		return toolnexus.Pending(toolnexus.Request{Kind: toolnexus.KindApproval, Prompt: "Deploy to " + in.Env + "?"})
+	case answer.OK:
+		return toolnexus.Ok("deployed to " + in.Env)
+	case answer.Reason == toolnexus.ReasonCancelled:
+		return toolnexus.Error("deploy to " + in.Env + " cancelled")
+	}
+	return toolnexus.Error("deploy to " + in.Env + " declined")
+}
+
+// Login asks a person to sign in at https://example.com/login. It trusts
+// the client's word that the person signed in; a real tool checks with
+// its identity provider that the login with the request's ID has
+// completed.
+func Login(_ context.Context, _ struct{}, answer *toolnexus.Answer) toolnexus.ToolResult {
+	switch {
+	case answer == nil:
+		return toolnexus.AuthRequired("https://example.com/login", "")
+	case answer.OK:
+		return toolnexus.Ok("signed in")
+	}
+	return toolnexus.Error("login declined")
+}
+
+// Pick asks a person to type which environment to use, and reports it.
+func Pick(_ context.Context, _ struct{}, answer *toolnexus.Answer) toolnexus.ToolResult {
+	if answer == nil {
+		return toolnexus.Pending(toolnexus.Request{Kind: toolnexus.KindInput, Prompt: "Which environment?"})
+	}
+	env, _ := answer.Data["answer"].(string)
+	if !answer.OK || env == "" {
+		return toolnexus.Error("nothing picked")
+	}
+	return toolnexus.Ok("picked " + env)
+}
