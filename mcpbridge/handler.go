@@ -419,17 +419,16 @@ func sdkResult(res toolnexus.MCPCallToolResult) (*mcp.CallToolResult, error) {
 func sdkInputRequest(in toolnexus.MCPInputRequest) (mcp.InputRequest, error) {
 	switch in.Method {
 	case "elicitation/create":
-		var p mcp.ElicitParams
-		err := json.Unmarshal(in.Params, &p)
-		if err == nil && p.RequestedSchema != nil {
-			// Sent as the core wrote it, not as a map of Go's.
-			var raw struct {
-				RequestedSchema json.RawMessage `json:"requestedSchema"`
-			}
-			err = json.Unmarshal(in.Params, &raw)
-			p.RequestedSchema = raw.RequestedSchema
+		var e toolnexus.MCPElicitParams
+		if err := json.Unmarshal(in.Params, &e); err != nil {
+			return nil, err
 		}
-		return &p, err
+		p := &mcp.ElicitParams{Mode: e.Mode, Message: e.Message, URL: e.URL, ElicitationID: e.ElicitationID}
+		if e.RequestedSchema != nil {
+			// Sent as the core wrote it, not as a map of Go's.
+			p.RequestedSchema = e.RequestedSchema
+		}
+		return p, nil
 	case "sampling/createMessage":
 		var p mcp.CreateMessageWithToolsParams
 		err := json.Unmarshal(in.Params, &p)
