@@ -5,13 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"math"
 	"net/mail"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 )
@@ -52,6 +52,10 @@ const firstWithoutElicitationID = "2026-07-28"
 // approval is accepted or not and needs no field; any other request asks for
 // one string, its answer, one of the choices when there are some.
 var approvalSchema = json.RawMessage(`{"type":"object","properties":{}}`)
+
+// approvalForm returns the form of approvalSchema, read once: a form is
+// never changed once read.
+var approvalForm = sync.OnceValues(func() (*formSchema, error) { return readFormSchema(approvalSchema) })
 
 func answerSchema(prompt string, choices []string) json.RawMessage {
 	desc, _ := json.Marshal(prompt) // strings always marshal
@@ -145,6 +149,10 @@ func (r Request) elicitParams(withID bool) (MCPElicitParams, *formSchema, error)
 		p.RequestedSchema = answerSchema(r.Prompt, list)
 	case r.Kind == KindApproval:
 		p.RequestedSchema = approvalSchema
+		var err error
+		if form, err = approvalForm(); err != nil { // not reached: approvalSchema is a form
+			return MCPElicitParams{}, nil, errorf(ErrInvalidRequest, "request %s: %v", quote(r.ID), err)
+		}
 	default:
 		p.RequestedSchema = answerSchema(r.Prompt, nil)
 	}
@@ -286,7 +294,7 @@ func parseFormSchema(m map[string]any) (*formSchema, error) {
 	if !ok {
 		return nil, errors.New("properties is not an object")
 	}
-	for _, k := range slices.Sorted(maps.Keys(m)) {
+	for _, k := range sortedKeys(m) {
 		if !slices.Contains(formKeys, k) {
 			return nil, fmt.Errorf("keyword %s is not one an elicitation form takes", quote(k))
 		}
@@ -306,7 +314,7 @@ func parseFormSchema(m map[string]any) (*formSchema, error) {
 		}
 		f.closed = !b
 	}
-	for _, name := range slices.Sorted(maps.Keys(props)) {
+	for _, name := range sortedKeys(props) {
 		p, err := parseProp(props[name])
 		if err != nil {
 			return nil, fmt.Errorf("property %s%v", quote(name), err)
@@ -347,7 +355,7 @@ func parseProp(v any) (*formProp, error) {
 	if !ok {
 		return nil, fmt.Errorf(": type %s is not string, number, integer, boolean or array", quote(t))
 	}
-	for _, k := range slices.Sorted(maps.Keys(m)) {
+	for _, k := range sortedKeys(m) {
 		if !slices.Contains(commonKeys, k) && !slices.Contains(extra, k) {
 			return nil, fmt.Errorf(": keyword %s is not one a %s property takes", quote(k), t)
 		}
@@ -440,7 +448,7 @@ func (p *formProp) parseArray(m map[string]any) error {
 	if !ok {
 		return errors.New(": items is not an object")
 	}
-	for _, k := range slices.Sorted(maps.Keys(items)) {
+	for _, k := range sortedKeys(items) {
 		if !slices.Contains(itemKeys, k) {
 			return fmt.Errorf(": items: keyword %s is not one multi-select items take", quote(k))
 		}
@@ -513,7 +521,7 @@ func titledChoices(v any, key string) ([]string, error) {
 		if !ok {
 			return nil, fmt.Errorf(": %s[%d] is %s, not an object", key, i, jsonKind(e))
 		}
-		for _, k := range slices.Sorted(maps.Keys(c)) {
+		for _, k := range sortedKeys(c) {
 			if !slices.Contains(choiceKeys, k) {
 				return nil, fmt.Errorf(": %s[%d]: keyword %s is not const or title", key, i, quote(k))
 			}
@@ -670,7 +678,7 @@ func validFormat(format, s string) bool {
 // schema does not name is otherwise kept, as JSON Schema allows it, unless
 // the schema's additionalProperties is false.
 func (f *formSchema) checkContent(content map[string]any) (map[string]any, error) {
-	for _, name := range slices.Sorted(maps.Keys(content)) {
+	for _, name := range sortedKeys(content) {
 		v := content[name]
 		if p, ok := f.props[name]; ok {
 			if err := p.check(v); err != nil {
@@ -685,12 +693,12 @@ func (f *formSchema) checkContent(content map[string]any) (map[string]any, error
 			return nil, fmt.Errorf("property %s is %s, not a string, number, boolean or list of strings", quote(name), jsonKind(v))
 		}
 	}
-	for _, name := range slices.Sorted(maps.Keys(f.required)) {
+	for _, name := range sortedKeys(f.required) {
 		if _, ok := content[name]; !ok {
 			return nil, fmt.Errorf("required property %s is missing", quote(name))
 		}
 	}
-	for _, name := range slices.Sorted(maps.Keys(f.props)) {
+	for _, name := range sortedKeys(f.props) {
 		p := f.props[name]
 		if _, ok := content[name]; ok || !p.hasDef || f.required[name] {
 			continue

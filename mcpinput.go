@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 )
 
@@ -115,7 +114,7 @@ func samplingParams(data map[string]any) (json.RawMessage, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, k := range slices.Sorted(maps.Keys(m)) {
+	for _, k := range sortedKeys(m) {
 		want, ok := samplingKeys[k]
 		if !ok {
 			return nil, fmt.Errorf("key %s is not one of sampling/createMessage's", quote(k))
@@ -293,7 +292,7 @@ func (d *jsonReader) elicitParams() (MCPElicitParams, error) {
 // also matches. A request that cannot be asked reports the error of
 // [Request.MCPInputRequest].
 func (r Request) AnswerFromMCP(response json.RawMessage) (Answer, error) {
-	ir, form, err := r.ask("")
+	method, form, err := r.answerForm()
 	if err != nil {
 		return Answer{}, err
 	}
@@ -308,7 +307,7 @@ func (r Request) AnswerFromMCP(response json.RawMessage) (Answer, error) {
 	if err != nil {
 		return Answer{}, errorf(ErrInvalidMCP, "response to request %s: %v", quote(r.ID), err)
 	}
-	switch ir.Method {
+	switch method {
 	case methodSampling:
 		if err := checkSamplingResult(m); err != nil {
 			return Answer{}, errorf(ErrInvalidMCP, "sampling result for request %s: %v", quote(r.ID), err)
@@ -322,6 +321,18 @@ func (r Request) AnswerFromMCP(response json.RawMessage) (Answer, error) {
 		return Answer{ID: r.ID, OK: true, Data: map[string]any{"roots": roots}}, nil
 	}
 	return r.elicitAnswer(m, form)
+}
+
+// answerForm returns the method that asks r and, for a form, the schema
+// its answer is checked against, with the error of ask for a request that
+// cannot be asked; it does not write the params.
+func (r Request) answerForm() (string, *formSchema, error) {
+	if r.Kind == KindSampling || r.Kind == KindRoots {
+		ir, _, err := r.ask("")
+		return ir.Method, nil, err
+	}
+	_, form, err := r.elicitParams(false)
+	return methodElicit, form, err
 }
 
 // elicitAnswer reads m, an ElicitResult, as the answer to r, whose form is

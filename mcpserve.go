@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"maps"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 )
@@ -294,10 +295,11 @@ func (s *MCPServer) Call(ctx context.Context, c MCPToolCall, tool func(ctx conte
 // [*MCPError].
 func answerRound(asked []Request, answers Answers, responses map[string]json.RawMessage) (Answers, []Request, map[string]json.RawMessage, error) {
 	var missing []Request
-	left, copied := responses, false
-	for _, req := range asked {
-		raw, ok := left[req.ID]
-		if !ok {
+	used := 0
+	for i, req := range asked {
+		raw, ok := responses[req.ID]
+		if !ok || slices.ContainsFunc(asked[:i], func(r Request) bool { return r.ID == req.ID }) {
+			// A response answers the first request with its ID only.
 			missing = append(missing, req)
 			continue
 		}
@@ -309,11 +311,18 @@ func answerRound(asked []Request, answers Answers, responses map[string]json.Raw
 			}
 			return nil, nil, nil, &MCPError{Code: CodeInvalidParams, Message: "Invalid inputResponses: " + msg, Err: err}
 		}
-		if !copied { // the caller's map is never changed
-			left, copied = maps.Clone(responses), true
-		}
-		delete(left, req.ID)
+		used++
 		answers = append(answers[:len(answers):len(answers)], a)
+	}
+	switch {
+	case used == 0:
+		return answers, missing, responses, nil
+	case used == len(responses):
+		return answers, missing, nil, nil
+	}
+	left := maps.Clone(responses) // the caller's map is never changed
+	for _, req := range asked {
+		delete(left, req.ID)
 	}
 	return answers, missing, left, nil
 }

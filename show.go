@@ -629,7 +629,12 @@ func (r ToolResult) logValue(w *walk, depth int) slog.Value {
 	return slog.GroupValue(attrs...)
 }
 
-func sortedKeys(m map[string]any) []string {
+// sortedKeys returns the keys of m in order, in one allocation (none for
+// an empty map).
+func sortedKeys[V any](m map[string]V) []string {
+	if len(m) == 0 {
+		return nil
+	}
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)

@@ -255,6 +255,11 @@ func (b *Bridge) principalOf(req *mcp.CallToolRequest) string {
 // from the request's _meta on 2026-07-28 and from the session before.
 func client(req *mcp.CallToolRequest) toolnexus.MCPClient {
 	c := toolnexus.MCPClient{Protocol: req.ProtocolVersion()}
+	if wire, ok := req.Params.GetMeta()[mcp.MetaKeyClientCapabilities].(map[string]any); ok {
+		if c, ok := wireClient(c, wire); ok {
+			return c
+		}
+	}
 	caps := req.ClientCapabilities()
 	if caps == nil {
 		return c
@@ -268,6 +273,70 @@ func client(req *mcp.CallToolRequest) toolnexus.MCPClient {
 	c.Sampling = caps.Sampling != nil
 	c.Roots = caps.RootsV2 != nil || caps.Roots.ListChanged
 	return c
+}
+
+// wireClient returns c with the capabilities of wire, a client's
+// capabilities in a request's _meta as the transport decoded them, read as
+// the SDK reads them but without encoding them again. It reports false for
+// a member of a type the SDK's decoder refuses, which makes the SDK
+// ignore the whole value: the caller then asks the SDK.
+func wireClient(c toolnexus.MCPClient, wire map[string]any) (toolnexus.MCPClient, bool) {
+	for _, key := range []string{"experimental", "extensions"} {
+		if _, ok := wireObject(wire, key); !ok {
+			return c, false
+		}
+	}
+	elicit, ok := wireObject(wire, "elicitation")
+	if !ok {
+		return c, false
+	}
+	if elicit != nil {
+		form, okForm := wireObject(elicit, "form")
+		url, okURL := wireObject(elicit, "url")
+		if !okForm || !okURL {
+			return c, false
+		}
+		// A client that declares neither mode takes forms, as the SDK
+		// reads it.
+		c.ElicitForm = form != nil || url == nil
+		c.ElicitURL = url != nil
+	}
+	sampling, ok := wireObject(wire, "sampling")
+	if !ok {
+		return c, false
+	}
+	if sampling != nil {
+		_, okContext := wireObject(sampling, "context")
+		_, okTools := wireObject(sampling, "tools")
+		if !okContext || !okTools {
+			return c, false
+		}
+		c.Sampling = true
+	}
+	roots, ok := wireObject(wire, "roots")
+	if !ok {
+		return c, false
+	}
+	if roots != nil {
+		if lc, has := roots["listChanged"]; has && lc != nil {
+			if _, ok := lc.(bool); !ok {
+				return c, false
+			}
+		}
+		c.Roots = true
+	}
+	return c, true
+}
+
+// wireObject returns the member key of m as a JSON object, nil when it is
+// absent or null, and false when it is any other JSON value.
+func wireObject(m map[string]any, key string) (map[string]any, bool) {
+	v, has := m[key]
+	if !has || v == nil {
+		return nil, true
+	}
+	o, ok := v.(map[string]any)
+	return o, ok
 }
 
 // ask sends r to the client of ss and returns its response as JSON.
@@ -338,17 +407,16 @@ func sdkResult(res toolnexus.MCPCallToolResult) (*mcp.CallToolResult, error) {
 func sdkInputRequest(in toolnexus.MCPInputRequest) (mcp.InputRequest, error) {
 	switch in.Method {
 	case "elicitation/create":
-		var p mcp.ElicitParams
-		err := json.Unmarshal(in.Params, &p)
-		if err == nil && p.RequestedSchema != nil {
-			// Sent as the core wrote it, not as a map of Go's.
-			var raw struct {
-				RequestedSchema json.RawMessage `json:"requestedSchema"`
-			}
-			err = json.Unmarshal(in.Params, &raw)
-			p.RequestedSchema = raw.RequestedSchema
+		var e toolnexus.MCPElicitParams
+		if err := json.Unmarshal(in.Params, &e); err != nil {
+			return nil, err
 		}
-		return &p, err
+		p := &mcp.ElicitParams{Mode: e.Mode, Message: e.Message, URL: e.URL, ElicitationID: e.ElicitationID}
+		if e.RequestedSchema != nil {
+			// Sent as the core wrote it, not as a map of Go's.
+			p.RequestedSchema = e.RequestedSchema
+		}
+		return p, nil
 	case "sampling/createMessage":
 		var p mcp.CreateMessageWithToolsParams
 		err := json.Unmarshal(in.Params, &p)

@@ -905,3 +905,58 @@ func TestHandlerResult(t *testing.T) {
 	res = call(t, cs, &mcp.CallToolParams{Name: "deploy", Arguments: map[string]any{"env": 7}})
 	assert.True(t, res.IsError, "the SDK checks the arguments against the schema of In")
 }
+
+// TestClientCapabilitiesFromMeta checks that the capabilities a
+// 2026-07-28 request carries in its _meta, as the transport decodes them,
+// are read as the SDK's ClientCapabilities reads them, including values
+// the SDK refuses (it then falls back to the session, here none).
+func TestClientCapabilitiesFromMeta(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		caps string
+		want toolnexus.MCPClient
+	}{
+		{"none", `{}`, toolnexus.MCPClient{}},
+		{"elicitation without modes", `{"elicitation":{}}`, toolnexus.MCPClient{ElicitForm: true}},
+		{"form", `{"elicitation":{"form":{}}}`, toolnexus.MCPClient{ElicitForm: true}},
+		{"url", `{"elicitation":{"url":{}}}`, toolnexus.MCPClient{ElicitURL: true}},
+		{"form and url", `{"elicitation":{"form":{},"url":{}}}`, toolnexus.MCPClient{ElicitForm: true, ElicitURL: true}},
+		{"null members", `{"elicitation":null,"sampling":null,"roots":null,"experimental":null}`, toolnexus.MCPClient{}},
+		{"null form", `{"elicitation":{"form":null,"url":{}}}`, toolnexus.MCPClient{ElicitURL: true}},
+		{"sampling with tools", `{"sampling":{"tools":{},"context":{}}}`, toolnexus.MCPClient{Sampling: true}},
+		{"roots", `{"roots":{}}`, toolnexus.MCPClient{Roots: true}},
+		{"roots listChanged", `{"roots":{"listChanged":true}}`, toolnexus.MCPClient{Roots: true}},
+		{"unknown members", `{"tasks":5,"elicitation":{"form":{"x":1},"y":"z"}}`, toolnexus.MCPClient{ElicitForm: true}},
+		{"keys match case", `{"Elicitation":{},"Sampling":{}}`, toolnexus.MCPClient{}},
+		{"extensions", `{"extensions":{"a":{}},"experimental":{"b":1},"sampling":{}}`, toolnexus.MCPClient{Sampling: true}},
+		{"elicitation not an object", `{"elicitation":true,"sampling":{}}`, toolnexus.MCPClient{}},
+		{"form not an object", `{"elicitation":{"form":1},"sampling":{}}`, toolnexus.MCPClient{}},
+		{"tools not an object", `{"sampling":{"tools":[]},"roots":{}}`, toolnexus.MCPClient{}},
+		{"listChanged not a bool", `{"roots":{"listChanged":"yes"},"sampling":{}}`, toolnexus.MCPClient{}},
+		{"extensions not an object", `{"extensions":[],"sampling":{}}`, toolnexus.MCPClient{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var caps any
+			require.NoError(t, json.Unmarshal([]byte(tt.caps), &caps))
+			req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Meta: mcp.Meta{
+				mcp.MetaKeyProtocolVersion:    toolnexus.MCPMultiRoundTrip,
+				mcp.MetaKeyClientCapabilities: caps,
+			}}}
+			want := tt.want
+			want.Protocol = toolnexus.MCPMultiRoundTrip
+			assert.Equal(t, want, mcpbridge.ClientOf(req))
+			// The SDK's own reading agrees.
+			sdk := toolnexus.MCPClient{Protocol: toolnexus.MCPMultiRoundTrip}
+			if c := req.ClientCapabilities(); c != nil {
+				if e := c.Elicitation; e != nil {
+					sdk.ElicitForm, sdk.ElicitURL = e.Form != nil || e.URL == nil, e.URL != nil
+				}
+				sdk.Sampling, sdk.Roots = c.Sampling != nil, c.RootsV2 != nil || c.Roots.ListChanged
+			}
+			assert.Equal(t, sdk, mcpbridge.ClientOf(req))
+		})
+	}
+}
