@@ -139,7 +139,7 @@ func listOf(v any) ([]any, bool) {
 		return nil, false
 	}
 	var elems []any
-	if (&jsonReader{data: b}).peek() != '[' || json.Unmarshal(b, &elems) != nil {
+	if b[0] != '[' || json.Unmarshal(b, &elems) != nil { // json.Marshal writes no leading space
 		return nil, false
 	}
 	return elems, true
@@ -229,7 +229,7 @@ func requestOf(v any) (Request, bool) {
 		return Request{}, false
 	}
 	var m map[string]any
-	if (&jsonReader{data: b}).peek() != '{' || json.Unmarshal(b, &m) != nil {
+	if b[0] != '{' || json.Unmarshal(b, &m) != nil { // json.Marshal writes no leading space
 		return Request{}, false
 	}
 	return requestFromMap(m)
