@@ -134,6 +134,19 @@ func encodeVBMI(dst, src []byte) (read, written int) {
 	mul0 := archsimd.BroadcastUint32x16(sixBitsMul0).AsUint16x32()
 	mask1 := archsimd.BroadcastUint32x16(sixBitsMask1).AsUint8x64()
 	mul1 := archsimd.BroadcastUint32x16(sixBitsMul1).AsUint16x32()
+	// Two blocks a turn while both can be loaded whole: the loads of the
+	// second overlap the work of the first.
+	for len(src) >= 112 && len(dst) >= 128 {
+		v0 := archsimd.LoadUint8x64Slice(src).Permute(spread)
+		v1 := archsimd.LoadUint8x64Slice(src[48:]).Permute(spread)
+		i0 := v0.And(mask0).AsUint16x32().MulHigh(mul0).Or(v0.And(mask1).AsUint16x32().Mul(mul1)).AsUint8x64()
+		i1 := v1.And(mask0).AsUint16x32().MulHigh(mul0).Or(v1.And(mask1).AsUint16x32().Mul(mul1)).AsUint8x64()
+		alphabet.Permute(i0).StoreSlice(dst)
+		alphabet.Permute(i1).StoreSlice(dst[64:])
+		src, dst = src[96:], dst[128:]
+		read += 96
+		written += 128
+	}
 	for len(src) >= 48 && len(dst) >= 64 {
 		// The last block may be all of src: it is loaded masked.
 		var v archsimd.Uint8x64
