@@ -171,6 +171,108 @@ func readFailed(err error, what string) error {
 	return readError(fmt.Errorf("%s: %w", what, err))
 }
 
+// PartFromBytes returns a part holding b, encoded as base64, with the given
+// MIME type; the part type follows the MIME type (image/*, audio/*, else file).
+// Name a file part with [ContentPart.WithName].
+func PartFromBytes(b []byte, mimeType string) (ContentPart, error) {
+	return PartReader{MIMEType: mimeType}.Bytes(b)
+}
+
+// Bytes returns a part holding b as [PartFromBytes] does, with pr's limit and
+// MIME type, which must be set.
+func (pr PartReader) Bytes(b []byte) (ContentPart, error) {
+	mimeType, err := pr.mimeType()
+	if err != nil {
+		return ContentPart{}, err
+	}
+	if err := pr.check(int64(len(b))); err != nil {
+		return ContentPart{}, err
+	}
+	if len(b) == 0 {
+		return ContentPart{}, errorf(ErrInvalidPart, "empty %s payload", quote(mimeType))
+	}
+	var sb strings.Builder
+	sb.Grow(base64.StdEncoding.EncodedLen(len(b)))
+	encodeTo(&sb, b)
+	return newPart(mimeType, sb.String(), ""), nil
+}
+
+// PartFromBase64 returns a part holding data, an already encoded payload,
+// with the given MIME type. Data must be canonical standard base64: padded,
+// without whitespace or line breaks.
+func PartFromBase64(data, mimeType string) (ContentPart, error) {
+	return PartReader{MIMEType: mimeType}.Base64(data)
+}
+
+// Base64 returns a part holding data as [PartFromBase64] does, with pr's
+// limit and MIME type, which must be set. A payload that decodes to more
+// than MaxBytes is refused from its length alone, before it is scanned.
+func (pr PartReader) Base64(data string) (ContentPart, error) {
+	mimeType, err := pr.mimeType()
+	if err != nil {
+		return ContentPart{}, err
+	}
+	if err := pr.check(decodedLen(data)); err != nil {
+		return ContentPart{}, err
+	}
+	if data == "" {
+		return ContentPart{}, errorf(ErrInvalidPart, "empty base64 payload")
+	}
+	if err := checkBase64(data); err != nil {
+		return ContentPart{}, err
+	}
+	return newPart(mimeType, data, ""), nil
+}
+
+// PartFromURL returns a part for url with the given MIME type; the part type
+// follows the MIME type (image/*, audio/*, else file).
+//
+// A data URL, data:<mime>;base64,<data> (parameters allowed, "base64" in any
+// case, as RFC 2397 has it), becomes a part holding the media type and the
+// data, never a URL; mimeType may then be "", and a different non-empty
+// mimeType is an error. Any other URL needs mimeType: it is never guessed
+// from the URL. Such a URL is only checked to be absolute, of any scheme
+// (https, gs, s3, file…), and never fetched; each provider conversion sends
+// only the schemes its API fetches, and a host that fetches or renders part
+// URLs from untrusted tools applies its own policy, such as https only.
+func PartFromURL(url, mimeType string) (ContentPart, error) {
+	return PartReader{MIMEType: mimeType}.URL(url)
+}
+
+// URL returns a part for url as [PartFromURL] does, with pr's MIME type. A
+// data URL whose payload decodes to more than MaxBytes is refused from its
+// length alone, before it is scanned; the limit does not apply to other
+// URLs, which hold no payload.
+func (pr PartReader) URL(url string) (ContentPart, error) {
+	if isDataURL(url) {
+		m, data, err := parseDataURL(url)
+		if err != nil {
+			return ContentPart{}, err
+		}
+		if pr.MIMEType != "" {
+			want, err := pr.mimeType()
+			if err != nil {
+				return ContentPart{}, err
+			}
+			if !strings.EqualFold(want, m) {
+				return ContentPart{}, errorf(ErrInvalidMIMEType, "data URL holds %s, not %s", quote(m), quote(pr.MIMEType))
+			}
+		}
+		return PartReader{MaxBytes: pr.MaxBytes, MIMEType: m}.Base64(data)
+	}
+	if url == "" {
+		return ContentPart{}, errorf(ErrInvalidPart, "empty URL")
+	}
+	mimeType, err := pr.mimeType()
+	if err != nil {
+		return ContentPart{}, err
+	}
+	if err := checkURL(url); err != nil {
+		return ContentPart{}, err
+	}
+	return ContentPart{Type: typeOf(mimeType), MIMEType: mimeType, URL: url}, nil
+}
+
 // PartFromReader reads r to its end into a part with the given MIME type;
 // the part type follows the MIME type (image/*, audio/*, else file). It does
 // not close r. Name a file part with [ContentPart.WithName].
