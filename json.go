@@ -195,9 +195,9 @@ func (d *jsonReader) rawString() ([]byte, error) {
 	}
 }
 
-// str reads a string value, or null as "". Its bytes are copied once, and
-// one that is not UTF-8 is refused with a [*pathError], whose place the
-// callers name.
+// str reads a string value, or null as "", copied once when it has no
+// escapes; one that is not UTF-8 is refused with a [*pathError], whose
+// place the callers name.
 func (d *jsonReader) str(key string) (string, error) {
 	if d.null() {
 		return "", nil
