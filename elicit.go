@@ -172,12 +172,8 @@ func stringList(v any) ([]string, bool) {
 	if err != nil {
 		return nil, false
 	}
-	d := jsonReader{data: b}
-	if d.peek() != '[' {
-		return nil, false
-	}
-	elems, err := d.anyValue(0)
-	if err != nil {
+	var elems []any
+	if b[0] != '[' || json.Unmarshal(b, &elems) != nil {
 		return nil, false
 	}
 	return stringsOf(elems)
@@ -220,19 +216,6 @@ func elicitSchema(schema any) (json.RawMessage, *formSchema, error) {
 	}
 	b, err = json.Marshal(m)
 	return b, form, err
-}
-
-// readObject reads b, JSON, as an object with exact keys; key names it in
-// errors.
-func readObject(b []byte, key string) (map[string]any, error) {
-	d := jsonReader{data: b}
-	if d.peek() != '{' {
-		return nil, &typeError{key: key, want: "an object", got: d.kind()}
-	}
-	if !json.Valid(b) {
-		return nil, errSyntax
-	}
-	return d.anyMap(key)
 }
 
 // readFormSchema reads and checks the JSON of a requestedSchema.

@@ -306,6 +306,8 @@ func TestRequestFromMCPElicitParams(t *testing.T) {
 			toolnexus.Request{ID: "pnd-1", Kind: toolnexus.KindApproval, Prompt: "Deploy?"}},
 		{"form with properties", `{"mode":"form","message":"Where?","requestedSchema":{"type":"object","properties":{"env":{"type":"string"}},"required":["env"]}}`,
 			toolnexus.Request{ID: "pnd-1", Kind: toolnexus.KindInput, Prompt: "Where?", Data: map[string]any{"schema": schema}}},
+		{"a schema that is not UTF-8", `{"mode":"form","message":"Deploy?","requestedSchema":{"type":"object","properties":{"env\ud800":{"type":"string"}}}}`,
+			toolnexus.Request{ID: "pnd-1", Kind: toolnexus.KindApproval, Prompt: "Deploy?"}},
 		{"Properties in another case", `{"mode":"form","message":"Deploy?","requestedSchema":{"type":"object","Properties":{"env":{"type":"string"}}}}`,
 			toolnexus.Request{ID: "pnd-1", Kind: toolnexus.KindApproval, Prompt: "Deploy?"}},
 	}

@@ -1010,7 +1010,8 @@ const (
 
 // notUTF8 tells whether data, valid JSON, holds a string that is not UTF-8
 // (raw bytes that are not, or a lone surrogate escape, which encoding/json
-// reads as U+FFFD): maybe when data also holds a U+FFFD of its own.
+// reads as U+FFFD), under any key, repeated or not: maybe when data also
+// holds a U+FFFD of its own.
 func notUTF8(data []byte) int {
 	if !utf8.Valid(data) {
 		return yes
@@ -1018,15 +1019,19 @@ func notUTF8(data []byte) int {
 	if bytes.Contains(data, []byte("\uFFFD")) || bytes.Contains(bytes.ToLower(data), []byte(`\ufffd`)) {
 		return maybe
 	}
-	var v any
-	if json.Unmarshal(data, &v) != nil {
-		return no
+	dec := json.NewDecoder(bytes.NewReader(data))
+	for {
+		tok, err := dec.Token()
+		var number *json.UnmarshalTypeError // out of range: read on
+		switch s, _ := tok.(string); {
+		case err == io.EOF:
+			return no
+		case err != nil && !errors.As(err, &number):
+			return maybe
+		case strings.ContainsRune(s, utf8.RuneError):
+			return yes
+		}
 	}
-	b, _ := json.Marshal(v)
-	if bytes.Contains(b, []byte("\uFFFD")) || bytes.Contains(b, []byte(`\ufffd`)) {
-		return yes
-	}
-	return no
 }
 
 // pythonErrorFlag reports whether data, valid JSON, is an object with the

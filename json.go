@@ -18,7 +18,9 @@ import (
 // key means what the other toolnexus ports and the MCP SDKs take it to mean;
 // when a key repeats, the last one wins, as in JavaScript. A string or key
 // that is not UTF-8 is refused, where encoding/json would replace what is
-// not with U+FFFD.
+// not with U+FFFD. Objects of any keys, such as metadata, are decoded by
+// encoding/json, whose maps keep keys as they are, once they are found to
+// be UTF-8 (see anyMap).
 //
 // It reads input that encoding/json has already found valid (json.Valid, or
 // the bytes encoding/json hands to an UnmarshalJSON method), so it checks
@@ -125,22 +127,23 @@ func (d *jsonReader) nextKey() (key []byte, ok bool, err error) {
 	case ',':
 		d.pos++
 	}
-	raw, escaped, err := d.rawString()
+	raw, err := d.rawString()
 	if err != nil {
 		return nil, false, err
 	}
-	if escaped || !utf8.Valid(raw) {
+	key = raw[1 : len(raw)-1]
+	if !plain(raw) {
 		s, err := unquote(raw)
 		if err != nil {
 			return nil, false, &pathError{err: fmt.Errorf("a key %w", err)}
 		}
-		raw = []byte(s)
+		key = []byte(s)
 	}
 	if d.peek() != ':' {
 		return nil, false, errSyntax
 	}
 	d.pos++
-	return raw, true, nil
+	return key, true, nil
 }
 
 // openArray consumes the '[' of an array.
@@ -167,40 +170,34 @@ func (d *jsonReader) nextElem() (bool, error) {
 	return true, nil
 }
 
-// rawString reads a string and returns the bytes between its quotes, as they
-// are in the input, and whether they hold escapes. It finds the end with two
-// byte searches per escape, so a long payload is crossed at memory speed.
-func (d *jsonReader) rawString() (raw []byte, escaped bool, err error) {
+// rawString reads a string and returns it as it is in the input, quotes
+// included. It ends at the first quote after an even number of
+// backslashes.
+func (d *jsonReader) rawString() ([]byte, error) {
 	if d.peek() != '"' {
-		return nil, false, errSyntax
+		return nil, errSyntax
 	}
-	start := d.pos + 1
-	i, q := start, -1
-	for {
-		if q < i {
-			n := bytes.IndexByte(d.data[i:], '"')
-			if n < 0 {
-				return nil, false, errSyntax
-			}
-			q = i + n
+	start := d.pos
+	for i := start + 1; ; i++ {
+		n := bytes.IndexByte(d.data[i:], '"')
+		if n < 0 {
+			return nil, errSyntax
 		}
-		b := bytes.IndexByte(d.data[i:q], '\\')
-		if b < 0 {
-			d.pos = q + 1
-			return d.data[start:q], escaped, nil
+		i += n
+		b := i
+		for d.data[b-1] == '\\' {
+			b--
 		}
-		escaped = true
-		i += b + 2 // the backslash and the byte it escapes
-		if i > len(d.data) {
-			return nil, false, errSyntax
+		if (i-b)%2 == 0 {
+			d.pos = i + 1
+			return d.data[start:d.pos], nil
 		}
 	}
 }
 
-// str reads a string value, or null as "". Its bytes are copied once; a
-// string with escapes is decoded, and one that is not UTF-8 is refused
-// (encoding/json would replace what is not with U+FFFD) with a
-// [*pathError], whose place the callers name.
+// str reads a string value, or null as "", copied once when it has no
+// escapes; one that is not UTF-8 is refused with a [*pathError], whose
+// place the callers name.
 func (d *jsonReader) str(key string) (string, error) {
 	if d.null() {
 		return "", nil
@@ -208,12 +205,9 @@ func (d *jsonReader) str(key string) (string, error) {
 	if d.peek() != '"' {
 		return "", &typeError{key: key, want: "a string", got: d.kind()}
 	}
-	raw, escaped, err := d.rawString()
+	raw, err := d.rawString()
 	if err != nil {
 		return "", err
-	}
-	if !escaped && utf8.Valid(raw) {
-		return string(raw), nil
 	}
 	s, err := unquote(raw)
 	if err != nil {
@@ -224,65 +218,64 @@ func (d *jsonReader) str(key string) (string, error) {
 
 // errNotUTF8 reports a string that is not UTF-8: bytes that are not, a lone
 // surrogate escape such as \ud800, or a surrogate encoded as UTF-8 (CESU-8).
-// RFC 8259 requires UTF-8, and encoding/json/v2 refuses such strings too.
+// RFC 8259 requires UTF-8, and encoding/json/v2 refuses such strings too,
+// where encoding/json replaces what is not with U+FFFD.
 var errNotUTF8 = errors.New("is not valid UTF-8")
 
-// unquote decodes raw, the bytes between the quotes of a JSON string that
-// encoding/json found valid, and refuses what is not UTF-8.
+// plain reports whether raw, a string with its quotes, is the string itself
+// between them: UTF-8 without escapes.
+func plain(raw []byte) bool { return bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) }
+
+// unquote decodes raw, a string with its quotes, as encoding/json does, and
+// refuses what is not UTF-8.
 func unquote(raw []byte) (string, error) {
-	if !utf8.Valid(raw) { // escapes are ASCII: this checks the raw bytes
+	if plain(raw) {
+		return string(raw[1 : len(raw)-1]), nil
+	}
+	if !validText(raw) {
 		return "", errNotUTF8
 	}
-	b := make([]byte, 0, len(raw))
-	for i := 0; i < len(raw); {
-		n := bytes.IndexByte(raw[i:], '\\')
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return "", errSyntax
+	}
+	return s, nil
+}
+
+// validText reports whether b, JSON, holds only UTF-8: no bytes that are
+// not, and no \u escape of a surrogate without its pair.
+func validText(b []byte) bool {
+	if !utf8.Valid(b) { // escapes are ASCII: this checks the raw bytes
+		return false
+	}
+	for i := 0; ; {
+		n := bytes.IndexByte(b[i:], '\\')
 		if n < 0 {
-			b = append(b, raw[i:]...)
-			break
+			return true
 		}
-		b = append(b, raw[i:i+n]...)
-		i += n
-		if i+1 >= len(raw) {
-			return "", errSyntax
+		i += n + 2 // the backslash and the byte it escapes
+		if i > len(b) {
+			return false
 		}
-		c := raw[i+1]
-		i += 2
-		switch c {
-		case '"', '\\', '/':
-			b = append(b, c)
-		case 'b':
-			b = append(b, '\b')
-		case 'f':
-			b = append(b, '\f')
-		case 'n':
-			b = append(b, '\n')
-		case 'r':
-			b = append(b, '\r')
-		case 't':
-			b = append(b, '\t')
-		case 'u':
-			r, ok := hex4(raw[i:])
-			if !ok {
-				return "", errSyntax
+		if b[i-1] != 'u' {
+			continue
+		}
+		r, ok := hex4(b[i:])
+		if !ok { // not JSON
+			return false
+		}
+		i += 4
+		if utf16.IsSurrogate(r) {
+			lo := rune(0)
+			if r < 0xdc00 && i+6 <= len(b) && b[i] == '\\' && b[i+1] == 'u' {
+				lo, _ = hex4(b[i+2:])
 			}
-			i += 4
-			if utf16.IsSurrogate(r) {
-				lo, ok := rune(0), false
-				if r < 0xdc00 && i+6 <= len(raw) && raw[i] == '\\' && raw[i+1] == 'u' {
-					lo, ok = hex4(raw[i+2:])
-				}
-				if !ok || lo < 0xdc00 || lo > 0xdfff {
-					return "", errNotUTF8
-				}
-				r = utf16.DecodeRune(r, lo)
-				i += 6
+			if lo < 0xdc00 || lo > 0xdfff {
+				return false
 			}
-			b = utf8.AppendRune(b, r)
-		default:
-			return "", errSyntax
+			i += 6
 		}
 	}
-	return string(b), nil
 }
 
 // hex4 reads the four hex digits of a \u escape.
@@ -378,14 +371,12 @@ func (d *jsonReader) skip() ([]byte, error) {
 	for {
 		switch c := d.peek(); c {
 		case '"':
-			raw, escaped, err := d.rawString()
+			raw, err := d.rawString()
 			if err != nil {
 				return nil, err
 			}
-			if !d.reread && (escaped || !utf8.Valid(raw)) {
-				if _, err := unquote(raw); err != nil {
-					return nil, &pathError{err: fmt.Errorf("a string %w", err)}
-				}
+			if !d.reread && !validText(raw) {
+				return nil, &pathError{err: errBadString}
 			}
 		case '{', '[':
 			depth++
@@ -418,7 +409,8 @@ func (d *jsonReader) skip() ([]byte, error) {
 }
 
 // anyMap reads an object as encoding/json decodes one into a map[string]any,
-// with its keys exact as they are in any map; null is a nil map.
+// keys exact as they are in any map, but for what is not UTF-8, which it
+// refuses naming where; null is a nil map.
 func (d *jsonReader) anyMap(key string) (map[string]any, error) {
 	if d.null() {
 		return nil, nil
@@ -426,69 +418,87 @@ func (d *jsonReader) anyMap(key string) (map[string]any, error) {
 	if d.peek() != '{' {
 		return nil, &typeError{key: key, want: "an object", got: d.kind()}
 	}
-	v, err := d.anyValue(0)
+	reread := d.reread
+	d.reread = true // decodeObject checks the strings, and says where
+	raw, err := d.skip()
+	d.reread = reread
 	if err != nil {
 		return nil, err
 	}
-	return v.(map[string]any), nil
+	return decodeObject(raw)
 }
 
-// maxDepth is how deeply anyValue nests, as encoding/json limits it.
-const maxDepth = 10000
+// readObject reads b, JSON from a peer, as anyMap does, but for null; key
+// names it in errors.
+func readObject(b []byte, key string) (map[string]any, error) {
+	d := jsonReader{data: b}
+	if d.peek() != '{' {
+		return nil, &typeError{key: key, want: "an object", got: d.kind()}
+	}
+	return decodeObject(b)
+}
 
-// anyValue reads the next value as encoding/json decodes it into an any:
-// map[string]any, []any, string, float64, bool or nil.
-func (d *jsonReader) anyValue(depth int) (any, error) {
-	if depth > maxDepth {
-		return nil, errors.New("nested too deeply")
+// decodeObject decodes b, a JSON object, with json.Unmarshal, once its
+// strings are found to be UTF-8; when they are not, or a number is out of
+// range, it walks b to name where.
+func decodeObject(b []byte) (map[string]any, error) {
+	var v any
+	if validText(b) && json.Unmarshal(b, &v) == nil {
+		m, _ := v.(map[string]any)
+		return m, nil
 	}
-	switch c := d.peek(); {
-	case c == '{':
-		d.pos++
-		m := map[string]any{}
-		for {
-			key, ok, err := d.nextKey()
-			if err != nil || !ok {
-				return m, err
-			}
-			v, err := d.anyValue(depth + 1)
-			if err != nil {
-				return nil, at(err, keyPath(string(key)))
-			}
-			m[string(key)] = v
-		}
-	case c == '[':
-		d.pos++
-		a := []any{}
-		for {
-			ok, err := d.nextElem()
-			if err != nil || !ok {
-				return a, err
-			}
-			v, err := d.anyValue(depth + 1)
-			if err != nil {
-				return nil, at(err, "["+strconv.Itoa(len(a))+"]")
-			}
-			a = append(a, v)
-		}
-	case c == '"':
-		return d.str("")
-	case d.literal("true"):
-		return true, nil
-	case d.literal("false"):
-		return false, nil
-	case d.null():
-		return nil, nil
+	if !json.Valid(b) { // which bounds how deeply badValue walks
+		return nil, errSyntax
 	}
-	start := d.pos
-	if _, err := d.skip(); err != nil {
+	if err := badValue(json.NewDecoder(bytes.NewReader(b)), b); err != nil {
 		return nil, err
 	}
-	f, err := strconv.ParseFloat(string(d.data[start:d.pos]), 64)
-	if err != nil {
-		return nil, &pathError{err: errors.New("a number is out of range")}
+	return nil, errSyntax // not reached: json.Unmarshal refused b for a reason
+}
+
+// maxDepth is how deeply encoding/json nests values, and so the values the
+// readers return.
+const maxDepth = 10000
+
+// errBadString reports a string that is not UTF-8.
+var errBadString = fmt.Errorf("a string %w", errNotUTF8)
+
+// badValue walks the next value dec reads from b, valid JSON, to the first
+// string or key that is not UTF-8, or number out of range, and returns a
+// [*pathError] saying where, or nil when there is none.
+func badValue(dec *json.Decoder, b []byte) error {
+	start := dec.InputOffset()
+	tok, err := dec.Token()
+	if err != nil { // of valid JSON, only a number too large for a float64
+		return &pathError{err: errors.New("a number is out of range")}
 	}
-	return f, nil
+	switch tok {
+	case json.Delim('{'):
+		for dec.More() {
+			start := dec.InputOffset()
+			key, _ := dec.Token()
+			name, _ := key.(string)
+			if !validText(b[start:dec.InputOffset()]) {
+				return &pathError{err: fmt.Errorf("a key %w", errNotUTF8)}
+			}
+			if err := badValue(dec, b); err != nil {
+				return at(err, keyPath(name))
+			}
+		}
+	case json.Delim('['):
+		for i := 0; dec.More(); i++ {
+			if err := badValue(dec, b); err != nil {
+				return at(err, "["+strconv.Itoa(i)+"]")
+			}
+		}
+	default:
+		if !validText(b[start:dec.InputOffset()]) {
+			return &pathError{err: errBadString}
+		}
+		return nil
+	}
+	dec.Token() // the closing delimiter
+	return nil
 }
 
 // members reads the members of an object, after its '{' is checked under

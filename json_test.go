@@ -59,6 +59,8 @@ func TestUnmarshalExactKeys(t *testing.T) {
 			`{"output":"x","METADATA":{"k":1}}`:                              {Output: "x"},
 			`{"output":"x","metadata":{"k":1},"metadata":{"j":2}}`:           {Output: "x", Metadata: map[string]any{"j": 2.0}},
 			`{"output":"x","metadata":{"K":1,"k":2,"\u212a":3}}`:             {Output: "x", Metadata: map[string]any{"K": 1.0, "k": 2.0, "\u212a": 3.0}},
+			`{"output":"x","metadata":{"a":{"b":1},"a":{"c":[2]}}}`:          {Output: "x", Metadata: map[string]any{"a": map[string]any{"c": []any{2.0}}}},
+			`{"output":"x","metadata":{"\ud83d\ude00":"\\ud800\u00e9"}}`:     {Output: "x", Metadata: map[string]any{"😀": `\ud800é`}},
 			`{"output":"x","parts":[{"type":"text","text":"a"}],"parts":[]}`: {Output: "x"},
 		} {
 			assert.Equal(t, want, decode[toolnexus.ToolResult](t, in), "%s", in)
