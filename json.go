@@ -561,14 +561,20 @@ func unmarshal[T any](data []byte, v *T, read func(*jsonReader) (T, error)) erro
 // another process, strictly, as every other toolnexus port and the MCP SDKs
 // read it: keys are matched exactly ("ISERROR" is not "isError"; when a key
 // repeats, the last one wins), input longer than maxBytes is refused with a
-// [*PartTooLargeError] (its Document set) before any of it is decoded (zero or less means no
-// limit), a part's name is cut to its base name, and the result must pass
-// [ToolResult.Validate]. A value of the wrong type, a string that is not
-// UTF-8, or input that is not JSON, reports [ErrInvalidJSON] naming where.
-// Missing keys and null leave their fields zero, "parts":[] is no parts,
-// and unknown keys are ignored, as json.Unmarshal does, but for "is_error"
-// without "isError" (Python's dataclasses.asdict writes it): such a result
-// does not say whether it failed, and reports ErrInvalidJSON.
+// [*PartTooLargeError] (its Document set) before any of it is decoded (zero
+// or less means no limit), a part's name is cut to its base name, and the
+// result must pass [ToolResult.Validate]. A value of the wrong type, a
+// string that is not UTF-8, or input that is not JSON, reports
+// [ErrInvalidJSON] naming where. Missing keys and null leave their fields
+// zero, "parts":[] is no parts, and unknown keys are ignored, as
+// json.Unmarshal does.
+//
+// It reads what the JS, Python and Elixir ports write but for what they
+// write that no reader can trust: "is_error" without "isError" (Python's
+// dataclasses.asdict), which does not say whether the call failed
+// ([ErrInvalidJSON]); a pending request without a kind, or with an empty
+// id, which no answer can match ([ErrInvalidRequest]); and an image part
+// whose MIME type is not image/* ([ErrInvalidMIMEType]).
 func ParseToolResult(data []byte, maxBytes int64) (ToolResult, error) {
 	d, err := openPeerJSON(data, maxBytes, ErrInvalidJSON)
 	if err != nil {
