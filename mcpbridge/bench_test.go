@@ -12,6 +12,7 @@ import (
 	"fmt"
 	mathrand "math/rand/v2"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -119,11 +120,12 @@ func BenchmarkFromCallToolResult(b *testing.B) {
 
 // The round-trip benchmarks run a tool over the SDK's in-memory transport,
 // a client and a server in this process, with 1, 16 and 256 calls in
-// flight on one session: impl=toolnexus is a tool of mcpbridge.Handler,
-// impl=baseline the same tool as a plain handler of the SDK. .ci/bench in
-// the main module prints each pair's ratio; here:
+// flight on one session: side toolnexus is a tool of mcpbridge.Handler,
+// side baseline the same tool as a plain handler of the SDK. Both sides run
+// in one process, in alternating batches (see benchRoundTrip), and each
+// benchmark reports both sides and their ratio:
 //
-//	go test -run '^$' -bench 'Elicitation|TextCall' -benchmem . | benchstat -col /impl@(baseline toolnexus) -
+//	cd mcpbridge && go test -run '^$' -bench 'Elicitation|TextCall' -benchtime 400x -count 6 .
 
 // inFlights are the calls in flight of the round-trip benchmarks.
 var inFlights = []int{1, 16, 256}
@@ -337,22 +339,89 @@ var roundTrips = map[string][2]roundTrip{
 	},
 }
 
-// benchRoundTrip runs both sides of job at each number of calls in flight,
-// one side right after the other.
+// benchRoundTrip measures both sides of job at each number of calls in
+// flight, paired, so that a machine whose speed drifts, as a shared one
+// does, slows both alike. Each side has its own session, both open for the
+// whole benchmark. b.N calls of each side are made in rounds: a round runs a
+// batch of calls on one side and then a batch of as many on the other, the
+// same number in flight, after a garbage collection each, so that a batch
+// pays for its own garbage only; which side goes first alternates from round
+// to round. A batch is 16 calls, or twice the calls in flight when that is
+// more, so that every goroutine makes at least two. The metrics:
+//
+//   - ratio: the median over the rounds of the toolnexus batch's time over
+//     the baseline batch's; ratio-q1 and ratio-q3 are the lower and upper
+//     quartiles of these per-round ratios, their spread;
+//   - toolnexus-ns/op, baseline-ns/op: each side's total time over its calls;
+//   - toolnexus-allocs/op, baseline-allocs/op, toolnexus-B/op, baseline-B/op:
+//     each side's allocations per call, the whole process's (client, server
+//     and transport) while its batches ran, as runtime.MemStats counts them.
+//
+// ns/op, B/op and allocs/op of the testing package are those of one call of
+// each side together, garbage collections included.
 func benchRoundTrip(b *testing.B, job string) {
-	for _, n := range inFlights {
-		for _, rt := range roundTrips[job] {
-			b.Run(fmt.Sprintf("impl=%s/inflight=%d", rt.name, n), func(b *testing.B) {
+	sides := roundTrips[job]
+	for _, inFlight := range inFlights {
+		b.Run(fmt.Sprintf("inflight=%d", inFlight), func(b *testing.B) {
+			batch := max(16, 2*inFlight)
+			var sessions [2]*mcp.ClientSession
+			for i, rt := range sides {
 				cs, done := rt.session(b)
 				defer done()
-				b.ReportAllocs()
-				b.ResetTimer()
-				if err := rt.run(cs, b.N, n); err != nil {
+				if err := rt.run(cs, batch, inFlight); err != nil { // the pools filled
 					b.Fatal(err)
 				}
-			})
-		}
+				sessions[i] = cs
+			}
+			var (
+				took           [2]time.Duration
+				mallocs, bytes [2]uint64
+				ratios         []float64
+				before, after  runtime.MemStats
+			)
+			b.ResetTimer()
+			for made, round := 0, 0; made < b.N; made, round = made+batch, round+1 {
+				n := min(batch, b.N-made)
+				var t [2]time.Duration
+				for k := range 2 {
+					i := (k + round) % 2
+					runtime.GC()
+					runtime.ReadMemStats(&before)
+					start := time.Now()
+					err := sides[i].run(sessions[i], n, inFlight)
+					t[i] = time.Since(start)
+					runtime.ReadMemStats(&after)
+					if err != nil {
+						b.Fatal(err)
+					}
+					took[i] += t[i]
+					mallocs[i] += after.Mallocs - before.Mallocs
+					bytes[i] += after.TotalAlloc - before.TotalAlloc
+				}
+				ratios = append(ratios, float64(t[0])/float64(t[1]))
+			}
+			slices.Sort(ratios)
+			b.ReportMetric(quantile(ratios, 0.5), "ratio")
+			b.ReportMetric(quantile(ratios, 0.25), "ratio-q1")
+			b.ReportMetric(quantile(ratios, 0.75), "ratio-q3")
+			for i, rt := range sides {
+				b.ReportMetric(float64(took[i].Nanoseconds())/float64(b.N), rt.name+"-ns/op")
+				b.ReportMetric(float64(mallocs[i])/float64(b.N), rt.name+"-allocs/op")
+				b.ReportMetric(float64(bytes[i])/float64(b.N), rt.name+"-B/op")
+			}
+		})
 	}
+}
+
+// quantile returns the q quantile of sorted, interpolating between its two
+// nearest elements.
+func quantile(sorted []float64, q float64) float64 {
+	pos := q * float64(len(sorted)-1)
+	i := int(pos)
+	if i+1 >= len(sorted) {
+		return sorted[i]
+	}
+	return sorted[i] + (pos-float64(i))*(sorted[i+1]-sorted[i])
 }
 
 // BenchmarkElicitation is one elicitation cycle: the call, its
