@@ -125,7 +125,7 @@ func BenchmarkFromCallToolResult(b *testing.B) {
 // in one process, in alternating batches (see benchRoundTrip), and each
 // benchmark reports both sides and their ratio:
 //
-//	cd mcpbridge && go test -run '^$' -bench 'Elicitation|TextCall' -benchtime 400x -count 6 .
+//	cd mcpbridge && go test -run '^$' -bench 'Elicitation|TextCall' -benchtime 40x -count 6 -cpu 1,2 .
 
 // inFlights are the calls in flight of the round-trip benchmarks.
 var inFlights = []int{1, 16, 256}
@@ -149,6 +149,11 @@ type roundTrip struct {
 	want string // the text of the call's result
 }
 
+// askedID is the ID under which the tools of BenchmarkElicitation ask for
+// the approval, the same on both sides, so that the messages of each side
+// differ only by what the bridge adds, its state.
+const askedID = "approve"
+
 // bridgeTool is the tool "send" of mcpbridge: with elicit, it asks for an
 // approval, then says "sent to" its address; without, it answers "hello"
 // at once.
@@ -163,7 +168,7 @@ func bridgeTool(elicit bool) func(testing.TB, *mcp.Server) {
 			case !elicit:
 				return toolnexus.Ok("hello " + in.To)
 			case a == nil:
-				return toolnexus.Pending(toolnexus.Request{Kind: toolnexus.KindApproval, Prompt: "Send the report to " + in.To + "?"})
+				return toolnexus.Pending(toolnexus.Request{ID: askedID, Kind: toolnexus.KindApproval, Prompt: "Send the report to " + in.To + "?"})
 			case !a.OK:
 				return toolnexus.Errorf("not sent")
 			}
@@ -238,12 +243,12 @@ func sdkTool(elicit bool) func(testing.TB, *mcp.Server) {
 			}
 			p := req.Params
 			if p.RequestState == "" {
-				state, err := sealer.seal(sdkState{Tool: p.Name, Args: p.Arguments, Asked: "approve", Expires: time.Now().Add(10 * time.Minute).Unix()})
+				state, err := sealer.seal(sdkState{Tool: p.Name, Args: p.Arguments, Asked: askedID, Expires: time.Now().Add(10 * time.Minute).Unix()})
 				if err != nil {
 					return nil, nil, err
 				}
 				return &mcp.CallToolResult{
-					InputRequests: mcp.InputRequestMap{"approve": &mcp.ElicitParams{
+					InputRequests: mcp.InputRequestMap{askedID: &mcp.ElicitParams{
 						Message:         "Send the report to " + in.To + "?",
 						RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{}},
 					}},
@@ -342,23 +347,32 @@ var roundTrips = map[string][2]roundTrip{
 // benchRoundTrip measures both sides of job at each number of calls in
 // flight, paired, so that a machine whose speed drifts, as a shared one
 // does, slows both alike. Each side has its own session, both open for the
-// whole benchmark. b.N calls of each side are made in rounds: a round runs a
-// batch of calls on one side and then a batch of as many on the other, the
-// same number in flight, after a garbage collection each, so that a batch
-// pays for its own garbage only; which side goes first alternates from round
-// to round. A batch is 16 calls, or twice the calls in flight when that is
+// whole benchmark. Each of the b.N iterations is a round: a batch of calls
+// on one side, then a batch of as many on the other, with the same number
+// in flight, each batch after a garbage collection, so that it pays for
+// its own garbage only; which side goes first alternates from round to
+// round. A batch is 16 calls, or twice the calls in flight when that is
 // more, so that every goroutine makes at least two. The metrics:
 //
 //   - ratio: the median over the rounds of the toolnexus batch's time over
 //     the baseline batch's; ratio-q1 and ratio-q3 are the lower and upper
 //     quartiles of these per-round ratios, their spread;
-//   - toolnexus-ns/op, baseline-ns/op: each side's total time over its calls;
-//   - toolnexus-allocs/op, baseline-allocs/op, toolnexus-B/op, baseline-B/op:
-//     each side's allocations per call, the whole process's (client, server
-//     and transport) while its batches ran, as runtime.MemStats counts them.
+//   - cpu-ratio, cpu-ratio-q1, cpu-ratio-q3: the same of the CPU time the
+//     process used during each batch (user and system, on Unix only), which
+//     other processes on the machine disturb less; cpu-total-ratio is that
+//     of each side's total CPU time;
+//   - toolnexus-ns/call, baseline-ns/call: each side's total time over its
+//     calls;
+//   - toolnexus-allocs/call, baseline-allocs/call, toolnexus-B/call,
+//     baseline-B/call: each side's allocations per call, the whole
+//     process's (client, server and transport) while its batches ran, as
+//     runtime.MemStats counts them.
 //
-// ns/op, B/op and allocs/op of the testing package are those of one call of
-// each side together, garbage collections included.
+// ns/op, B/op and allocs/op of the testing package are those of a round,
+// garbage collections included. -benchtime 40x runs 40 rounds. On a shared
+// machine, -cpu 1 (one P, the calls in flight still as many) gives the
+// steadier ratios: per-round quartiles within a few percent, against ten
+// or more with two Ps.
 func benchRoundTrip(b *testing.B, job string) {
 	sides := roundTrips[job]
 	for _, inFlight := range inFlights {
@@ -374,40 +388,54 @@ func benchRoundTrip(b *testing.B, job string) {
 				sessions[i] = cs
 			}
 			var (
-				took           [2]time.Duration
+				took, cpu      [2]time.Duration
 				mallocs, bytes [2]uint64
-				ratios         []float64
+				ratios         = make([]float64, 0, b.N)
+				cpuRatios      = make([]float64, 0, b.N)
 				before, after  runtime.MemStats
+				hasCPU         = true
 			)
 			b.ResetTimer()
-			for made, round := 0, 0; made < b.N; made, round = made+batch, round+1 {
-				n := min(batch, b.N-made)
-				var t [2]time.Duration
+			for round := range b.N {
+				var t, c [2]time.Duration
 				for k := range 2 {
 					i := (k + round) % 2
 					runtime.GC()
 					runtime.ReadMemStats(&before)
+					cpu0, ok0 := cpuTime()
 					start := time.Now()
-					err := sides[i].run(sessions[i], n, inFlight)
+					err := sides[i].run(sessions[i], batch, inFlight)
 					t[i] = time.Since(start)
+					cpu1, ok1 := cpuTime()
 					runtime.ReadMemStats(&after)
 					if err != nil {
 						b.Fatal(err)
 					}
+					c[i], hasCPU = cpu1-cpu0, hasCPU && ok0 && ok1
 					took[i] += t[i]
+					cpu[i] += c[i]
 					mallocs[i] += after.Mallocs - before.Mallocs
 					bytes[i] += after.TotalAlloc - before.TotalAlloc
 				}
 				ratios = append(ratios, float64(t[0])/float64(t[1]))
+				cpuRatios = append(cpuRatios, float64(c[0])/float64(c[1]))
 			}
 			slices.Sort(ratios)
 			b.ReportMetric(quantile(ratios, 0.5), "ratio")
 			b.ReportMetric(quantile(ratios, 0.25), "ratio-q1")
 			b.ReportMetric(quantile(ratios, 0.75), "ratio-q3")
+			calls := float64(b.N * batch)
+			if hasCPU {
+				slices.Sort(cpuRatios)
+				b.ReportMetric(quantile(cpuRatios, 0.5), "cpu-ratio")
+				b.ReportMetric(quantile(cpuRatios, 0.25), "cpu-ratio-q1")
+				b.ReportMetric(quantile(cpuRatios, 0.75), "cpu-ratio-q3")
+				b.ReportMetric(float64(cpu[0])/float64(cpu[1]), "cpu-total-ratio")
+			}
 			for i, rt := range sides {
-				b.ReportMetric(float64(took[i].Nanoseconds())/float64(b.N), rt.name+"-ns/op")
-				b.ReportMetric(float64(mallocs[i])/float64(b.N), rt.name+"-allocs/op")
-				b.ReportMetric(float64(bytes[i])/float64(b.N), rt.name+"-B/op")
+				b.ReportMetric(float64(took[i].Nanoseconds())/calls, rt.name+"-ns/call")
+				b.ReportMetric(float64(mallocs[i])/calls, rt.name+"-allocs/call")
+				b.ReportMetric(float64(bytes[i])/calls, rt.name+"-B/call")
 			}
 		})
 	}
