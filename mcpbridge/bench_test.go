@@ -371,8 +371,8 @@ var roundTrips = map[string][2]roundTrip{
 // ns/op, B/op and allocs/op of the testing package are those of a round,
 // garbage collections included. -benchtime 40x runs 40 rounds. On a shared
 // machine, -cpu 1 (one P, the calls in flight still as many) gives the
-// steadier ratios: per-round quartiles within a few percent, against ten
-// or more with two Ps.
+// steadier ratios: per-round quartiles about 5% either side of the median,
+// against 10 to 20% with two Ps.
 func benchRoundTrip(b *testing.B, job string) {
 	sides := roundTrips[job]
 	for _, inFlight := range inFlights {
