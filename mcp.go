@@ -124,6 +124,13 @@ const (
 // client asks the person and retries, see [Request.MCPElicitParams] and the
 // mcpbridge package.
 func (r ToolResult) MCPCallToolResult() MCPCallToolResult {
+	if len(r.Parts) == 0 { // text only: its one block, if any
+		content := []MCPContent{}
+		if r.Output != "" {
+			content = []MCPContent{{Type: "text", Text: r.Output}}
+		}
+		return MCPCallToolResult{Content: content, StructuredContent: structuredContent(r.Metadata), IsError: r.IsError}
+	}
 	uris := resourceURIs(r.Metadata)
 	texts, media := layout(r, mcpCarries, func(i int, p ContentPart) MCPContent {
 		return mcpBlock(i, p, uris[i])
@@ -593,7 +600,7 @@ func (m *mcpReader) result(isError bool, structured json.RawMessage) ToolResult 
 // with no space or control character, and no data URL.
 func (c MCPCallToolResult) checkInputRequests() error {
 	for _, id := range slices.Sorted(maps.Keys(c.InputRequests)) {
-		p, ok := c.InputRequests[id].elicitation()
+		p, ok := c.InputRequests[id].ElicitParams()
 		if !ok || p.Mode != elicitURL && (p.Mode != "" || p.URL == "") {
 			continue
 		}

@@ -1,7 +1,6 @@
 package toolnexus
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -192,7 +191,7 @@ const (
 func RequestFromMCPInputRequest(id string, ir MCPInputRequest) Request {
 	switch ir.Method {
 	case methodElicit:
-		if p, ok := ir.elicitation(); ok {
+		if p, ok := ir.ElicitParams(); ok {
 			return RequestFromMCPElicitParams(id, p)
 		}
 	case methodSampling:
@@ -209,9 +208,12 @@ func RequestFromMCPInputRequest(id string, ir MCPInputRequest) Request {
 	return Request{ID: id, Kind: KindInput, Prompt: "[unsupported MCP input request " + label(ir.Method) + "]"}
 }
 
-// elicitation returns the params of ir and true when it is an elicitation
-// whose params read, or false.
-func (ir MCPInputRequest) elicitation() (MCPElicitParams, bool) {
+// ElicitParams returns the params of ir, read with exact keys as
+// [RequestFromMCPInputRequest] reads them, and true when ir is an
+// elicitation whose params read, or false. Their RequestedSchema shares
+// the bytes of ir.Params. An SDK adapter gives them to its SDK's own
+// elicitation type without a second JSON decoder.
+func (ir MCPInputRequest) ElicitParams() (MCPElicitParams, bool) {
 	if ir.Method != methodElicit {
 		return MCPElicitParams{}, false
 	}
@@ -220,7 +222,7 @@ func (ir MCPInputRequest) elicitation() (MCPElicitParams, bool) {
 }
 
 // readElicitParams reads the JSON of elicitation params with exact keys;
-// none is the zero params.
+// none is the zero params. The schema shares the bytes of b.
 func readElicitParams(b json.RawMessage) (MCPElicitParams, error) {
 	if len(b) == 0 {
 		return MCPElicitParams{}, nil
@@ -250,7 +252,7 @@ func (d *jsonReader) elicitParams() (MCPElicitParams, error) {
 		case "requestedSchema":
 			var raw []byte
 			if raw, err = d.skip(); err == nil && string(raw) != "null" {
-				p.RequestedSchema = bytes.Clone(raw)
+				p.RequestedSchema = raw
 			}
 		case "url":
 			p.URL, err = d.str("url")

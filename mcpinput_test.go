@@ -113,6 +113,45 @@ func TestRequestMCPInputRequestErrors(t *testing.T) {
 	}
 }
 
+// TestMCPInputRequestElicitParams reads the params of input requests back,
+// with exact keys, and refuses what is no elicitation whose params read.
+func TestMCPInputRequestElicitParams(t *testing.T) {
+	t.Parallel()
+	elicit := func(params string) toolnexus.MCPInputRequest {
+		return toolnexus.MCPInputRequest{Method: "elicitation/create", Params: json.RawMessage(params)}
+	}
+	tests := []struct {
+		name   string
+		ir     toolnexus.MCPInputRequest
+		want   toolnexus.MCPElicitParams
+		wantOK bool
+	}{
+		{"form", elicit(`{"mode":"form","message":"Deploy?","requestedSchema":{"type":"object","properties":{}},"_meta":{"k":1}}`),
+			toolnexus.MCPElicitParams{Mode: "form", Message: "Deploy?", RequestedSchema: json.RawMessage(`{"type":"object","properties":{}}`)}, true},
+		{"login", elicit(` {"mode":"url","message":"Sign in","url":"https://example.com/login","elicitationId":"pnd-1"} `),
+			toolnexus.MCPElicitParams{Mode: "url", Message: "Sign in", URL: "https://example.com/login", ElicitationID: "pnd-1"}, true},
+		{"null schema", elicit(`{"message":"Go?","requestedSchema":null}`), toolnexus.MCPElicitParams{Message: "Go?"}, true},
+		{"keys of another case", elicit(`{"Message":"Go?","MODE":"form"}`), toolnexus.MCPElicitParams{}, true},
+		{"no params", elicit(``), toolnexus.MCPElicitParams{}, true},
+		{"null params", elicit(`null`), toolnexus.MCPElicitParams{}, true},
+		{"a message that is no string", elicit(`{"message":1}`), toolnexus.MCPElicitParams{}, false},
+		{"params that are no object", elicit(`["form"]`), toolnexus.MCPElicitParams{}, false},
+		{"not JSON", elicit(`{"message":"Go?"`), toolnexus.MCPElicitParams{}, false},
+		{"trailing data", elicit(`{"message":"Go?"} {}`), toolnexus.MCPElicitParams{}, false},
+		{"sampling", toolnexus.MCPInputRequest{Method: "sampling/createMessage", Params: json.RawMessage(`{"message":"Go?"}`)}, toolnexus.MCPElicitParams{}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			p, ok := tt.ir.ElicitParams()
+			assert.Equal(t, tt.wantOK, ok)
+			if ok {
+				assert.Equal(t, tt.want, p)
+			}
+		})
+	}
+}
+
 // TestRequestAnswerFromMCP reads the client's responses to each kind of
 // request.
 func TestRequestAnswerFromMCP(t *testing.T) {

@@ -365,21 +365,20 @@ func (s *MCPServer) complete(c MCPToolCall, r ToolResult) MCPCallToolResult {
 	return res
 }
 
-// withExpiry returns reqs with the server's Expiry set on those that have
-// no ExpiresAt.
+// withExpiry sets the server's Expiry on those of reqs that have no
+// ExpiresAt and returns reqs. The caller owns reqs: a round's requests
+// are those PendingAllOf or answerRound have just listed.
 func (s *MCPServer) withExpiry(reqs []Request) []Request {
 	if s.Expiry <= 0 {
 		return reqs
 	}
-	out := make([]Request, len(reqs))
 	at := s.clock().Add(s.Expiry)
 	for i, req := range reqs {
 		if req.ExpiresAt == "" {
-			req = req.WithExpiry(at)
+			reqs[i] = req.WithExpiry(at)
 		}
-		out[i] = req
 	}
-	return out
+	return reqs
 }
 
 // suspend returns the input_required result asking reqs, whose state

@@ -2,6 +2,8 @@ package toolnexus
 
 import (
 	"cmp"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -403,7 +405,23 @@ func describeValue(v any) string {
 	return fmt.Sprintf("%T", v)
 }
 
-// newID returns "pnd-" followed by a random (version 4) UUID.
+// newID returns "pnd-" followed by a random (version 4) UUID, written
+// once into the string it returns.
 func newID() string {
-	return "pnd-" + uuid.NewString()
+	var u uuid.UUID
+	rand.Read(u[:])         // never fails: it crashes the program instead
+	u[6] = u[6]&0x0f | 0x40 // version 4
+	u[8] = u[8]&0x3f | 0x80 // variant RFC 4122
+	var id [len("pnd-") + 36]byte
+	copy(id[:], "pnd-")
+	b := id[len("pnd-"):]
+	for i, j := 0, 0; i < len(u); i++ {
+		if i == 4 || i == 6 || i == 8 || i == 10 {
+			b[j] = '-'
+			j++
+		}
+		hex.Encode(b[j:j+2], u[i:i+1])
+		j += 2
+	}
+	return string(id[:])
 }

@@ -33,15 +33,17 @@ func roundTripAllocs(t *testing.T, rt roundTrip, cs *mcp.ClientSession, runs int
 }
 
 // TestRoundTripAllocations guards the bridge's overhead: a call over the
-// in-memory transport, client and server, allocates at most a few times
-// more through mcpbridge than as a plain handler of the SDK (a text call),
-// or than on the SDK's own multi round-trip flow with a sealed state (an
-// elicitation cycle, whose requests carry IDs and a sealed Request). Not
-// parallel: it counts the process's allocations. It is built without the
-// race detector only, which adds allocations of its own: .ci/run runs it
-// without.
+// in-memory transport, client and server, allocates no more through
+// mcpbridge than as a plain handler of the SDK (a text call), or than on
+// the SDK's own multi round-trip flow with a sealed state (an elicitation
+// cycle, whose requests carry IDs and a sealed Request), give or take the
+// two allocations by which the fewest of 50 calls of one side varies from
+// run to run. Not parallel: it counts the process's allocations. It is
+// built without the race detector only, which adds allocations of its own:
+// .ci/run runs it without.
 func TestRoundTripAllocations(t *testing.T) {
-	for job, slack := range map[string]uint64{"TextCall": 4, "Elicitation": 24} {
+	const slack = 2
+	for _, job := range []string{"TextCall", "Elicitation"} {
 		t.Run(job, func(t *testing.T) {
 			var allocs [2]uint64
 			for i, rt := range roundTrips[job] {

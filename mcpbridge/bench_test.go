@@ -12,6 +12,7 @@ import (
 	"fmt"
 	mathrand "math/rand/v2"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -119,11 +120,12 @@ func BenchmarkFromCallToolResult(b *testing.B) {
 
 // The round-trip benchmarks run a tool over the SDK's in-memory transport,
 // a client and a server in this process, with 1, 16 and 256 calls in
-// flight on one session: impl=toolnexus is a tool of mcpbridge.Handler,
-// impl=baseline the same tool as a plain handler of the SDK. .ci/bench in
-// the main module prints each pair's ratio; here:
+// flight on one session: side toolnexus is a tool of mcpbridge.Handler,
+// side baseline the same tool as a plain handler of the SDK. Both sides run
+// in one process, in alternating batches (see benchRoundTrip), and each
+// benchmark reports both sides and their ratio:
 //
-//	go test -run '^$' -bench 'Elicitation|TextCall' -benchmem . | benchstat -col /impl@(baseline toolnexus) -
+//	cd mcpbridge && go test -run '^$' -bench 'Elicitation|TextCall' -benchtime 40x -count 6 -cpu 1,2 .
 
 // inFlights are the calls in flight of the round-trip benchmarks.
 var inFlights = []int{1, 16, 256}
@@ -147,6 +149,11 @@ type roundTrip struct {
 	want string // the text of the call's result
 }
 
+// askedID is the ID under which the tools of BenchmarkElicitation ask for
+// the approval, the same on both sides, so that the messages of each side
+// differ only by what the bridge adds, its state.
+const askedID = "approve"
+
 // bridgeTool is the tool "send" of mcpbridge: with elicit, it asks for an
 // approval, then says "sent to" its address; without, it answers "hello"
 // at once.
@@ -161,7 +168,7 @@ func bridgeTool(elicit bool) func(testing.TB, *mcp.Server) {
 			case !elicit:
 				return toolnexus.Ok("hello " + in.To)
 			case a == nil:
-				return toolnexus.Pending(toolnexus.Request{Kind: toolnexus.KindApproval, Prompt: "Send the report to " + in.To + "?"})
+				return toolnexus.Pending(toolnexus.Request{ID: askedID, Kind: toolnexus.KindApproval, Prompt: "Send the report to " + in.To + "?"})
 			case !a.OK:
 				return toolnexus.Errorf("not sent")
 			}
@@ -236,12 +243,12 @@ func sdkTool(elicit bool) func(testing.TB, *mcp.Server) {
 			}
 			p := req.Params
 			if p.RequestState == "" {
-				state, err := sealer.seal(sdkState{Tool: p.Name, Args: p.Arguments, Asked: "approve", Expires: time.Now().Add(10 * time.Minute).Unix()})
+				state, err := sealer.seal(sdkState{Tool: p.Name, Args: p.Arguments, Asked: askedID, Expires: time.Now().Add(10 * time.Minute).Unix()})
 				if err != nil {
 					return nil, nil, err
 				}
 				return &mcp.CallToolResult{
-					InputRequests: mcp.InputRequestMap{"approve": &mcp.ElicitParams{
+					InputRequests: mcp.InputRequestMap{askedID: &mcp.ElicitParams{
 						Message:         "Send the report to " + in.To + "?",
 						RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{}},
 					}},
@@ -337,22 +344,112 @@ var roundTrips = map[string][2]roundTrip{
 	},
 }
 
-// benchRoundTrip runs both sides of job at each number of calls in flight,
-// one side right after the other.
+// benchRoundTrip measures both sides of job at each number of calls in
+// flight, paired, so that a machine whose speed drifts, as a shared one
+// does, slows both alike. Each side has its own session, both open for the
+// whole benchmark. Each of the b.N iterations is a round: a batch of calls
+// on one side, then a batch of as many on the other, with the same number
+// in flight, each batch after a garbage collection, so that it pays for
+// its own garbage only; which side goes first alternates from round to
+// round. A batch is 16 calls, or twice the calls in flight when that is
+// more, so that every goroutine makes at least two. The metrics:
+//
+//   - ratio: the median over the rounds of the toolnexus batch's time over
+//     the baseline batch's; ratio-q1 and ratio-q3 are the lower and upper
+//     quartiles of these per-round ratios, their spread;
+//   - cpu-ratio, cpu-ratio-q1, cpu-ratio-q3: the same of the CPU time the
+//     process used during each batch (user and system, on Unix only), which
+//     other processes on the machine disturb less; cpu-total-ratio is that
+//     of each side's total CPU time;
+//   - toolnexus-ns/call, baseline-ns/call: each side's total time over its
+//     calls;
+//   - toolnexus-allocs/call, baseline-allocs/call, toolnexus-B/call,
+//     baseline-B/call: each side's allocations per call, the whole
+//     process's (client, server and transport) while its batches ran, as
+//     runtime.MemStats counts them.
+//
+// ns/op, B/op and allocs/op of the testing package are those of a round,
+// garbage collections included. -benchtime 40x runs 40 rounds. On a shared
+// machine, -cpu 1 (one P, the calls in flight still as many) gives the
+// steadier ratios: per-round quartiles about 5% either side of the median,
+// against 10 to 20% with two Ps.
 func benchRoundTrip(b *testing.B, job string) {
-	for _, n := range inFlights {
-		for _, rt := range roundTrips[job] {
-			b.Run(fmt.Sprintf("impl=%s/inflight=%d", rt.name, n), func(b *testing.B) {
+	sides := roundTrips[job]
+	for _, inFlight := range inFlights {
+		b.Run(fmt.Sprintf("inflight=%d", inFlight), func(b *testing.B) {
+			batch := max(16, 2*inFlight)
+			var sessions [2]*mcp.ClientSession
+			for i, rt := range sides {
 				cs, done := rt.session(b)
 				defer done()
-				b.ReportAllocs()
-				b.ResetTimer()
-				if err := rt.run(cs, b.N, n); err != nil {
+				if err := rt.run(cs, batch, inFlight); err != nil { // the pools filled
 					b.Fatal(err)
 				}
-			})
-		}
+				sessions[i] = cs
+			}
+			var (
+				took, cpu      [2]time.Duration
+				mallocs, bytes [2]uint64
+				ratios         = make([]float64, 0, b.N)
+				cpuRatios      = make([]float64, 0, b.N)
+				before, after  runtime.MemStats
+				hasCPU         = true
+			)
+			b.ResetTimer()
+			for round := range b.N {
+				var t, c [2]time.Duration
+				for k := range 2 {
+					i := (k + round) % 2
+					runtime.GC()
+					runtime.ReadMemStats(&before)
+					cpu0, ok0 := cpuTime()
+					start := time.Now()
+					err := sides[i].run(sessions[i], batch, inFlight)
+					t[i] = time.Since(start)
+					cpu1, ok1 := cpuTime()
+					runtime.ReadMemStats(&after)
+					if err != nil {
+						b.Fatal(err)
+					}
+					c[i], hasCPU = cpu1-cpu0, hasCPU && ok0 && ok1
+					took[i] += t[i]
+					cpu[i] += c[i]
+					mallocs[i] += after.Mallocs - before.Mallocs
+					bytes[i] += after.TotalAlloc - before.TotalAlloc
+				}
+				ratios = append(ratios, float64(t[0])/float64(t[1]))
+				cpuRatios = append(cpuRatios, float64(c[0])/float64(c[1]))
+			}
+			slices.Sort(ratios)
+			b.ReportMetric(quantile(ratios, 0.5), "ratio")
+			b.ReportMetric(quantile(ratios, 0.25), "ratio-q1")
+			b.ReportMetric(quantile(ratios, 0.75), "ratio-q3")
+			calls := float64(b.N * batch)
+			if hasCPU {
+				slices.Sort(cpuRatios)
+				b.ReportMetric(quantile(cpuRatios, 0.5), "cpu-ratio")
+				b.ReportMetric(quantile(cpuRatios, 0.25), "cpu-ratio-q1")
+				b.ReportMetric(quantile(cpuRatios, 0.75), "cpu-ratio-q3")
+				b.ReportMetric(float64(cpu[0])/float64(cpu[1]), "cpu-total-ratio")
+			}
+			for i, rt := range sides {
+				b.ReportMetric(float64(took[i].Nanoseconds())/calls, rt.name+"-ns/call")
+				b.ReportMetric(float64(mallocs[i])/calls, rt.name+"-allocs/call")
+				b.ReportMetric(float64(bytes[i])/calls, rt.name+"-B/call")
+			}
+		})
 	}
+}
+
+// quantile returns the q quantile of sorted, interpolating between its two
+// nearest elements.
+func quantile(sorted []float64, q float64) float64 {
+	pos := q * float64(len(sorted)-1)
+	i := int(pos)
+	if i+1 >= len(sorted) {
+		return sorted[i]
+	}
+	return sorted[i] + (pos-float64(i))*(sorted[i+1]-sorted[i])
 }
 
 // BenchmarkElicitation is one elicitation cycle: the call, its

@@ -407,9 +407,9 @@ func sdkResult(res toolnexus.MCPCallToolResult) (*mcp.CallToolResult, error) {
 func sdkInputRequest(in toolnexus.MCPInputRequest) (mcp.InputRequest, error) {
 	switch in.Method {
 	case "elicitation/create":
-		var e toolnexus.MCPElicitParams
-		if err := json.Unmarshal(in.Params, &e); err != nil {
-			return nil, err
+		e, ok := in.ElicitParams()
+		if !ok {
+			return nil, errors.New("mcpbridge: elicitation params that do not read")
 		}
 		p := &mcp.ElicitParams{Mode: e.Mode, Message: e.Message, URL: e.URL, ElicitationID: e.ElicitationID}
 		if e.RequestedSchema != nil {

@@ -32,6 +32,13 @@ func CallToolResult(r toolnexus.ToolResult) *mcp.CallToolResult {
 // callToolResult returns c, written by [toolnexus.ToolResult.MCPCallToolResult],
 // as the SDK's CallToolResult.
 func callToolResult(c toolnexus.MCPCallToolResult) *mcp.CallToolResult {
+	if len(c.Content) == 1 && c.Content[0].Type == "text" && len(c.StructuredContent) == 0 {
+		// Most results are one text: one allocation holds it all.
+		t := &textResult{text: mcp.TextContent{Text: c.Content[0].Text}}
+		t.content[0] = &t.text
+		t.res = mcp.CallToolResult{Content: t.content[:], IsError: c.IsError}
+		return &t.res
+	}
 	res := &mcp.CallToolResult{Content: make([]mcp.Content, len(c.Content)), IsError: c.IsError}
 	for i, b := range c.Content {
 		res.Content[i] = sdkContent(b)
@@ -40,6 +47,13 @@ func callToolResult(c toolnexus.MCPCallToolResult) *mcp.CallToolResult {
 		res.StructuredContent = c.StructuredContent
 	}
 	return res
+}
+
+// textResult is a result of one text block, with its content.
+type textResult struct {
+	res     mcp.CallToolResult
+	content [1]mcp.Content
+	text    mcp.TextContent
 }
 
 // sdkContent returns the SDK's content for a block of

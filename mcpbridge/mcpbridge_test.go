@@ -72,6 +72,8 @@ func TestCallToolResult(t *testing.T) {
 				&mcp.TextContent{Text: `{"n":1}`},
 				&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "file:///notes.txt", MIMEType: "text/plain", Text: "a note"}},
 			}, StructuredContent: json.RawMessage(`{"n":1}`)}},
+		{"text with structured content", toolnexus.Ok(`{"n":2}`).WithMetadata(toolnexus.MetadataStructuredContent, map[string]any{"n": 2}),
+			&mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: `{"n":2}`}}, StructuredContent: json.RawMessage(`{"n":2}`)}},
 		{"invalid part as its placeholder", toolnexus.Ok("x", toolnexus.ContentPart{Type: toolnexus.PartImage, MIMEType: "image/png", Data: "not base64!"}),
 			&mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "x"}, &mcp.TextContent{Text: "[unsupported image part (image/png, 11 bytes, not base64)]"}}}},
 		{"suspension as its text", toolnexus.AuthRequired("https://example.com/login", "Sign in"),
