@@ -899,7 +899,7 @@ func FuzzSealerOpen(f *testing.F) {
 				requireOpenError(t, err)
 				continue
 			}
-			assert.Equal(t, st.Requests, got.Requests)
+			assert.Equal(t, st.Requests, got.Requests())
 			expiry, err := toolnexus.RequestStateExpiry(s)
 			require.NoError(t, err)
 			assert.Equal(t, got.ExpiresAt, expiry)
@@ -917,8 +917,8 @@ func FuzzSealerOpen(f *testing.F) {
 			require.NoError(t, err)
 			got, err := ring.Open(sealed, call, stateNow)
 			require.NoError(t, err)
-			assert.Equal(t, st.Requests, got.Requests)
-			assert.Equal(t, st.Answers, got.Answers)
+			assert.Equal(t, st.Requests, got.Requests())
+			assert.Equal(t, st.Answers, got.Answers())
 
 			for _, other := range []toolnexus.StateCall{
 				{Tool: tool + "x", Arguments: args, Principal: principal},
@@ -976,7 +976,9 @@ func FuzzStateData(f *testing.F) {
 		f.Add([]byte(d))
 	}
 	f.Fuzz(func(t *testing.T, d []byte) {
-		toolnexus.ReadPlaintext(d)
+		if checked, read := toolnexus.ReadPlaintext(d); checked {
+			require.True(t, read, "a plaintext that Open checks does not read")
+		}
 		var data map[string]any
 		if json.Unmarshal(d, &data) != nil || len(data) == 0 {
 			return
@@ -996,8 +998,8 @@ func FuzzStateData(f *testing.F) {
 		require.NoError(t, err)
 		var want map[string]any
 		require.NoError(t, json.Unmarshal(j, &want))
-		assert.Equal(t, want, got.Requests[0].Data)
-		assert.Equal(t, want, got.Answers[0].Data)
+		assert.Equal(t, want, got.Requests()[0].Data)
+		assert.Equal(t, want, got.Answers()[0].Data)
 	})
 }
 

@@ -100,8 +100,10 @@ type SealerOptions struct {
 // arguments, the audience, the principal and an expiry.
 //
 // A Sealer derives its keys once, in [NewSealer], and is safe for
-// concurrent use. Seal allocates the state's text alone and Open the
-// State alone, whatever their size: the work is done in reused buffers.
+// concurrent use. Seal allocates the state's text alone, and Open one copy
+// of its plaintext, whatever their size: the work is done in reused
+// buffers, and the requests and answers are built only when the
+// [OpenedState] is asked for them.
 // Every server that may receive the retry of a call (the
 // instances behind one load balancer, or one server across a restart)
 // needs a Sealer with the same keys and audience.
@@ -221,22 +223,52 @@ type StateCall struct {
 }
 
 // State is what a request state carries from one round of a suspended call
-// to the next.
+// to the next: what [Sealer.Seal] seals. [Sealer.Open] gives it back as an
+// [OpenedState].
 type State struct {
 	// Requests are what the tool asked in the latest round: at least one.
 	Requests []Request
 	// Answers are the answers of earlier rounds, earliest first.
 	Answers Answers
-	// IssuedAt is when the state was sealed, to the millisecond. Seal sets
-	// it, ignoring the value given.
+	// ExpiresAt, when not zero, shortens the state's life: it stops
+	// opening at the earliest of this time (to the millisecond), its
+	// requests' ExpiresAt and its issue time plus the maximum age.
+	ExpiresAt time.Time
+}
+
+// OpenedState is a request state that [Sealer.Open] has authenticated and
+// checked against its call: it holds the [State] that was sealed, read
+// from the state's bytes by [OpenedState.Requests] and
+// [OpenedState.Answers], so that a state refused, or claimed by another
+// server, costs no more than its checks. The zero OpenedState holds
+// nothing and cannot be claimed.
+type OpenedState struct {
+	// IssuedAt is when the state was sealed, to the millisecond.
 	IssuedAt time.Time
 	// ExpiresAt is when the state stops opening, to the millisecond; the
-	// zero time means never, for a state of [SealRequestState]. Given to
-	// Seal, a time that is not zero shortens the state's life.
+	// zero time means never, for a state of [SealRequestState].
 	ExpiresAt time.Time
 	// ID identifies the state for [Sealer.Claim]: Seal draws a random one
-	// for every state, ignoring the value given, and Open returns it.
+	// for every state.
 	ID string
+	// rounds holds the requests, then from answersAt on the answers, as
+	// appendState wrote them; Open has checked that they read.
+	rounds    string
+	answersAt int
+}
+
+// Requests returns the requests of the state's latest round, read anew
+// from the state at each call: the caller owns them.
+func (o OpenedState) Requests() []Request {
+	r := claimsReader{s: o.rounds[:o.answersAt], ok: true}
+	return r.requests(true)
+}
+
+// Answers returns the answers of the state's earlier rounds, earliest
+// first, read anew from the state at each call: the caller owns them.
+func (o OpenedState) Answers() Answers {
+	r := claimsReader{s: o.rounds[o.answersAt:], ok: true}
+	return r.answers(true)
 }
 
 // Seal returns the request state that carries st for call, issued at now:
@@ -361,9 +393,9 @@ func putStateBuffer(b *[]byte) {
 	}
 }
 
-// Open returns the State that state, sealed by a Sealer with one of s's
-// keys and its audience, holds for call at now, once it has checked that
-// state is intact, was sealed for this call, and has not expired. It
+// Open returns the [OpenedState] that state, sealed by a Sealer with one
+// of s's keys and its audience, holds for call at now, once it has checked
+// that state is intact, was sealed for this call, and has not expired. It
 // reports [ErrInvalidState] for a state that is longer than 64 KiB, was
 // sealed with a key s does not hold, was altered in any way, or was issued
 // later than now by more than the clock skew allowed; [ErrStateMismatch]
@@ -371,39 +403,39 @@ func putStateBuffer(b *[]byte) {
 // or another principal ([ErrInvalidJSON] when the arguments are not JSON);
 // and [ErrExpired] for one that has expired. Open does not claim the
 // state: see [Sealer.Claim].
-func (s *Sealer) Open(state string, call StateCall, now time.Time) (State, error) {
+func (s *Sealer) Open(state string, call StateCall, now time.Time) (OpenedState, error) {
 	scratch := getStateBuffer()
 	defer putStateBuffer(scratch)
 	buf, err := decodeState((*scratch)[:0], state)
 	if err != nil {
-		return State{}, err
+		return OpenedState{}, err
 	}
 	*scratch = buf[:0]
 	k := s.key(buf[len(statePrefix) : len(statePrefix)+keyIDLen])
 	if k == nil {
-		return State{}, errInvalidState
+		return OpenedState{}, errInvalidState
 	}
 	ciphertext := buf[aadLen:]
 	plain, err := k.aead.Open(ciphertext[:0], nil, ciphertext, buf[:aadLen])
 	if err != nil {
-		return State{}, errInvalidState
+		return OpenedState{}, errInvalidState
 	}
 	c, ok := readClaims(string(plain))
 	if !ok {
-		return State{}, errInvalidState
+		return OpenedState{}, errInvalidState
 	}
 	expiry := int64(binary.BigEndian.Uint64(buf[len(statePrefix)+keyIDLen : aadLen]))
-	// The State holds a copy of the claims: the scratch buffer is free.
+	// The OpenedState holds a copy of the claims: the scratch buffer is free.
 	if err := s.check(scratch, c, call); err != nil {
-		return State{}, err
+		return OpenedState{}, err
 	}
-	st := State{IssuedAt: time.UnixMilli(c.issuedAt).UTC(), ID: c.id}
-	if st.Requests, st.Answers, ok = readState(c.state); !ok {
-		return State{}, errInvalidState
+	st := OpenedState{IssuedAt: time.UnixMilli(c.issuedAt).UTC(), ID: c.id, rounds: c.state}
+	if st.answersAt, ok = checkRounds(c.state); !ok {
+		return OpenedState{}, errInvalidState
 	}
 	if s.maxAge > 0 {
 		if st.IssuedAt.After(now.Add(s.skew)) {
-			return State{}, errorf(ErrInvalidState, "issued at %s, later than %s allows with a clock skew of %v",
+			return OpenedState{}, errorf(ErrInvalidState, "issued at %s, later than %s allows with a clock skew of %v",
 				st.IssuedAt.Format(time.RFC3339Nano), now.UTC().Format(time.RFC3339Nano), s.skew)
 		}
 		expiry = min(expiry, st.IssuedAt.Add(s.maxAge).UnixMilli())
@@ -413,7 +445,7 @@ func (s *Sealer) Open(state string, call StateCall, now time.Time) (State, error
 		// The header's expiry is the earliest of the requests' too: only a
 		// state that has expired needs them read.
 		if !now.Before(st.ExpiresAt) {
-			return State{}, s.expired(st, now)
+			return OpenedState{}, s.expired(st, now)
 		}
 	}
 	return st, nil
@@ -475,8 +507,8 @@ func (s *Sealer) check(scratch *[]byte, c claims, call StateCall) error {
 
 // expired returns the error of st, which has expired at now, naming the
 // limit it reached.
-func (s *Sealer) expired(st State, now time.Time) error {
-	for _, r := range st.Requests {
+func (s *Sealer) expired(st OpenedState, now time.Time) error {
+	for _, r := range st.Requests() {
 		if r.Expired(now) {
 			return errorf(ErrExpired, "request %s expired at %s", quote(r.ID), r.ExpiresAt)
 		}
@@ -488,19 +520,19 @@ func (s *Sealer) expired(st State, now time.Time) error {
 	return errorf(ErrExpired, "the state expired at %s", st.ExpiresAt.Format(time.RFC3339Nano))
 }
 
-// Claim marks st, a State that [Sealer.Open] returned, as finished, once
+// Claim marks st, which [Sealer.Open] returned, as finished, once
 // for all the servers that share s's [ClaimStore]: call it before running
 // the tool with st's answers, and run the tool only when it succeeds. A
 // second Claim of the same state reports [ErrStateReplayed]; a store that
 // fails reports [ErrClaimStore], wrapping the store's error, and the call
 // must be refused, never run unchecked. Without a ClaimStore, Claim does
 // nothing: a state may then finish any number of times until it expires.
-func (s *Sealer) Claim(ctx context.Context, st State) error {
+func (s *Sealer) Claim(ctx context.Context, st OpenedState) error {
 	if s.claims == nil {
 		return nil
 	}
 	if st.ID == "" || st.ExpiresAt.IsZero() {
-		return errorf(ErrInvalidState, "the State to claim has no ID or no expiry: claim a State that Open returned")
+		return errorf(ErrInvalidState, "the state to claim has no ID or no expiry: claim an OpenedState that Open returned")
 	}
 	fresh, err := s.claims.Claim(ctx, st.ID, st.ExpiresAt)
 	if err != nil {
@@ -585,7 +617,7 @@ func OpenRequestState(key []byte, state, tool string, args json.RawMessage, now 
 	if err != nil {
 		return Request{}, err
 	}
-	return st.Requests[0], nil
+	return st.Requests()[0], nil
 }
 
 // unboundSealer returns the Sealer of SealRequestState: one key, no

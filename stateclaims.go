@@ -79,21 +79,52 @@ func appendState(b []byte, st State) ([]byte, error) {
 	return b, nil
 }
 
-// readState reads the requests and answers that appendState wrote.
-func readState(s string) ([]Request, Answers, bool) {
-	r := claimsReader{s: s, ok: true}
-	reqs := make([]Request, r.count())
-	for i := range reqs {
-		reqs[i] = Request{ID: r.str(), Kind: r.str(), Prompt: r.str(), URL: r.str(), ExpiresAt: r.str(), Data: r.data()}
+// checkRounds reports whether s holds the requests and answers that
+// appendState writes, at least one request, and returns where the answers
+// start; it reads them without building them.
+func checkRounds(s string) (answersAt int, ok bool) {
+	if first := (claimsReader{s: s, ok: true}); first.count() == 0 {
+		return 0, false
 	}
-	var answers Answers
-	if n := r.count(); n > 0 {
-		answers = make(Answers, n)
-		for i := range answers {
-			answers[i] = Answer{ID: r.str(), OK: r.byte() == 1, Reason: r.str(), Data: r.data()}
+	r := claimsReader{s: s, ok: true}
+	r.requests(false)
+	answersAt = r.i
+	r.answers(false)
+	return answersAt, r.ok && r.left() == 0
+}
+
+// requests reads the requests that appendState wrote, and returns them
+// when build is set.
+func (r *claimsReader) requests(build bool) []Request {
+	n := r.count()
+	var reqs []Request
+	if build {
+		reqs = make([]Request, n)
+	}
+	for i := range n {
+		req := Request{ID: r.str(), Kind: r.str(), Prompt: r.str(), URL: r.str(), ExpiresAt: r.str(), Data: r.data(build)}
+		if build {
+			reqs[i] = req
 		}
 	}
-	return reqs, answers, r.ok && r.left() == 0 && len(reqs) > 0
+	return reqs
+}
+
+// answers reads the answers that appendState wrote, and returns them
+// when build is set; none is nil.
+func (r *claimsReader) answers(build bool) Answers {
+	n := r.count()
+	var answers Answers
+	if build && n > 0 {
+		answers = make(Answers, n)
+	}
+	for i := range n {
+		a := Answer{ID: r.str(), OK: r.byte() == 1, Reason: r.str(), Data: r.data(build)}
+		if answers != nil {
+			answers[i] = a
+		}
+	}
+	return answers
 }
 
 // appendData appends data behind its length in 4 bytes: nothing for no
@@ -269,8 +300,9 @@ func (r *claimsReader) next(n int) string {
 	return s
 }
 
-// data reads the Data that appendData wrote.
-func (r *claimsReader) data() map[string]any {
+// data reads the Data that appendData wrote, and returns it when build is
+// set.
+func (r *claimsReader) data(build bool) map[string]any {
 	size := r.next(4)
 	if size == "" {
 		return nil
@@ -287,12 +319,16 @@ func (r *claimsReader) data() map[string]any {
 	var data map[string]any
 	switch body[0] {
 	case dataBinary:
-		data, _ = d.value(0).(map[string]any)
+		d.ok = len(body) > 1 && body[1] == valObject
+		data, _ = d.value(0, build).(map[string]any)
 	case dataJSON:
 		data, d.ok = jsonData(body[1:])
+		d.ok = d.ok && data != nil
 		d.i = len(body)
+	default:
+		d.ok = false
 	}
-	if !d.ok || d.left() != 0 || data == nil {
+	if !d.ok || d.left() != 0 {
 		r.ok = false
 		return nil
 	}
@@ -310,8 +346,9 @@ func jsonData(s string) (map[string]any, bool) {
 // maxValueDepth bounds the nesting of a Data's binary form.
 const maxValueDepth = 10000
 
-// value reads a value that appendValue wrote, at depth.
-func (r *claimsReader) value(depth int) any {
+// value reads a value that appendValue wrote, at depth, and returns it
+// when build is set: else it returns nil, and allocates nothing.
+func (r *claimsReader) value(depth int, build bool) any {
 	if depth > maxValueDepth {
 		r.fail()
 		return nil
@@ -325,24 +362,42 @@ func (r *claimsReader) value(depth int) any {
 		return false
 	case valNumber:
 		bits := r.next(8)
-		if bits == "" {
+		if bits == "" || !build {
 			return nil
 		}
 		return math.Float64frombits(binary.BigEndian.Uint64([]byte(bits)))
 	case valString:
-		return r.str()
+		s := r.str()
+		if !build {
+			return nil
+		}
+		return s
 	case valArray:
-		a := make([]any, r.count())
+		n := r.count()
+		if !build {
+			for range n {
+				r.value(depth+1, false)
+			}
+			return nil
+		}
+		a := make([]any, n)
 		for i := range a {
-			a[i] = r.value(depth + 1)
+			a[i] = r.value(depth+1, true)
 		}
 		return a
 	case valObject:
 		n := r.count()
+		if !build {
+			for range n {
+				r.str()
+				r.value(depth+1, false)
+			}
+			return nil
+		}
 		m := make(map[string]any, n)
 		for range n {
 			k := r.str()
-			m[k] = r.value(depth + 1)
+			m[k] = r.value(depth+1, true)
 		}
 		return m
 	}
