@@ -270,8 +270,18 @@ func (r *claimsReader) count() int {
 	return int(n)
 }
 
-// str reads a string.
+// str reads a string. One shorter than 128 bytes, whose length is one
+// byte, is read inline; longer ones by longStr.
 func (r *claimsReader) str() string {
+	if i := r.i + 1; i <= len(r.s) && r.s[i-1] < 0x80 && int(r.s[i-1]) <= len(r.s)-i {
+		r.i = i + int(r.s[i-1])
+		return r.s[i:r.i]
+	}
+	return r.longStr()
+}
+
+// longStr reads a string of any length.
+func (r *claimsReader) longStr() string {
 	n := r.count()
 	s := r.s[r.i : r.i+n]
 	r.i += n

@@ -148,10 +148,18 @@ func (c *canonicalizer) value(s []byte, i int) (int, bool) {
 		return i, false
 	}
 	switch s[i] {
-	case '{':
-		return c.object(s, i+1)
-	case '[':
-		return c.array(s, i+1)
+	case '{', '[':
+		if c.depth++; c.depth > maxCanonDepth {
+			return i, false
+		}
+		var ok bool
+		if s[i] == '{' {
+			i, ok = c.object(s, i+1)
+		} else {
+			i, ok = c.array(s, i+1)
+		}
+		c.depth--
+		return i, ok
 	case '"':
 		return c.str(s, i+1)
 	case 't':
@@ -180,10 +188,6 @@ func (c *canonicalizer) literal(s []byte, i int, lit string, canon byte) (int, b
 
 // array writes the canonical form of the array whose elements start at s[i:].
 func (c *canonicalizer) array(s []byte, i int) (int, bool) {
-	if c.depth++; c.depth > maxCanonDepth {
-		return i, false
-	}
-	defer func() { c.depth-- }()
 	c.out = append(c.out, canonArray)
 	i = skipSpace(s, i)
 	if i < len(s) && s[i] == ']' {
@@ -214,13 +218,9 @@ func (c *canonicalizer) array(s []byte, i int) (int, bool) {
 // object writes the canonical form of the object whose members start at
 // s[i:]: its members as they come, then sorted when they are not already.
 func (c *canonicalizer) object(s []byte, i int) (int, bool) {
-	if c.depth++; c.depth > maxCanonDepth {
-		return i, false
-	}
-	defer func() { c.depth-- }()
 	c.out = append(c.out, canonObject)
 	start := len(c.out)
-	var stack [16]member
+	var stack [8]member
 	members := stack[:0]
 	sorted := true
 	i = skipSpace(s, i)
@@ -291,41 +291,55 @@ func (c *canonicalizer) sortMembers(start int, members []member) {
 }
 
 // str writes the canonical form of the string whose content starts at
-// s[i:] and returns the index after its closing quote. It leaves to
-// encoding/json the strings it would change: invalid UTF-8 and surrogate
-// escapes.
+// s[i:] and returns the index after its closing quote. It copies each run
+// of plain ASCII at once, and leaves to encoding/json the strings it would
+// change: invalid UTF-8 and surrogate escapes.
 func (c *canonicalizer) str(s []byte, i int) (int, bool) {
-	c.out = append(c.out, canonString, 0, 0, 0, 0, 0, 0, 0, 0)
-	lenAt := len(c.out) - 8
+	out := append(c.out, canonString, 0, 0, 0, 0, 0, 0, 0, 0)
+	lenAt := len(out) - 8
 	for i < len(s) {
-		b := s[i]
-		switch {
+		run := i
+		for run < len(s) && plainASCII[s[run]] {
+			run++
+		}
+		out = append(out, s[i:run]...)
+		if i = run; i == len(s) {
+			break
+		}
+		switch b := s[i]; {
 		case b == '"':
-			binary.BigEndian.PutUint64(c.out[lenAt:], uint64(len(c.out)-lenAt-8))
+			binary.BigEndian.PutUint64(out[lenAt:], uint64(len(out)-lenAt-8))
+			c.out = out
 			return i + 1, true
 		case b == '\\':
 			r, n := unescape(s[i:])
 			if n == 0 {
 				return i, false
 			}
-			c.out = utf8.AppendRune(c.out, r)
+			out = utf8.AppendRune(out, r)
 			i += n
-		case b < 0x20:
+		case b < utf8.RuneSelf: // a control character
 			return i, false
-		case b < utf8.RuneSelf:
-			c.out = append(c.out, b)
-			i++
 		default:
 			r, n := utf8.DecodeRune(s[i:])
 			if r == utf8.RuneError && n == 1 {
 				return i, false
 			}
-			c.out = append(c.out, s[i:i+n]...)
+			out = append(out, s[i:i+n]...)
 			i += n
 		}
 	}
 	return i, false
 }
+
+// plainASCII marks the bytes a JSON string holds as they are: ASCII but
+// the quote, the backslash and the control characters.
+var plainASCII = func() (t [256]bool) {
+	for b := 0x20; b < utf8.RuneSelf; b++ {
+		t[b] = b != '"' && b != '\\'
+	}
+	return t
+}()
 
 // unescape returns the rune of the escape at the start of s and its length,
 // or a length of 0 for an escape it leaves to encoding/json.
