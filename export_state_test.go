@@ -60,24 +60,18 @@ func CanonicalValue(args []byte) ([]byte, error) {
 	return canonicalValue(nil, v), nil
 }
 
-// ReadPlaintext reads plain as Open checks the plaintext of a state once
-// it is authenticated, and reports whether it is well formed; when it is,
-// it also reads the requests and answers as OpenedState does, and reports
-// whether that read them to the end without a fault.
-func ReadPlaintext(plain []byte) (checked, read bool) {
+// ReadPlaintext reads plain as Open and OpenedState read the plaintext of
+// a state once it is authenticated, and reports whether it holds claims,
+// at least one request and the answers, and nothing more.
+func ReadPlaintext(plain []byte) bool {
 	c, ok := readClaims(string(plain))
 	if !ok {
-		return false, false
+		return false
 	}
-	at, ok := checkRounds(c.state)
-	if !ok {
-		return false, false
-	}
-	reqs := claimsReader{s: c.state[:at], ok: true}
-	answers := claimsReader{s: c.state[at:], ok: true}
-	n := len(reqs.requests(true))
-	answers.answers(true)
-	return true, reqs.ok && reqs.left() == 0 && answers.ok && answers.left() == 0 && n > 0
+	r := claimsReader{s: c.state, ok: true}
+	n := len(r.requests(true))
+	r.answers(true)
+	return r.ok && r.left() == 0 && n > 0
 }
 
 // EncodeURL returns the URL-safe base64 of src, without padding, as a

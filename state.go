@@ -251,23 +251,23 @@ type OpenedState struct {
 	// ID identifies the state for [Sealer.Claim]: Seal draws a random one
 	// for every state.
 	ID string
-	// rounds holds the requests, then from answersAt on the answers, as
-	// appendState wrote them; Open has checked that they read.
-	rounds    string
-	answersAt int
+	// rounds holds the requests, then the answers, as appendState wrote
+	// them, under the state's key.
+	rounds string
 }
 
 // Requests returns the requests of the state's latest round, read anew
 // from the state at each call: the caller owns them.
 func (o OpenedState) Requests() []Request {
-	r := claimsReader{s: o.rounds[:o.answersAt], ok: true}
+	r := claimsReader{s: o.rounds, ok: true}
 	return r.requests(true)
 }
 
 // Answers returns the answers of the state's earlier rounds, earliest
 // first, read anew from the state at each call: the caller owns them.
 func (o OpenedState) Answers() Answers {
-	r := claimsReader{s: o.rounds[o.answersAt:], ok: true}
+	r := claimsReader{s: o.rounds, ok: true}
+	r.requests(false)
 	return r.answers(true)
 }
 
@@ -430,9 +430,6 @@ func (s *Sealer) Open(state string, call StateCall, now time.Time) (OpenedState,
 		return OpenedState{}, err
 	}
 	st := OpenedState{IssuedAt: time.UnixMilli(c.issuedAt).UTC(), ID: c.id, rounds: c.state}
-	if st.answersAt, ok = checkRounds(c.state); !ok {
-		return OpenedState{}, errInvalidState
-	}
 	if s.maxAge > 0 {
 		if st.IssuedAt.After(now.Add(s.skew)) {
 			return OpenedState{}, errorf(ErrInvalidState, "issued at %s, later than %s allows with a clock skew of %v",
@@ -617,7 +614,11 @@ func OpenRequestState(key []byte, state, tool string, args json.RawMessage, now 
 	if err != nil {
 		return Request{}, err
 	}
-	return st.Requests()[0], nil
+	reqs := st.Requests()
+	if len(reqs) == 0 {
+		return Request{}, errInvalidState // unreachable: Seal writes at least one
+	}
+	return reqs[0], nil
 }
 
 // unboundSealer returns the Sealer of SealRequestState: one key, no

@@ -79,20 +79,6 @@ func appendState(b []byte, st State) ([]byte, error) {
 	return b, nil
 }
 
-// checkRounds reports whether s holds the requests and answers that
-// appendState writes, at least one request, and returns where the answers
-// start; it reads them without building them.
-func checkRounds(s string) (answersAt int, ok bool) {
-	if first := (claimsReader{s: s, ok: true}); first.count() == 0 {
-		return 0, false
-	}
-	r := claimsReader{s: s, ok: true}
-	r.requests(false)
-	answersAt = r.i
-	r.answers(false)
-	return answersAt, r.ok && r.left() == 0
-}
-
 // requests reads the requests that appendState wrote, and returns them
 // when build is set.
 func (r *claimsReader) requests(build bool) []Request {
