@@ -90,3 +90,9 @@ func DecodeURL(s string) ([]byte, bool) {
 	n, ok := decodeURL(dst, s)
 	return dst[:n], ok
 }
+
+// PlainRun returns the index of the first byte at or after s[i:] that a
+// JSON string does not hold as it is, as the digest's parser finds it.
+func PlainRun(s []byte, i int) int {
+	return plainRun(s, i)
+}

@@ -100,3 +100,35 @@ func TestCanonicalArgs(t *testing.T) {
 		})
 	}
 }
+
+// TestPlainRun checks the eight-bytes-at-a-time scan of a string's plain
+// bytes against a byte-at-a-time one: every byte value at every place of
+// inputs long and short, from every start before it.
+func TestPlainRun(t *testing.T) {
+	t.Parallel()
+	plain := func(b byte) bool { return b >= 0x20 && b < 0x80 && b != '"' && b != '\\' }
+	for n := range 20 {
+		for pos := range n {
+			for c := range 256 {
+				s := []byte(strings.Repeat("k", n))
+				s[pos] = byte(c)
+				for start := 0; start <= pos; start++ {
+					want := n
+					if !plain(byte(c)) {
+						want = pos
+					}
+					if got := toolnexus.PlainRun(s, start); got != want {
+						require.Equal(t, want, got, "byte %#x at %d of %d, from %d", c, pos, n, start)
+					}
+				}
+			}
+		}
+	}
+	// A special byte below a byte that a borrow would flag: the lower one
+	// is found.
+	for _, pair := range []string{"\x00\x01", "\x00!", "\x1f ", "\"#", "\\]", "\x80\x7f", "\x00\"", "\"\x00"} {
+		s := []byte("abcdef" + pair + "xyz")
+		assert.Equal(t, 6, toolnexus.PlainRun(s, 0), "%q", pair)
+	}
+	assert.Equal(t, 9, toolnexus.PlainRun([]byte("abcdefgh\x00\x00\x00\"\\"), 9), "a run starting on a special byte is empty")
+}
