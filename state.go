@@ -343,7 +343,7 @@ func (s *Sealer) Seal(call StateCall, st State, now time.Time) (string, error) {
 	}
 	sealed := k.aead.Seal(buf[:aadLen], nil, plain, buf[:aadLen])
 	full := slices.Grow(sealed, len(statePrefix)+textLen)
-	*scratch = full[:0]
+	keepGrown(scratch, full)
 	text := full[len(sealed) : len(sealed)+len(statePrefix)+textLen]
 	copy(text, statePrefix)
 	encodeURL(text[len(statePrefix):], sealed[len(statePrefix):])
@@ -386,6 +386,14 @@ func getStateBuffer() *[]byte {
 	return stateBuffers.Get().(*[]byte)
 }
 
+// keepGrown keeps buf as the scratch buffer b when it has grown out of
+// b's storage; else b holds it already, and is not written to.
+func keepGrown(b *[]byte, buf []byte) {
+	if cap(buf) != cap(*b) {
+		*b = buf[:0]
+	}
+}
+
 // putStateBuffer gives b back to stateBuffers, unless it has grown too large.
 func putStateBuffer(b *[]byte) {
 	if cap(*b) <= maxPooledState {
@@ -410,7 +418,7 @@ func (s *Sealer) Open(state string, call StateCall, now time.Time) (OpenedState,
 	if err != nil {
 		return OpenedState{}, err
 	}
-	*scratch = buf[:0]
+	keepGrown(scratch, buf)
 	k := s.key(buf[len(statePrefix) : len(statePrefix)+keyIDLen])
 	if k == nil {
 		return OpenedState{}, errInvalidState

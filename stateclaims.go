@@ -33,7 +33,7 @@ func readClaims(plain string) (claims, bool) {
 		return claims{}, false
 	}
 	c := claims{
-		issuedAt: int64(binary.BigEndian.Uint64([]byte(plain[:8]))),
+		issuedAt: int64(uint64At(plain)),
 		id:       plain[8 : 8+stateIDLen],
 		digest:   plain[8+stateIDLen : claimsFixed],
 	}
@@ -204,6 +204,14 @@ func appendString(b []byte, s string) []byte {
 	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
 }
 
+// uint64At returns the big-endian uint64 of the first 8 bytes of s, which
+// has at least 8.
+func uint64At(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0])<<56 | uint64(s[1])<<48 | uint64(s[2])<<40 | uint64(s[3])<<32 |
+		uint64(s[4])<<24 | uint64(s[5])<<16 | uint64(s[6])<<8 | uint64(s[7])
+}
+
 // boolByte returns 1 for true and 0 for false.
 func boolByte(v bool) byte {
 	if v {
@@ -361,7 +369,7 @@ func (r *claimsReader) value(depth int, build bool) any {
 		if bits == "" || !build {
 			return nil
 		}
-		return math.Float64frombits(binary.BigEndian.Uint64([]byte(bits)))
+		return math.Float64frombits(uint64At(bits))
 	case valString:
 		s := r.str()
 		if !build {

@@ -31,7 +31,7 @@ func argsDigest(scratch *[]byte, args json.RawMessage) ([sha256.Size]byte, error
 		}
 		c.out = canonicalValue(c.out[:0], v)
 	}
-	*scratch = c.out[:0]
+	keepGrown(scratch, c.out)
 	return sha256.Sum256(c.out), nil
 }
 
