@@ -64,8 +64,8 @@ func CanonicalValue(args []byte) ([]byte, error) {
 // a state once it is authenticated, and reports whether it holds claims,
 // at least one request and the answers, and nothing more.
 func ReadPlaintext(plain []byte) bool {
-	c, ok := readClaims(string(plain))
-	if !ok {
+	var c claims
+	if !readClaims(string(plain), &c) {
 		return false
 	}
 	r := claimsReader{s: c.state, ok: true}

@@ -428,13 +428,13 @@ func (s *Sealer) Open(state string, call StateCall, now time.Time) (OpenedState,
 	if err != nil {
 		return OpenedState{}, errInvalidState
 	}
-	c, ok := readClaims(string(plain))
-	if !ok {
+	var c claims
+	if !readClaims(string(plain), &c) {
 		return OpenedState{}, errInvalidState
 	}
 	expiry := int64(binary.BigEndian.Uint64(buf[len(statePrefix)+keyIDLen : aadLen]))
 	// The OpenedState holds a copy of the claims: the scratch buffer is free.
-	if err := s.check(scratch, c, call); err != nil {
+	if err := s.check(scratch, &c, &call); err != nil {
 		return OpenedState{}, err
 	}
 	st := OpenedState{IssuedAt: time.UnixMilli(c.issuedAt).UTC(), ID: c.id, rounds: c.state}
@@ -490,7 +490,7 @@ func decodeState(buf []byte, state string) ([]byte, error) {
 
 // check reports whether the claims c were sealed for call on s; the
 // digest of the arguments is computed in scratch.
-func (s *Sealer) check(scratch *[]byte, c claims, call StateCall) error {
+func (s *Sealer) check(scratch *[]byte, c *claims, call *StateCall) error {
 	if c.audience != s.audience {
 		return errorf(ErrStateMismatch, "it was sealed for another audience, not %s", quote(s.audience))
 	}

@@ -110,7 +110,7 @@ func canonicalValue(b []byte, v any) []byte {
 }
 
 // appendCanonString appends the canonical form of the string s to b.
-func appendCanonString(b []byte, s string) []byte {
+func appendCanonString[T string | []byte](b []byte, s T) []byte {
 	return append(binary.BigEndian.AppendUint64(append(b, canonString), uint64(len(s))), s...)
 }
 
@@ -138,8 +138,90 @@ func (c *canonicalizer) args(args []byte) bool {
 		c.out = append(c.out, canonObject, canonEndObj)
 		return true
 	}
+	if out, ok := flatObject(c.out, args[i:]); ok {
+		c.out = out
+		return true
+	}
 	i, ok := c.value(args, i)
 	return ok && skipSpace(args, i) == len(args)
+}
+
+// flatObject appends to out the canonical form of s when s is the most
+// common arguments, an object whose keys come sorted and whose values are
+// numbers, literals and strings, the strings all plain ASCII (see
+// plainASCII), followed by white space at most; it reports false for any
+// other s, which the general parser then reads. It is the general parser's
+// output written in one loop, without a call per value.
+func flatObject(out []byte, s []byte) ([]byte, bool) {
+	if len(s) == 0 || s[0] != '{' {
+		return out, false
+	}
+	out = append(out, canonObject)
+	var prevKey []byte
+	i := skipSpace(s, 1)
+	if i < len(s) && s[i] == '}' {
+		return append(out, canonEndObj), skipSpace(s, i+1) == len(s)
+	}
+	for {
+		key, next, ok := plainString(s, i)
+		if !ok || prevKey != nil && bytes.Compare(prevKey, key) >= 0 {
+			return out, false
+		}
+		prevKey = key
+		out = appendCanonString(out, key)
+		if i = skipSpace(s, next); i >= len(s) || s[i] != ':' {
+			return out, false
+		}
+		i = skipSpace(s, i+1)
+		if i >= len(s) {
+			return out, false
+		}
+		switch b := s[i]; {
+		case b == '"':
+			str, next, ok := plainString(s, i)
+			if !ok {
+				return out, false
+			}
+			out, i = appendCanonString(out, str), next
+		case b == 't' && bytes.HasPrefix(s[i:], []byte("true")):
+			out, i = append(out, canonTrue), i+4
+		case b == 'f' && bytes.HasPrefix(s[i:], []byte("false")):
+			out, i = append(out, canonFalse), i+5
+		case b == 'n' && bytes.HasPrefix(s[i:], []byte("null")):
+			out, i = append(out, canonNull), i+4
+		default:
+			end, ok := scanNumber(s, i)
+			if !ok {
+				return out, false
+			}
+			out, i = append(append(append(out, canonNumber), s[i:end]...), canonEnd), end
+		}
+		if i = skipSpace(s, i); i >= len(s) {
+			return out, false
+		}
+		switch s[i] {
+		case ',':
+			i = skipSpace(s, i+1)
+		case '}':
+			return append(out, canonEndObj), skipSpace(s, i+1) == len(s)
+		default:
+			return out, false
+		}
+	}
+}
+
+// plainString returns the content of the string that starts with the
+// quote at s[i], and the index after its closing quote, when that content
+// is plain ASCII.
+func plainString(s []byte, i int) (content []byte, next int, ok bool) {
+	if i >= len(s) || s[i] != '"' {
+		return nil, i, false
+	}
+	end := plainRun(s, i+1)
+	if end >= len(s) || s[end] != '"' {
+		return nil, i, false
+	}
+	return s[i+1 : end], end + 1, true
 }
 
 // value writes the canonical form of the value at s[i:] and returns the

@@ -67,6 +67,20 @@ func TestCanonicalArgs(t *testing.T) {
 		parsed bool
 	}{
 		{`{"env":"staging","replicas":3}`, true},
+		// Flat objects, and those that the flat path leaves to the
+		// general parser: unsorted, a repeated key, nesting, escapes,
+		// non-ASCII.
+		{` { "a" : "x" , "b" : null , "c" : false , "d" : true , "e" : -1.5e3 } `, true},
+		{`{}`, true},
+		{`{"b":1,"a":2}`, true},
+		{`{"a":1,"a":2}`, true},
+		{`{"a":[1],"b":{}}`, true},
+		{`{"a":"\n","b":"é"}`, true},
+		{`{"a":truex}`, false},
+		{`{"a":-}`, false},
+		{`{"a":"x"`, false},
+		{`{"a":1}x`, false},
+		{`{"a":1 "b":2}`, false},
 		{`{"b":{"y":[1,2.5e-3,-0],"x":"\t"},"a":true}`, true},
 		{` null `, true},
 		{``, true},
