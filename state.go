@@ -237,11 +237,14 @@ type State struct {
 }
 
 // OpenedState is a request state that [Sealer.Open] has authenticated and
-// checked against its call: it holds the [State] that was sealed, read
-// from the state's bytes by [OpenedState.Requests] and
-// [OpenedState.Answers], so that a state refused, or claimed by another
-// server, costs no more than its checks. The zero OpenedState holds
-// nothing and cannot be claimed.
+// checked against its call. It holds the requests and answers of the
+// [State] that was sealed as the state's bytes, which
+// [OpenedState.Requests] and [OpenedState.Answers] build anew at each
+// call: Open builds neither, and costs no more than its checks, and a
+// caller that needs neither (a replay that [Sealer.Claim] refuses) pays
+// nothing for them. An OpenedState is a value that never changes, and its
+// copies share its bytes. The zero OpenedState holds no request and cannot
+// be claimed.
 type OpenedState struct {
 	// IssuedAt is when the state was sealed, to the millisecond.
 	IssuedAt time.Time
