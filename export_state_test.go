@@ -1,6 +1,7 @@
 package toolnexus
 
 import (
+	"bytes"
 	"encoding/base64"
 	"time"
 )
@@ -29,8 +30,9 @@ func StatePlaintext(s *Sealer, call StateCall, st State, now time.Time) (plain, 
 		return nil, nil, err
 	}
 	k := s.key(buf[len(statePrefix) : len(statePrefix)+keyIDLen])
-	plain, err = k.aead.Open(nil, nil, buf[aadLen:], buf[:aadLen])
-	return plain, buf[:aadLen], err
+	aad = bytes.Clone(buf[:aadLen])
+	plain, err = k.open(buf)
+	return plain, aad, err
 }
 
 // ArgsDigest returns the digest of args that a state binds.
@@ -95,4 +97,19 @@ func DecodeURL(s string) ([]byte, bool) {
 // JSON string does not hold as it is, as the digest's parser finds it.
 func PlainRun(s []byte, i int) int {
 	return plainRun(s, i)
+}
+
+// NewSealerNonces returns the Sealer of o whose keys take Seal's nonces,
+// or with randomNonce draw their own, as in FIPS 140-3 mode.
+func NewSealerNonces(o SealerOptions, randomNonce bool) (*Sealer, error) {
+	s, err := NewSealer(o)
+	if err != nil {
+		return nil, err
+	}
+	for i, secret := range o.Keys {
+		if s.keys[i], err = newStateKey(secret, randomNonce); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/aes"
 	"crypto/cipher"
+	"crypto/fips140"
 	"crypto/hkdf"
 	"crypto/rand"
 	"crypto/sha256"
@@ -58,6 +59,8 @@ const (
 	keyIDLen     = 8
 	headerLen    = keyIDLen + 8 // key id, expiry in Unix milliseconds
 	aadLen       = len(statePrefix) + headerLen
+	nonceLen     = 12 // AES-GCM's nonce, random
+	tagLen       = 16 // AES-GCM's tag
 	stateIDBytes = 16 // random bytes of a state's ID
 	stateIDLen   = 22 // the ID in URL-safe base64
 	digestLen    = sha256.Size
@@ -130,10 +133,14 @@ type Sealer struct {
 	claims   ClaimStore
 }
 
-// stateKey is one key of a Sealer's ring, derived from a secret.
+// stateKey is one key of a Sealer's ring, derived from a secret. Its AEAD
+// takes the nonces that Seal draws, many at a time (see newStateRandom),
+// or, in FIPS 140-3 mode, draws each itself (randomNonce): the states are
+// the same bytes either way, the nonce in front of the ciphertext.
 type stateKey struct {
-	id   [keyIDLen]byte
-	aead cipher.AEAD
+	id          [keyIDLen]byte
+	aead        cipher.AEAD
+	randomNonce bool
 }
 
 // NewSealer returns a Sealer with o's keys and limits. It reports
@@ -173,7 +180,7 @@ func (s *Sealer) deriveKeys(secrets [][]byte) error {
 			}
 			return errorf(ErrShortKey, "key %d of %d: %d bytes, want at least %d", i+1, len(secrets), len(secret), MinStateKeyLen)
 		}
-		k, err := newStateKey(secret)
+		k, err := newStateKey(secret, fips140.Enabled())
 		if err != nil {
 			return err
 		}
@@ -189,9 +196,10 @@ func (s *Sealer) deriveKeys(secrets [][]byte) error {
 
 // newStateKey derives the key id and the AES-256-GCM cipher of secret with
 // HKDF-SHA256: the id from the secret alone, the cipher's key from the
-// secret under a label naming the format and the id.
-func newStateKey(secret []byte) (stateKey, error) {
-	var k stateKey
+// secret under a label naming the format and the id. With randomNonce, the
+// cipher draws its own nonces, as FIPS 140-3 mode asks.
+func newStateKey(secret []byte, randomNonce bool) (stateKey, error) {
+	k := stateKey{randomNonce: randomNonce}
 	id, err := hkdf.Key(sha256.New, secret, nil, hkdfKeyIDTag, keyIDLen)
 	if err != nil {
 		return k, fmt.Errorf("toolnexus: cannot derive request state key: %w", err)
@@ -205,7 +213,11 @@ func newStateKey(secret []byte) (stateKey, error) {
 	if err != nil {
 		return k, err // unreachable: the key is 32 bytes
 	}
-	k.aead, err = cipher.NewGCMWithRandomNonce(block)
+	if randomNonce {
+		k.aead, err = cipher.NewGCMWithRandomNonce(block)
+	} else {
+		k.aead, err = cipher.NewGCM(block)
+	}
 	return k, err
 }
 
@@ -313,8 +325,8 @@ func (s *Sealer) Seal(call StateCall, st State, now time.Time) (string, error) {
 		}
 	}
 	// One scratch buffer holds the canonical arguments, then the prefix
-	// and the header, the claims after them, sealed in place (Seal moves
-	// them past the nonce), and the text.
+	// and the header, the nonce, the claims, sealed in place, and the
+	// text.
 	scratch := getStateBuffer()
 	defer putStateBuffer(scratch)
 	digest, err := argsDigest(scratch, call.Arguments)
@@ -323,15 +335,18 @@ func (s *Sealer) Seal(call StateCall, st State, now time.Time) (string, error) {
 	}
 	id := st.Requests[0].ID
 	k := s.keys[0]
-	sealedHint := aadLen + k.aead.NonceSize() + k.aead.Overhead() + claimsFixed +
+	sealedHint := aadLen + nonceLen + tagLen + claimsFixed +
 		len(call.Tool) + len(s.audience) + len(call.Principal) + stateSizeHint(st)
 	buf := slices.Grow((*scratch)[:0], sealedHint+len(statePrefix)+base64.RawURLEncoding.EncodedLen(sealedHint))
 	buf = append(buf, statePrefix...)
 	buf = append(buf, k.id[:]...)
 	buf = binary.BigEndian.AppendUint64(buf, uint64(expiry))
-	plain := binary.BigEndian.AppendUint64(buf[aadLen:], uint64(now.UnixMilli()))
+	stateID, nonce := newStateRandom()
+	if !k.randomNonce {
+		buf = append(buf, nonce[:]...)
+	} // else the AEAD draws it, and moves the claims past it
+	plain := binary.BigEndian.AppendUint64(buf[len(buf):], uint64(now.UnixMilli()))
 	plain = plain[:len(plain)+stateIDLen]
-	stateID := newStateID()
 	encodeURL(plain[len(plain)-stateIDLen:], stateID[:])
 	plain = append(plain, digest[:]...)
 	plain = appendString(plain, call.Tool)
@@ -340,11 +355,16 @@ func (s *Sealer) Seal(call StateCall, st State, now time.Time) (string, error) {
 	if plain, err = appendState(plain, st); err != nil {
 		return "", errorf(ErrInvalidRequest, "request %s: %v", quote(id), err)
 	}
-	textLen := base64.RawURLEncoding.EncodedLen(headerLen + k.aead.NonceSize() + len(plain) + k.aead.Overhead())
+	textLen := base64.RawURLEncoding.EncodedLen(headerLen + nonceLen + len(plain) + tagLen)
 	if size := len(statePrefix) + textLen; size > maxStateLen {
 		return "", errorf(ErrInvalidRequest, "request %s would make a state of %d bytes, over the limit of %d bytes", quote(id), size, maxStateLen)
 	}
-	sealed := k.aead.Seal(buf[:aadLen], nil, plain, buf[:aadLen])
+	var sealed []byte
+	if k.randomNonce {
+		sealed = k.aead.Seal(buf[:aadLen], nil, plain, buf[:aadLen])
+	} else {
+		sealed = k.aead.Seal(buf[:aadLen+nonceLen], buf[aadLen:aadLen+nonceLen], plain, buf[:aadLen])
+	}
 	full := slices.Grow(sealed, len(statePrefix)+textLen)
 	keepGrown(scratch, full)
 	text := full[len(sealed) : len(sealed)+len(statePrefix)+textLen]
@@ -353,26 +373,30 @@ func (s *Sealer) Seal(call StateCall, st State, now time.Time) (string, error) {
 	return string(text), nil
 }
 
-// stateIDs holds random bytes for the IDs of states, drawn from
-// crypto/rand many IDs at a time, each byte handed out once.
-var stateIDs = sync.Pool{New: func() any { return new(stateIDBatch) }}
+// stateRandom holds random bytes for the IDs and nonces of states, drawn
+// from crypto/rand many states at a time, each byte handed out once: a
+// batch dropped by the pool takes its unused bytes with it.
+var stateRandom = sync.Pool{New: func() any { return new(stateRandomBatch) }}
 
-// stateIDBatch is random bytes of stateIDs, those from next on unused.
-type stateIDBatch struct {
-	random [32 * stateIDBytes]byte
+// stateRandomBatch is random bytes of stateRandom, those from next on
+// unused.
+type stateRandomBatch struct {
+	random [32 * (stateIDBytes + nonceLen)]byte
 	next   int
 }
 
-// newStateID returns the random bytes of a new state's ID.
-func newStateID() (id [stateIDBytes]byte) {
-	b := stateIDs.Get().(*stateIDBatch)
+// newStateRandom returns the random bytes of a new state's ID and its
+// nonce.
+func newStateRandom() (id [stateIDBytes]byte, nonce [nonceLen]byte) {
+	b := stateRandom.Get().(*stateRandomBatch)
 	if b.next == 0 || b.next == len(b.random) {
 		rand.Read(b.random[:]) // never fails
 		b.next = 0
 	}
 	b.next += copy(id[:], b.random[b.next:])
-	stateIDs.Put(b)
-	return id
+	b.next += copy(nonce[:], b.random[b.next:])
+	stateRandom.Put(b)
+	return id, nonce
 }
 
 // stateBuffers holds the scratch buffers of Seal and Open, so that a state
@@ -426,8 +450,7 @@ func (s *Sealer) Open(state string, call StateCall, now time.Time) (OpenedState,
 	if k == nil {
 		return OpenedState{}, errInvalidState
 	}
-	ciphertext := buf[aadLen:]
-	plain, err := k.aead.Open(ciphertext[:0], nil, ciphertext, buf[:aadLen])
+	plain, err := k.open(buf)
 	if err != nil {
 		return OpenedState{}, errInvalidState
 	}
@@ -459,6 +482,16 @@ func (s *Sealer) Open(state string, call StateCall, now time.Time) (OpenedState,
 	return st, nil
 }
 
+// open opens in place the sealed claims of buf, a state's bytes, with k.
+func (k *stateKey) open(buf []byte) ([]byte, error) {
+	if k.randomNonce {
+		sealed := buf[aadLen:]
+		return k.aead.Open(sealed[:0], nil, sealed, buf[:aadLen])
+	}
+	ciphertext := buf[aadLen+nonceLen:]
+	return k.aead.Open(ciphertext[:0], buf[aadLen:aadLen+nonceLen], ciphertext, buf[:aadLen])
+}
+
 // key returns the key of s whose id is id, or nil.
 func (s *Sealer) key(id []byte) *stateKey {
 	for i := range s.keys {
@@ -485,7 +518,7 @@ func decodeState(buf []byte, state string) ([]byte, error) {
 	buf = slices.Grow(buf[:0], size)[:size]
 	copy(buf, statePrefix)
 	n, ok := decodeURL(buf[len(statePrefix):], body)
-	if !ok || n < headerLen+12+16 {
+	if !ok || n < headerLen+nonceLen+tagLen {
 		return nil, errInvalidState
 	}
 	return buf, nil

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/aes"
 	"crypto/cipher"
+	"crypto/fips140"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
@@ -116,6 +117,34 @@ func TestSealer(t *testing.T) {
 			_, err = s.Open(state, tt.call, tt.expiry)
 			require.ErrorIs(t, err, toolnexus.ErrExpired)
 		})
+	}
+}
+
+// TestSealerNonces checks that the nonces Seal draws many at a time and
+// those the AEAD draws itself, in FIPS 140-3 mode, make the same states:
+// each Sealer opens the other's, and refuses them altered.
+func TestSealerNonces(t *testing.T) {
+	t.Parallel()
+	require.False(t, fips140.Enabled(), "the tests run outside FIPS 140-3 mode")
+	opts := toolnexus.SealerOptions{Keys: [][]byte{stateKey}, Audience: "https://mcp.example.com"}
+	batched, err := toolnexus.NewSealerNonces(opts, false)
+	require.NoError(t, err)
+	drawn, err := toolnexus.NewSealerNonces(opts, true)
+	require.NoError(t, err)
+	for _, pair := range [][2]*toolnexus.Sealer{{batched, drawn}, {drawn, batched}, {batched, batched}, {drawn, drawn}} {
+		state := seal(t, pair[0], benchCall, benchState, stateNow)
+		got, err := pair[1].Open(state, benchCall, stateNow)
+		require.NoError(t, err)
+		assert.Equal(t, benchState.Requests, got.Requests())
+		assert.Equal(t, benchState.Answers, got.Answers())
+		b, err := base64.RawURLEncoding.DecodeString(strings.TrimPrefix(state, "tn1."))
+		require.NoError(t, err)
+		for _, i := range []int{16, 27, 28, len(b) - 1} { // the nonce, the claims, the tag
+			altered := bytes.Clone(b)
+			altered[i] ^= 1
+			_, err = pair[1].Open("tn1."+base64.RawURLEncoding.EncodeToString(altered), benchCall, stateNow)
+			require.EqualError(t, err, msgInvalidState, "byte %d", i)
+		}
 	}
 }
 
