@@ -114,8 +114,8 @@ type SealerOptions struct {
 // A state is text: the prefix "tn1." and, in URL-safe base64 without
 // padding, an 8-byte key id (derived from the key, never the key), the
 // expiry in Unix milliseconds (8 bytes, big-endian; the largest int64 for
-// none), the 12-byte random nonce, the encrypted claims and the 16-byte
-// tag. The prefix, key id and expiry are authenticated as associated
+// none), the 12-byte random nonce (from crypto/rand, drawn by the AEAD
+// itself in FIPS 140-3 mode), the encrypted claims and the 16-byte tag. The prefix, key id and expiry are authenticated as associated
 // data; the key id lets Open try one key, and the expiry lets a host
 // read, with [RequestStateExpiry], until when the state may be accepted.
 //
