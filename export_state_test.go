@@ -67,10 +67,10 @@ func CanonicalValue(args []byte) ([]byte, error) {
 // at least one request and the answers, and nothing more.
 func ReadPlaintext(plain []byte) bool {
 	var c claims
-	if !readClaims(string(plain), &c) {
+	if !readClaims(plain, &c) {
 		return false
 	}
-	r := claimsReader{s: c.state, ok: true}
+	r := claimsReader{s: string(c.state), ok: true}
 	n := len(r.requests(true))
 	r.answers(true)
 	return r.ok && r.left() == 0 && n > 0

@@ -439,8 +439,11 @@ func putStateBuffer(b *[]byte) {
 // and [ErrExpired] for one that has expired. Open does not claim the
 // state: see [Sealer.Claim].
 func (s *Sealer) Open(state string, call StateCall, now time.Time) (OpenedState, error) {
+	// The scratch buffer holds the canonical arguments, then the state's
+	// bytes; the digest's error, if any, is reported where check reads it.
 	scratch := getStateBuffer()
 	defer putStateBuffer(scratch)
+	digest, digestErr := argsDigest(scratch, call.Arguments)
 	buf, err := decodeState((*scratch)[:0], state)
 	if err != nil {
 		return OpenedState{}, err
@@ -455,15 +458,18 @@ func (s *Sealer) Open(state string, call StateCall, now time.Time) (OpenedState,
 		return OpenedState{}, errInvalidState
 	}
 	var c claims
-	if !readClaims(string(plain), &c) {
+	if !readClaims(plain, &c) {
 		return OpenedState{}, errInvalidState
 	}
 	expiry := int64(binary.BigEndian.Uint64(buf[len(statePrefix)+keyIDLen : aadLen]))
-	// The OpenedState holds a copy of the claims: the scratch buffer is free.
-	if err := s.check(scratch, &c, &call); err != nil {
+	if err := s.check(&c, &call, &digest, digestErr); err != nil {
 		return OpenedState{}, err
 	}
-	st := OpenedState{IssuedAt: time.UnixMilli(c.issuedAt).UTC(), ID: c.id, rounds: c.state}
+	// The OpenedState keeps a copy of the ID and the rounds, moved
+	// together: the claims between them are checked.
+	kept := plain[8 : 8+stateIDLen+copy(plain[8+stateIDLen:], c.state)]
+	text := string(kept)
+	st := OpenedState{IssuedAt: time.UnixMilli(c.issuedAt).UTC(), ID: text[:stateIDLen], rounds: text[stateIDLen:]}
 	if s.maxAge > 0 {
 		if st.IssuedAt.After(now.Add(s.skew)) {
 			return OpenedState{}, errorf(ErrInvalidState, "issued at %s, later than %s allows with a clock skew of %v",
@@ -524,23 +530,22 @@ func decodeState(buf []byte, state string) ([]byte, error) {
 	return buf, nil
 }
 
-// check reports whether the claims c were sealed for call on s; the
-// digest of the arguments is computed in scratch.
-func (s *Sealer) check(scratch *[]byte, c *claims, call *StateCall) error {
-	if c.audience != s.audience {
+// check reports whether the claims c were sealed for call on s, given
+// the digest of its arguments and the error of computing it.
+func (s *Sealer) check(c *claims, call *StateCall, digest *[digestLen]byte, digestErr error) error {
+	if string(c.audience) != s.audience {
 		return errorf(ErrStateMismatch, "it was sealed for another audience, not %s", quote(s.audience))
 	}
-	if c.tool != call.Tool {
+	if string(c.tool) != call.Tool {
 		return errorf(ErrStateMismatch, "it was sealed for another tool, not %s", quote(call.Tool))
 	}
-	digest, err := argsDigest(scratch, call.Arguments)
-	if err != nil {
-		return err
+	if digestErr != nil {
+		return digestErr
 	}
-	if c.digest != string(digest[:]) {
+	if !bytes.Equal(c.digest, digest[:]) {
 		return errorf(ErrStateMismatch, "it was sealed for other arguments to %s", quote(call.Tool))
 	}
-	if c.principal != call.Principal {
+	if string(c.principal) != call.Principal {
 		return errorf(ErrStateMismatch, "it was sealed for another principal")
 	}
 	return nil

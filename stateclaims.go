@@ -17,31 +17,35 @@ import (
 // Data. The header holds the expiry; the prefix and the header are the
 // associated data.
 
-// claims are the fields of a state's plaintext; every string is a part of
-// one string made from the plaintext.
+// claims are the fields of a state's plaintext, parts of its bytes.
 type claims struct {
 	issuedAt                  int64
-	id                        string
-	digest                    string
-	tool, audience, principal string
-	state                     string // the requests and the answers
+	id                        []byte
+	digest                    []byte
+	tool, audience, principal []byte
+	state                     []byte // the requests and the answers
 }
 
 // readClaims splits the plaintext of a state into the claims c, field by
 // field: Open's hot path copies no claims struct.
-func readClaims(plain string, c *claims) bool {
+func readClaims(plain []byte, c *claims) bool {
 	if len(plain) < claimsFixed {
 		return false
 	}
-	c.issuedAt = int64(uint64At(plain))
+	c.issuedAt = int64(binary.BigEndian.Uint64(plain))
 	c.id = plain[8 : 8+stateIDLen]
 	c.digest = plain[8+stateIDLen : claimsFixed]
-	r := claimsReader{s: plain, i: claimsFixed, ok: true}
-	c.tool = r.str()
-	c.audience = r.str()
-	c.principal = r.str()
-	c.state = r.s[r.i:]
-	return r.ok
+	i := claimsFixed
+	for _, f := range [...]*[]byte{&c.tool, &c.audience, &c.principal} {
+		n, size := binary.Uvarint(plain[i:])
+		if size <= 0 || n > uint64(len(plain)-i-size) {
+			return false
+		}
+		i += size
+		*f, i = plain[i:i+int(n)], i+int(n)
+	}
+	c.state = plain[i:]
+	return true
 }
 
 // stateSizeHint returns about how many bytes appendState writes for st.
