@@ -103,10 +103,10 @@ type SealerOptions struct {
 // arguments, the audience, the principal and an expiry.
 //
 // A Sealer derives its keys once, in [NewSealer], and is safe for
-// concurrent use. Seal allocates the state's text alone, and Open one copy
-// of its plaintext, whatever their size: the work is done in reused
-// buffers, and the requests and answers are built only when the
-// [OpenedState] is asked for them.
+// concurrent use. Seal allocates the state's text alone, and Open one
+// string, the state's ID and its requests and answers as bytes, whatever
+// their size: the work is done in reused buffers, and the requests and
+// answers are built only when the [OpenedState] is asked for them.
 // Every server that may receive the retry of a call (the
 // instances behind one load balancer, or one server across a restart)
 // needs a Sealer with the same keys and audience.

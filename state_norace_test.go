@@ -13,8 +13,8 @@ import (
 
 // TestSealerAllocations guards what a state costs the collector: Seal
 // allocates once, for the state's text, and Open once, for a copy of the
-// plaintext, for a prompt of 8 KiB as for a short one; reading the
-// requests and answers of an OpenedState allocates their slices, and
+// state's ID and rounds, for a prompt of 8 KiB as for a short one; reading
+// the requests and answers of an OpenedState allocates their slices, and
 // their Data maps and boxed values. Not parallel: it counts the process's
 // allocations. It is built without the race detector only, which makes
 // sync.Pool drop items at random: .ci/run runs it without.
