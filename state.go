@@ -438,7 +438,7 @@ func putStateBuffer(b *[]byte) {
 // or another principal ([ErrInvalidJSON] when the arguments are not JSON);
 // and [ErrExpired] for one that has expired. Open does not claim the
 // state: see [Sealer.Claim].
-func (s *Sealer) Open(state string, call StateCall, now time.Time) (OpenedState, error) {
+func (s *Sealer) Open(state string, call StateCall, now time.Time) (st OpenedState, err error) {
 	// The scratch buffer holds the canonical arguments, then the state's
 	// bytes; the digest's error, if any, is reported where check reads it.
 	scratch := getStateBuffer()
@@ -469,7 +469,9 @@ func (s *Sealer) Open(state string, call StateCall, now time.Time) (OpenedState,
 	// together: the claims between them are checked.
 	kept := plain[8 : 8+stateIDLen+copy(plain[8+stateIDLen:], c.state)]
 	text := string(kept)
-	st := OpenedState{IssuedAt: time.UnixMilli(c.issuedAt).UTC(), ID: text[:stateIDLen], rounds: text[stateIDLen:]}
+	// The result is written in place: copied, it would be read before its
+	// stores had landed.
+	st.IssuedAt, st.ID, st.rounds = time.UnixMilli(c.issuedAt).UTC(), text[:stateIDLen], text[stateIDLen:]
 	if s.maxAge > 0 {
 		if st.IssuedAt.After(now.Add(s.skew)) {
 			return OpenedState{}, errorf(ErrInvalidState, "issued at %s, later than %s allows with a clock skew of %v",
