@@ -172,7 +172,7 @@ func appendValue(b []byte, v any) ([]byte, bool) {
 		}
 		return binary.BigEndian.AppendUint64(append(b, valNumber), math.Float64bits(v)), true
 	case string:
-		return appendString(append(b, valString), v), utf8.ValidString(v)
+		return appendString(append(b, valString), v), validUTF8(v)
 	case []any:
 		if v == nil {
 			return b, false
@@ -191,7 +191,7 @@ func appendValue(b []byte, v any) ([]byte, bool) {
 		}
 		b = binary.AppendUvarint(append(b, valObject), uint64(len(v)))
 		for k, e := range v {
-			if !utf8.ValidString(k) {
+			if !validUTF8(k) {
 				return b, false
 			}
 			var ok bool
@@ -202,6 +202,17 @@ func appendValue(b []byte, v any) ([]byte, bool) {
 		return b, true
 	}
 	return b, false
+}
+
+// validUTF8 reports whether s is UTF-8, testing ASCII, the usual key and
+// value, without a call.
+func validUTF8(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return utf8.ValidString(s[i:])
+		}
+	}
+	return true
 }
 
 // appendString appends s to b behind its length.
