@@ -272,10 +272,14 @@ type OpenedState struct {
 }
 
 // Requests returns the requests of the state's latest round, read anew
-// from the state at each call: the caller owns them.
+// from the state at each call: the caller owns them. A state that Seal
+// wrote holds at least one.
 func (o OpenedState) Requests() []Request {
 	r := claimsReader{s: o.rounds, ok: true}
-	return r.requests(true)
+	if reqs := r.requests(true); r.ok {
+		return reqs
+	}
+	return nil // unreachable for a state that Seal wrote under the key
 }
 
 // Answers returns the answers of the state's earlier rounds, earliest
@@ -283,7 +287,10 @@ func (o OpenedState) Requests() []Request {
 func (o OpenedState) Answers() Answers {
 	r := claimsReader{s: o.rounds, ok: true}
 	r.requests(false)
-	return r.answers(true)
+	if answers := r.answers(true); r.ok {
+		return answers
+	}
+	return nil // unreachable for a state that Seal wrote under the key
 }
 
 // Seal returns the request state that carries st for call, issued at now:
