@@ -538,7 +538,7 @@ func ExampleSealer() {
 	fmt.Println("accepted until", expiry)
 
 	st, err := sealer.Open(state, call, now.Add(time.Minute))
-	fmt.Println(st.Requests[0].Prompt, err)
+	fmt.Println(st.Requests()[0].Prompt, err)
 
 	call.Principal = "mallory"
 	_, err = sealer.Open(state, call, now.Add(time.Minute))

@@ -1,6 +1,7 @@
 package toolnexus
 
 import (
+	"bytes"
 	"encoding/base64"
 	"time"
 )
@@ -29,8 +30,9 @@ func StatePlaintext(s *Sealer, call StateCall, st State, now time.Time) (plain, 
 		return nil, nil, err
 	}
 	k := s.key(buf[len(statePrefix) : len(statePrefix)+keyIDLen])
-	plain, err = k.aead.Open(nil, nil, buf[aadLen:], buf[:aadLen])
-	return plain, buf[:aadLen], err
+	aad = bytes.Clone(buf[:aadLen])
+	plain, err = k.open(buf)
+	return plain, aad, err
 }
 
 // ArgsDigest returns the digest of args that a state binds.
@@ -60,15 +62,18 @@ func CanonicalValue(args []byte) ([]byte, error) {
 	return canonicalValue(nil, v), nil
 }
 
-// ReadPlaintext reads plain as Open reads the plaintext of a state once
-// it is authenticated, and reports whether it is well formed.
+// ReadPlaintext reads plain as Open and OpenedState read the plaintext of
+// a state once it is authenticated, and reports whether it holds claims,
+// at least one request and the answers, and nothing more.
 func ReadPlaintext(plain []byte) bool {
-	c, ok := readClaims(string(plain))
-	if !ok {
+	var c claims
+	if !readClaims(plain, &c) {
 		return false
 	}
-	_, _, ok = readState(c.state)
-	return ok
+	r := claimsReader{s: string(c.state), ok: true}
+	n := len(r.requests(true))
+	r.answers(true)
+	return r.ok && r.left() == 0 && n > 0
 }
 
 // EncodeURL returns the URL-safe base64 of src, without padding, as a
@@ -86,4 +91,25 @@ func DecodeURL(s string) ([]byte, bool) {
 	dst := make([]byte, base64.RawURLEncoding.DecodedLen(len(s)))
 	n, ok := decodeURL(dst, s)
 	return dst[:n], ok
+}
+
+// PlainRun returns the index of the first byte at or after s[i:] that a
+// JSON string does not hold as it is, as the digest's parser finds it.
+func PlainRun(s []byte, i int) int {
+	return plainRun(s, i)
+}
+
+// NewSealerNonces returns the Sealer of o whose keys take Seal's nonces,
+// or with randomNonce draw their own, as in FIPS 140-3 mode.
+func NewSealerNonces(o SealerOptions, randomNonce bool) (*Sealer, error) {
+	s, err := NewSealer(o)
+	if err != nil {
+		return nil, err
+	}
+	for i, secret := range o.Keys {
+		if s.keys[i], err = newStateKey(secret, randomNonce); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
 }

@@ -899,7 +899,7 @@ func FuzzSealerOpen(f *testing.F) {
 				requireOpenError(t, err)
 				continue
 			}
-			assert.Equal(t, st.Requests, got.Requests)
+			assert.Equal(t, st.Requests, got.Requests())
 			expiry, err := toolnexus.RequestStateExpiry(s)
 			require.NoError(t, err)
 			assert.Equal(t, got.ExpiresAt, expiry)
@@ -917,8 +917,8 @@ func FuzzSealerOpen(f *testing.F) {
 			require.NoError(t, err)
 			got, err := ring.Open(sealed, call, stateNow)
 			require.NoError(t, err)
-			assert.Equal(t, st.Requests, got.Requests)
-			assert.Equal(t, st.Answers, got.Answers)
+			assert.Equal(t, st.Requests, got.Requests())
+			assert.Equal(t, st.Answers, got.Answers())
 
 			for _, other := range []toolnexus.StateCall{
 				{Tool: tool + "x", Arguments: args, Principal: principal},
@@ -990,14 +990,17 @@ func FuzzStateData(f *testing.F) {
 			return // over the size limit
 		}
 		require.NoError(t, err)
+		plain, _, err := toolnexus.StatePlaintext(s, stagingFor, st, stateNow)
+		require.NoError(t, err)
+		require.True(t, toolnexus.ReadPlaintext(plain), "a sealed plaintext does not read to its end")
 		got, err := s.Open(state, stagingFor, stateNow)
 		require.NoError(t, err)
 		j, err := json.Marshal(data)
 		require.NoError(t, err)
 		var want map[string]any
 		require.NoError(t, json.Unmarshal(j, &want))
-		assert.Equal(t, want, got.Requests[0].Data)
-		assert.Equal(t, want, got.Answers[0].Data)
+		assert.Equal(t, want, got.Requests()[0].Data)
+		assert.Equal(t, want, got.Answers()[0].Data)
 	})
 }
 

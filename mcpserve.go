@@ -225,7 +225,7 @@ func (s *MCPServer) Call(ctx context.Context, c MCPToolCall, tool func(ctx conte
 	}
 	call := StateCall{Tool: c.Tool, Arguments: c.Arguments, Principal: c.Principal}
 	var (
-		opened  State
+		opened  OpenedState
 		answers Answers
 		asked   []Request
 	)
@@ -234,7 +234,7 @@ func (s *MCPServer) Call(ctx context.Context, c MCPToolCall, tool func(ctx conte
 		if err != nil {
 			return MCPCallToolResult{}, s.invalidState(ctx, c, err)
 		}
-		opened, answers, asked = st, st.Answers, st.Requests
+		opened, answers, asked = st, st.Answers(), st.Requests()
 	}
 	responses := c.InputResponses
 	for round := 1; ; round++ {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/aes"
 	"crypto/cipher"
+	"crypto/fips140"
 	"crypto/hkdf"
 	"crypto/rand"
 	"crypto/sha256"
@@ -58,6 +59,8 @@ const (
 	keyIDLen     = 8
 	headerLen    = keyIDLen + 8 // key id, expiry in Unix milliseconds
 	aadLen       = len(statePrefix) + headerLen
+	nonceLen     = 12 // AES-GCM's nonce, random
+	tagLen       = 16 // AES-GCM's tag
 	stateIDBytes = 16 // random bytes of a state's ID
 	stateIDLen   = 22 // the ID in URL-safe base64
 	digestLen    = sha256.Size
@@ -100,8 +103,10 @@ type SealerOptions struct {
 // arguments, the audience, the principal and an expiry.
 //
 // A Sealer derives its keys once, in [NewSealer], and is safe for
-// concurrent use. Seal allocates the state's text alone and Open the
-// State alone, whatever their size: the work is done in reused buffers.
+// concurrent use. Seal allocates the state's text alone, and Open one
+// string, the state's ID and its requests and answers as bytes, whatever
+// their size: the work is done in reused buffers, and the requests and
+// answers are built only when the [OpenedState] is asked for them.
 // Every server that may receive the retry of a call (the
 // instances behind one load balancer, or one server across a restart)
 // needs a Sealer with the same keys and audience.
@@ -109,8 +114,8 @@ type SealerOptions struct {
 // A state is text: the prefix "tn1." and, in URL-safe base64 without
 // padding, an 8-byte key id (derived from the key, never the key), the
 // expiry in Unix milliseconds (8 bytes, big-endian; the largest int64 for
-// none), the 12-byte random nonce, the encrypted claims and the 16-byte
-// tag. The prefix, key id and expiry are authenticated as associated
+// none), the 12-byte random nonce (from crypto/rand, drawn by the AEAD
+// itself in FIPS 140-3 mode), the encrypted claims and the 16-byte tag. The prefix, key id and expiry are authenticated as associated
 // data; the key id lets Open try one key, and the expiry lets a host
 // read, with [RequestStateExpiry], until when the state may be accepted.
 //
@@ -128,10 +133,14 @@ type Sealer struct {
 	claims   ClaimStore
 }
 
-// stateKey is one key of a Sealer's ring, derived from a secret.
+// stateKey is one key of a Sealer's ring, derived from a secret. Its AEAD
+// takes the nonces that Seal draws, many at a time (see newStateRandom),
+// or, in FIPS 140-3 mode, draws each itself (randomNonce): the states are
+// the same bytes either way, the nonce in front of the ciphertext.
 type stateKey struct {
-	id   [keyIDLen]byte
-	aead cipher.AEAD
+	id          [keyIDLen]byte
+	aead        cipher.AEAD
+	randomNonce bool
 }
 
 // NewSealer returns a Sealer with o's keys and limits. It reports
@@ -171,7 +180,7 @@ func (s *Sealer) deriveKeys(secrets [][]byte) error {
 			}
 			return errorf(ErrShortKey, "key %d of %d: %d bytes, want at least %d", i+1, len(secrets), len(secret), MinStateKeyLen)
 		}
-		k, err := newStateKey(secret)
+		k, err := newStateKey(secret, fips140.Enabled())
 		if err != nil {
 			return err
 		}
@@ -187,9 +196,10 @@ func (s *Sealer) deriveKeys(secrets [][]byte) error {
 
 // newStateKey derives the key id and the AES-256-GCM cipher of secret with
 // HKDF-SHA256: the id from the secret alone, the cipher's key from the
-// secret under a label naming the format and the id.
-func newStateKey(secret []byte) (stateKey, error) {
-	var k stateKey
+// secret under a label naming the format and the id. With randomNonce, the
+// cipher draws its own nonces, as FIPS 140-3 mode asks.
+func newStateKey(secret []byte, randomNonce bool) (stateKey, error) {
+	k := stateKey{randomNonce: randomNonce}
 	id, err := hkdf.Key(sha256.New, secret, nil, hkdfKeyIDTag, keyIDLen)
 	if err != nil {
 		return k, fmt.Errorf("toolnexus: cannot derive request state key: %w", err)
@@ -203,7 +213,11 @@ func newStateKey(secret []byte) (stateKey, error) {
 	if err != nil {
 		return k, err // unreachable: the key is 32 bytes
 	}
-	k.aead, err = cipher.NewGCMWithRandomNonce(block)
+	if randomNonce {
+		k.aead, err = cipher.NewGCMWithRandomNonce(block)
+	} else {
+		k.aead, err = cipher.NewGCM(block)
+	}
 	return k, err
 }
 
@@ -221,22 +235,62 @@ type StateCall struct {
 }
 
 // State is what a request state carries from one round of a suspended call
-// to the next.
+// to the next: what [Sealer.Seal] seals. [Sealer.Open] gives it back as an
+// [OpenedState].
 type State struct {
 	// Requests are what the tool asked in the latest round: at least one.
 	Requests []Request
 	// Answers are the answers of earlier rounds, earliest first.
 	Answers Answers
-	// IssuedAt is when the state was sealed, to the millisecond. Seal sets
-	// it, ignoring the value given.
+	// ExpiresAt, when not zero, shortens the state's life: it stops
+	// opening at the earliest of this time (to the millisecond), its
+	// requests' ExpiresAt and its issue time plus the maximum age.
+	ExpiresAt time.Time
+}
+
+// OpenedState is a request state that [Sealer.Open] has authenticated and
+// checked against its call. It holds the requests and answers of the
+// [State] that was sealed as the state's bytes, which
+// [OpenedState.Requests] and [OpenedState.Answers] build anew at each
+// call: Open builds neither, and costs no more than its checks, and a
+// caller that needs neither (a replay that [Sealer.Claim] refuses) pays
+// nothing for them. An OpenedState is a value that never changes, and its
+// copies share its bytes. The zero OpenedState holds no request and cannot
+// be claimed.
+type OpenedState struct {
+	// IssuedAt is when the state was sealed, to the millisecond.
 	IssuedAt time.Time
 	// ExpiresAt is when the state stops opening, to the millisecond; the
-	// zero time means never, for a state of [SealRequestState]. Given to
-	// Seal, a time that is not zero shortens the state's life.
+	// zero time means never, for a state of [SealRequestState].
 	ExpiresAt time.Time
 	// ID identifies the state for [Sealer.Claim]: Seal draws a random one
-	// for every state, ignoring the value given, and Open returns it.
+	// for every state.
 	ID string
+	// rounds holds the requests, then the answers, as appendState wrote
+	// them, under the state's key.
+	rounds string
+}
+
+// Requests returns the requests of the state's latest round, read anew
+// from the state at each call: the caller owns them. A state that Seal
+// wrote holds at least one.
+func (o OpenedState) Requests() []Request {
+	r := claimsReader{s: o.rounds, ok: true}
+	if reqs := r.requests(true); r.ok {
+		return reqs
+	}
+	return nil // unreachable for a state that Seal wrote under the key
+}
+
+// Answers returns the answers of the state's earlier rounds, earliest
+// first, read anew from the state at each call: the caller owns them.
+func (o OpenedState) Answers() Answers {
+	r := claimsReader{s: o.rounds, ok: true}
+	r.requests(false)
+	if answers := r.answers(true); r.ok {
+		return answers
+	}
+	return nil // unreachable for a state that Seal wrote under the key
 }
 
 // Seal returns the request state that carries st for call, issued at now:
@@ -278,8 +332,8 @@ func (s *Sealer) Seal(call StateCall, st State, now time.Time) (string, error) {
 		}
 	}
 	// One scratch buffer holds the canonical arguments, then the prefix
-	// and the header, the claims after them, sealed in place (Seal moves
-	// them past the nonce), and the text.
+	// and the header, the nonce, the claims, sealed in place, and the
+	// text.
 	scratch := getStateBuffer()
 	defer putStateBuffer(scratch)
 	digest, err := argsDigest(scratch, call.Arguments)
@@ -288,15 +342,18 @@ func (s *Sealer) Seal(call StateCall, st State, now time.Time) (string, error) {
 	}
 	id := st.Requests[0].ID
 	k := s.keys[0]
-	sealedHint := aadLen + k.aead.NonceSize() + k.aead.Overhead() + claimsFixed +
+	sealedHint := aadLen + nonceLen + tagLen + claimsFixed +
 		len(call.Tool) + len(s.audience) + len(call.Principal) + stateSizeHint(st)
 	buf := slices.Grow((*scratch)[:0], sealedHint+len(statePrefix)+base64.RawURLEncoding.EncodedLen(sealedHint))
 	buf = append(buf, statePrefix...)
 	buf = append(buf, k.id[:]...)
 	buf = binary.BigEndian.AppendUint64(buf, uint64(expiry))
-	plain := binary.BigEndian.AppendUint64(buf[aadLen:], uint64(now.UnixMilli()))
+	stateID, nonce := newStateRandom()
+	if !k.randomNonce {
+		buf = append(buf, nonce[:]...)
+	} // else the AEAD draws it, and moves the claims past it
+	plain := binary.BigEndian.AppendUint64(buf[len(buf):], uint64(now.UnixMilli()))
 	plain = plain[:len(plain)+stateIDLen]
-	stateID := newStateID()
 	encodeURL(plain[len(plain)-stateIDLen:], stateID[:])
 	plain = append(plain, digest[:]...)
 	plain = appendString(plain, call.Tool)
@@ -305,39 +362,48 @@ func (s *Sealer) Seal(call StateCall, st State, now time.Time) (string, error) {
 	if plain, err = appendState(plain, st); err != nil {
 		return "", errorf(ErrInvalidRequest, "request %s: %v", quote(id), err)
 	}
-	textLen := base64.RawURLEncoding.EncodedLen(headerLen + k.aead.NonceSize() + len(plain) + k.aead.Overhead())
+	textLen := base64.RawURLEncoding.EncodedLen(headerLen + nonceLen + len(plain) + tagLen)
 	if size := len(statePrefix) + textLen; size > maxStateLen {
 		return "", errorf(ErrInvalidRequest, "request %s would make a state of %d bytes, over the limit of %d bytes", quote(id), size, maxStateLen)
 	}
-	sealed := k.aead.Seal(buf[:aadLen], nil, plain, buf[:aadLen])
+	var sealed []byte
+	if k.randomNonce {
+		sealed = k.aead.Seal(buf[:aadLen], nil, plain, buf[:aadLen])
+	} else {
+		sealed = k.aead.Seal(buf[:aadLen+nonceLen], buf[aadLen:aadLen+nonceLen], plain, buf[:aadLen])
+	}
 	full := slices.Grow(sealed, len(statePrefix)+textLen)
-	*scratch = full[:0]
+	keepGrown(scratch, full)
 	text := full[len(sealed) : len(sealed)+len(statePrefix)+textLen]
 	copy(text, statePrefix)
 	encodeURL(text[len(statePrefix):], sealed[len(statePrefix):])
 	return string(text), nil
 }
 
-// stateIDs holds random bytes for the IDs of states, drawn from
-// crypto/rand many IDs at a time, each byte handed out once.
-var stateIDs = sync.Pool{New: func() any { return new(stateIDBatch) }}
+// stateRandom holds random bytes for the IDs and nonces of states, drawn
+// from crypto/rand many states at a time, each byte handed out once: a
+// batch dropped by the pool takes its unused bytes with it.
+var stateRandom = sync.Pool{New: func() any { return new(stateRandomBatch) }}
 
-// stateIDBatch is random bytes of stateIDs, those from next on unused.
-type stateIDBatch struct {
-	random [32 * stateIDBytes]byte
+// stateRandomBatch is random bytes of stateRandom, those from next on
+// unused.
+type stateRandomBatch struct {
+	random [32 * (stateIDBytes + nonceLen)]byte
 	next   int
 }
 
-// newStateID returns the random bytes of a new state's ID.
-func newStateID() (id [stateIDBytes]byte) {
-	b := stateIDs.Get().(*stateIDBatch)
+// newStateRandom returns the random bytes of a new state's ID and its
+// nonce.
+func newStateRandom() (id [stateIDBytes]byte, nonce [nonceLen]byte) {
+	b := stateRandom.Get().(*stateRandomBatch)
 	if b.next == 0 || b.next == len(b.random) {
 		rand.Read(b.random[:]) // never fails
 		b.next = 0
 	}
 	b.next += copy(id[:], b.random[b.next:])
-	stateIDs.Put(b)
-	return id
+	b.next += copy(nonce[:], b.random[b.next:])
+	stateRandom.Put(b)
+	return id, nonce
 }
 
 // stateBuffers holds the scratch buffers of Seal and Open, so that a state
@@ -354,6 +420,14 @@ func getStateBuffer() *[]byte {
 	return stateBuffers.Get().(*[]byte)
 }
 
+// keepGrown keeps buf as the scratch buffer b when it has grown out of
+// b's storage; else b holds it already, and is not written to.
+func keepGrown(b *[]byte, buf []byte) {
+	if cap(buf) != cap(*b) {
+		*b = buf[:0]
+	}
+}
+
 // putStateBuffer gives b back to stateBuffers, unless it has grown too large.
 func putStateBuffer(b *[]byte) {
 	if cap(*b) <= maxPooledState {
@@ -361,9 +435,9 @@ func putStateBuffer(b *[]byte) {
 	}
 }
 
-// Open returns the State that state, sealed by a Sealer with one of s's
-// keys and its audience, holds for call at now, once it has checked that
-// state is intact, was sealed for this call, and has not expired. It
+// Open returns the [OpenedState] that state, sealed by a Sealer with one
+// of s's keys and its audience, holds for call at now, once it has checked
+// that state is intact, was sealed for this call, and has not expired. It
 // reports [ErrInvalidState] for a state that is longer than 64 KiB, was
 // sealed with a key s does not hold, was altered in any way, or was issued
 // later than now by more than the clock skew allowed; [ErrStateMismatch]
@@ -371,39 +445,43 @@ func putStateBuffer(b *[]byte) {
 // or another principal ([ErrInvalidJSON] when the arguments are not JSON);
 // and [ErrExpired] for one that has expired. Open does not claim the
 // state: see [Sealer.Claim].
-func (s *Sealer) Open(state string, call StateCall, now time.Time) (State, error) {
+func (s *Sealer) Open(state string, call StateCall, now time.Time) (st OpenedState, err error) {
+	// The scratch buffer holds the canonical arguments, then the state's
+	// bytes; the digest's error, if any, is reported where check reads it.
 	scratch := getStateBuffer()
 	defer putStateBuffer(scratch)
+	digest, digestErr := argsDigest(scratch, call.Arguments)
 	buf, err := decodeState((*scratch)[:0], state)
 	if err != nil {
-		return State{}, err
+		return OpenedState{}, err
 	}
-	*scratch = buf[:0]
+	keepGrown(scratch, buf)
 	k := s.key(buf[len(statePrefix) : len(statePrefix)+keyIDLen])
 	if k == nil {
-		return State{}, errInvalidState
+		return OpenedState{}, errInvalidState
 	}
-	ciphertext := buf[aadLen:]
-	plain, err := k.aead.Open(ciphertext[:0], nil, ciphertext, buf[:aadLen])
+	plain, err := k.open(buf)
 	if err != nil {
-		return State{}, errInvalidState
+		return OpenedState{}, errInvalidState
 	}
-	c, ok := readClaims(string(plain))
-	if !ok {
-		return State{}, errInvalidState
+	var c claims
+	if !readClaims(plain, &c) {
+		return OpenedState{}, errInvalidState
 	}
 	expiry := int64(binary.BigEndian.Uint64(buf[len(statePrefix)+keyIDLen : aadLen]))
-	// The State holds a copy of the claims: the scratch buffer is free.
-	if err := s.check(scratch, c, call); err != nil {
-		return State{}, err
+	if err := s.check(&c, &call, &digest, digestErr); err != nil {
+		return OpenedState{}, err
 	}
-	st := State{IssuedAt: time.UnixMilli(c.issuedAt).UTC(), ID: c.id}
-	if st.Requests, st.Answers, ok = readState(c.state); !ok {
-		return State{}, errInvalidState
-	}
+	// The OpenedState keeps a copy of the ID and the rounds, moved
+	// together: the claims between them are checked.
+	kept := plain[8 : 8+stateIDLen+copy(plain[8+stateIDLen:], c.state)]
+	text := string(kept)
+	// The result is written in place: copied, it would be read before its
+	// stores had landed.
+	st.IssuedAt, st.ID, st.rounds = time.UnixMilli(c.issuedAt).UTC(), text[:stateIDLen], text[stateIDLen:]
 	if s.maxAge > 0 {
 		if st.IssuedAt.After(now.Add(s.skew)) {
-			return State{}, errorf(ErrInvalidState, "issued at %s, later than %s allows with a clock skew of %v",
+			return OpenedState{}, errorf(ErrInvalidState, "issued at %s, later than %s allows with a clock skew of %v",
 				st.IssuedAt.Format(time.RFC3339Nano), now.UTC().Format(time.RFC3339Nano), s.skew)
 		}
 		expiry = min(expiry, st.IssuedAt.Add(s.maxAge).UnixMilli())
@@ -413,10 +491,20 @@ func (s *Sealer) Open(state string, call StateCall, now time.Time) (State, error
 		// The header's expiry is the earliest of the requests' too: only a
 		// state that has expired needs them read.
 		if !now.Before(st.ExpiresAt) {
-			return State{}, s.expired(st, now)
+			return OpenedState{}, s.expired(st, now)
 		}
 	}
 	return st, nil
+}
+
+// open opens in place the sealed claims of buf, a state's bytes, with k.
+func (k *stateKey) open(buf []byte) ([]byte, error) {
+	if k.randomNonce {
+		sealed := buf[aadLen:]
+		return k.aead.Open(sealed[:0], nil, sealed, buf[:aadLen])
+	}
+	ciphertext := buf[aadLen+nonceLen:]
+	return k.aead.Open(ciphertext[:0], buf[aadLen:aadLen+nonceLen], ciphertext, buf[:aadLen])
 }
 
 // key returns the key of s whose id is id, or nil.
@@ -445,29 +533,28 @@ func decodeState(buf []byte, state string) ([]byte, error) {
 	buf = slices.Grow(buf[:0], size)[:size]
 	copy(buf, statePrefix)
 	n, ok := decodeURL(buf[len(statePrefix):], body)
-	if !ok || n < headerLen+12+16 {
+	if !ok || n < headerLen+nonceLen+tagLen {
 		return nil, errInvalidState
 	}
 	return buf, nil
 }
 
-// check reports whether the claims c were sealed for call on s; the
-// digest of the arguments is computed in scratch.
-func (s *Sealer) check(scratch *[]byte, c claims, call StateCall) error {
-	if c.audience != s.audience {
+// check reports whether the claims c were sealed for call on s, given
+// the digest of its arguments and the error of computing it.
+func (s *Sealer) check(c *claims, call *StateCall, digest *[digestLen]byte, digestErr error) error {
+	if string(c.audience) != s.audience {
 		return errorf(ErrStateMismatch, "it was sealed for another audience, not %s", quote(s.audience))
 	}
-	if c.tool != call.Tool {
+	if string(c.tool) != call.Tool {
 		return errorf(ErrStateMismatch, "it was sealed for another tool, not %s", quote(call.Tool))
 	}
-	digest, err := argsDigest(scratch, call.Arguments)
-	if err != nil {
-		return err
+	if digestErr != nil {
+		return digestErr
 	}
-	if c.digest != string(digest[:]) {
+	if !bytes.Equal(c.digest, digest[:]) {
 		return errorf(ErrStateMismatch, "it was sealed for other arguments to %s", quote(call.Tool))
 	}
-	if c.principal != call.Principal {
+	if string(c.principal) != call.Principal {
 		return errorf(ErrStateMismatch, "it was sealed for another principal")
 	}
 	return nil
@@ -475,8 +562,8 @@ func (s *Sealer) check(scratch *[]byte, c claims, call StateCall) error {
 
 // expired returns the error of st, which has expired at now, naming the
 // limit it reached.
-func (s *Sealer) expired(st State, now time.Time) error {
-	for _, r := range st.Requests {
+func (s *Sealer) expired(st OpenedState, now time.Time) error {
+	for _, r := range st.Requests() {
 		if r.Expired(now) {
 			return errorf(ErrExpired, "request %s expired at %s", quote(r.ID), r.ExpiresAt)
 		}
@@ -488,19 +575,19 @@ func (s *Sealer) expired(st State, now time.Time) error {
 	return errorf(ErrExpired, "the state expired at %s", st.ExpiresAt.Format(time.RFC3339Nano))
 }
 
-// Claim marks st, a State that [Sealer.Open] returned, as finished, once
+// Claim marks st, which [Sealer.Open] returned, as finished, once
 // for all the servers that share s's [ClaimStore]: call it before running
 // the tool with st's answers, and run the tool only when it succeeds. A
 // second Claim of the same state reports [ErrStateReplayed]; a store that
 // fails reports [ErrClaimStore], wrapping the store's error, and the call
 // must be refused, never run unchecked. Without a ClaimStore, Claim does
 // nothing: a state may then finish any number of times until it expires.
-func (s *Sealer) Claim(ctx context.Context, st State) error {
+func (s *Sealer) Claim(ctx context.Context, st OpenedState) error {
 	if s.claims == nil {
 		return nil
 	}
 	if st.ID == "" || st.ExpiresAt.IsZero() {
-		return errorf(ErrInvalidState, "the State to claim has no ID or no expiry: claim a State that Open returned")
+		return errorf(ErrInvalidState, "the state to claim has no ID or no expiry: claim an OpenedState that Open returned")
 	}
 	fresh, err := s.claims.Claim(ctx, st.ID, st.ExpiresAt)
 	if err != nil {
@@ -585,7 +672,11 @@ func OpenRequestState(key []byte, state, tool string, args json.RawMessage, now 
 	if err != nil {
 		return Request{}, err
 	}
-	return st.Requests[0], nil
+	reqs := st.Requests()
+	if len(reqs) == 0 {
+		return Request{}, errInvalidState // unreachable: Seal writes at least one
+	}
+	return reqs[0], nil
 }
 
 // unboundSealer returns the Sealer of SealRequestState: one key, no

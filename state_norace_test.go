@@ -7,34 +7,52 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"github.com/toolnexus-go/toolnexus"
 )
 
 // TestSealerAllocations guards what a state costs the collector: Seal
-// and Open allocate as many times for a prompt of 8 KiB as for a short one
-// (once for Seal's text, and for Open the State's parts, the benchmarks
-// show). Not parallel: it counts the process's allocations. It is built
-// without the race detector only, which makes sync.Pool drop items at
-// random: .ci/run runs it without.
+// allocates once, for the state's text, and Open once, for a copy of the
+// state's ID and rounds, for a prompt of 8 KiB as for a short one; reading
+// the requests and answers of an OpenedState allocates their slices, and
+// their Data maps and boxed values. Not parallel: it counts the process's
+// allocations. It is built without the race detector only, which makes
+// sync.Pool drop items at random: .ci/run runs it without.
 func TestSealerAllocations(t *testing.T) {
 	s := newSealer(t, toolnexus.SealerOptions{Audience: "https://mcp.example.com"})
-	large := benchState
-	large.Requests = []toolnexus.Request{{ID: "pnd-1", Kind: toolnexus.KindApproval, Prompt: strings.Repeat("Deploy? ", 1<<10)}}
-	seals, opens := map[string]float64{}, map[string]float64{}
-	for name, st := range map[string]toolnexus.State{"small": benchState, "large": large} {
-		seals[name] = testing.AllocsPerRun(100, func() {
-			if _, err := s.Seal(benchCall, st, stateNow); err != nil {
-				panic(err)
-			}
-		})
-		state := seal(t, s, benchCall, st, stateNow)
-		opens[name] = testing.AllocsPerRun(100, func() {
-			if _, err := s.Open(state, benchCall, stateNow); err != nil {
-				panic(err)
-			}
+	large := toolnexus.State{Requests: []toolnexus.Request{{ID: "pnd-1", Kind: toolnexus.KindApproval, Prompt: strings.Repeat("Deploy? ", 1<<10)}}}
+	tests := []struct {
+		name  string
+		st    toolnexus.State
+		reads float64
+	}{
+		// One slice of requests, one of answers, the answer's map (its
+		// header and its group) and its string boxed in an any.
+		{"benchState", benchState, 5},
+		{"a large prompt, no answer", large, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			state := seal(t, s, benchCall, tt.st, stateNow)
+			opened, err := s.Open(state, benchCall, stateNow)
+			require.NoError(t, err)
+			seals := testing.AllocsPerRun(100, func() {
+				if _, err := s.Seal(benchCall, tt.st, stateNow); err != nil {
+					panic(err)
+				}
+			})
+			opens := testing.AllocsPerRun(100, func() {
+				if _, err := s.Open(state, benchCall, stateNow); err != nil {
+					panic(err)
+				}
+			})
+			reads := testing.AllocsPerRun(100, func() {
+				opened.Requests()
+				opened.Answers()
+			})
+			assert.Equal(t, 1.0, seals, "Seal")
+			assert.Equal(t, 1.0, opens, "Open")
+			assert.Equal(t, tt.reads, reads, "Requests and Answers")
 		})
 	}
-	t.Logf("allocations of Seal %v, of Open %v", seals, opens)
-	assert.Equal(t, seals["small"], seals["large"], "Seal")
-	assert.Equal(t, opens["small"], opens["large"], "Open")
 }

@@ -17,30 +17,35 @@ import (
 // Data. The header holds the expiry; the prefix and the header are the
 // associated data.
 
-// claims are the fields of a state's plaintext; every string is a part of
-// one string made from the plaintext.
+// claims are the fields of a state's plaintext, parts of its bytes.
 type claims struct {
 	issuedAt                  int64
-	id                        string
-	digest                    string
-	tool, audience, principal string
-	state                     string // the requests and the answers
+	id                        []byte
+	digest                    []byte
+	tool, audience, principal []byte
+	state                     []byte // the requests and the answers
 }
 
-// readClaims splits the plaintext of a state into its claims.
-func readClaims(plain string) (claims, bool) {
+// readClaims splits the plaintext of a state into the claims c, field by
+// field: Open's hot path copies no claims struct.
+func readClaims(plain []byte, c *claims) bool {
 	if len(plain) < claimsFixed {
-		return claims{}, false
+		return false
 	}
-	c := claims{
-		issuedAt: int64(binary.BigEndian.Uint64([]byte(plain[:8]))),
-		id:       plain[8 : 8+stateIDLen],
-		digest:   plain[8+stateIDLen : claimsFixed],
+	c.issuedAt = int64(binary.BigEndian.Uint64(plain))
+	c.id = plain[8 : 8+stateIDLen]
+	c.digest = plain[8+stateIDLen : claimsFixed]
+	i := claimsFixed
+	for _, f := range [...]*[]byte{&c.tool, &c.audience, &c.principal} {
+		n, size := binary.Uvarint(plain[i:])
+		if size <= 0 || n > uint64(len(plain)-i-size) {
+			return false
+		}
+		i += size
+		*f, i = plain[i:i+int(n)], i+int(n)
 	}
-	r := claimsReader{s: plain, i: claimsFixed, ok: true}
-	c.tool, c.audience, c.principal = r.str(), r.str(), r.str()
-	c.state = r.s[r.i:]
-	return c, r.ok
+	c.state = plain[i:]
+	return true
 }
 
 // stateSizeHint returns about how many bytes appendState writes for st.
@@ -79,21 +84,38 @@ func appendState(b []byte, st State) ([]byte, error) {
 	return b, nil
 }
 
-// readState reads the requests and answers that appendState wrote.
-func readState(s string) ([]Request, Answers, bool) {
-	r := claimsReader{s: s, ok: true}
-	reqs := make([]Request, r.count())
-	for i := range reqs {
-		reqs[i] = Request{ID: r.str(), Kind: r.str(), Prompt: r.str(), URL: r.str(), ExpiresAt: r.str(), Data: r.data()}
+// requests reads the requests that appendState wrote, and returns them
+// when build is set.
+func (r *claimsReader) requests(build bool) []Request {
+	n := r.count()
+	var reqs []Request
+	if build {
+		reqs = make([]Request, n)
 	}
-	var answers Answers
-	if n := r.count(); n > 0 {
-		answers = make(Answers, n)
-		for i := range answers {
-			answers[i] = Answer{ID: r.str(), OK: r.byte() == 1, Reason: r.str(), Data: r.data()}
+	for i := range n {
+		req := Request{ID: r.str(), Kind: r.str(), Prompt: r.str(), URL: r.str(), ExpiresAt: r.str(), Data: r.data(build)}
+		if build {
+			reqs[i] = req
 		}
 	}
-	return reqs, answers, r.ok && r.left() == 0 && len(reqs) > 0
+	return reqs
+}
+
+// answers reads the answers that appendState wrote, and returns them
+// when build is set; none is nil.
+func (r *claimsReader) answers(build bool) Answers {
+	n := r.count()
+	var answers Answers
+	if build && n > 0 {
+		answers = make(Answers, n)
+	}
+	for i := range n {
+		a := Answer{ID: r.str(), OK: r.byte() == 1, Reason: r.str(), Data: r.data(build)}
+		if answers != nil {
+			answers[i] = a
+		}
+	}
+	return answers
 }
 
 // appendData appends data behind its length in 4 bytes: nothing for no
@@ -150,7 +172,7 @@ func appendValue(b []byte, v any) ([]byte, bool) {
 		}
 		return binary.BigEndian.AppendUint64(append(b, valNumber), math.Float64bits(v)), true
 	case string:
-		return appendString(append(b, valString), v), utf8.ValidString(v)
+		return appendString(append(b, valString), v), validUTF8(v)
 	case []any:
 		if v == nil {
 			return b, false
@@ -169,7 +191,7 @@ func appendValue(b []byte, v any) ([]byte, bool) {
 		}
 		b = binary.AppendUvarint(append(b, valObject), uint64(len(v)))
 		for k, e := range v {
-			if !utf8.ValidString(k) {
+			if !validUTF8(k) {
 				return b, false
 			}
 			var ok bool
@@ -182,9 +204,28 @@ func appendValue(b []byte, v any) ([]byte, bool) {
 	return b, false
 }
 
+// validUTF8 reports whether s is UTF-8, testing ASCII, the usual key and
+// value, without a call.
+func validUTF8(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return utf8.ValidString(s[i:])
+		}
+	}
+	return true
+}
+
 // appendString appends s to b behind its length.
 func appendString(b []byte, s string) []byte {
 	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
+}
+
+// uint64At returns the big-endian uint64 of the first 8 bytes of s, which
+// has at least 8.
+func uint64At(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0])<<56 | uint64(s[1])<<48 | uint64(s[2])<<40 | uint64(s[3])<<32 |
+		uint64(s[4])<<24 | uint64(s[5])<<16 | uint64(s[6])<<8 | uint64(s[7])
 }
 
 // boolByte returns 1 for true and 0 for false.
@@ -239,8 +280,18 @@ func (r *claimsReader) count() int {
 	return int(n)
 }
 
-// str reads a string.
+// str reads a string. One shorter than 128 bytes, whose length is one
+// byte, is read inline; longer ones by longStr.
 func (r *claimsReader) str() string {
+	if i := r.i + 1; i <= len(r.s) && r.s[i-1] < 0x80 && int(r.s[i-1]) <= len(r.s)-i {
+		r.i = i + int(r.s[i-1])
+		return r.s[i:r.i]
+	}
+	return r.longStr()
+}
+
+// longStr reads a string of any length.
+func (r *claimsReader) longStr() string {
 	n := r.count()
 	s := r.s[r.i : r.i+n]
 	r.i += n
@@ -269,8 +320,9 @@ func (r *claimsReader) next(n int) string {
 	return s
 }
 
-// data reads the Data that appendData wrote.
-func (r *claimsReader) data() map[string]any {
+// data reads the Data that appendData wrote, and returns it when build is
+// set.
+func (r *claimsReader) data(build bool) map[string]any {
 	size := r.next(4)
 	if size == "" {
 		return nil
@@ -287,12 +339,16 @@ func (r *claimsReader) data() map[string]any {
 	var data map[string]any
 	switch body[0] {
 	case dataBinary:
-		data, _ = d.value(0).(map[string]any)
+		d.ok = len(body) > 1 && body[1] == valObject
+		data, _ = d.value(0, build).(map[string]any)
 	case dataJSON:
 		data, d.ok = jsonData(body[1:])
+		d.ok = d.ok && data != nil
 		d.i = len(body)
+	default:
+		d.ok = false
 	}
-	if !d.ok || d.left() != 0 || data == nil {
+	if !d.ok || d.left() != 0 {
 		r.ok = false
 		return nil
 	}
@@ -310,8 +366,9 @@ func jsonData(s string) (map[string]any, bool) {
 // maxValueDepth bounds the nesting of a Data's binary form.
 const maxValueDepth = 10000
 
-// value reads a value that appendValue wrote, at depth.
-func (r *claimsReader) value(depth int) any {
+// value reads a value that appendValue wrote, at depth, and returns it
+// when build is set: else it returns nil, and allocates nothing.
+func (r *claimsReader) value(depth int, build bool) any {
 	if depth > maxValueDepth {
 		r.fail()
 		return nil
@@ -325,24 +382,42 @@ func (r *claimsReader) value(depth int) any {
 		return false
 	case valNumber:
 		bits := r.next(8)
-		if bits == "" {
+		if bits == "" || !build {
 			return nil
 		}
-		return math.Float64frombits(binary.BigEndian.Uint64([]byte(bits)))
+		return math.Float64frombits(uint64At(bits))
 	case valString:
-		return r.str()
+		s := r.str()
+		if !build {
+			return nil
+		}
+		return s
 	case valArray:
-		a := make([]any, r.count())
+		n := r.count()
+		if !build {
+			for range n {
+				r.value(depth+1, false)
+			}
+			return nil
+		}
+		a := make([]any, n)
 		for i := range a {
-			a[i] = r.value(depth + 1)
+			a[i] = r.value(depth+1, true)
 		}
 		return a
 	case valObject:
 		n := r.count()
+		if !build {
+			for range n {
+				r.str()
+				r.value(depth+1, false)
+			}
+			return nil
+		}
 		m := make(map[string]any, n)
 		for range n {
 			k := r.str()
-			m[k] = r.value(depth + 1)
+			m[k] = r.value(depth+1, true)
 		}
 		return m
 	}

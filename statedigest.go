@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"io"
 	"maps"
+	"math/bits"
 	"slices"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -30,7 +31,7 @@ func argsDigest(scratch *[]byte, args json.RawMessage) ([sha256.Size]byte, error
 		}
 		c.out = canonicalValue(c.out[:0], v)
 	}
-	*scratch = c.out[:0]
+	keepGrown(scratch, c.out)
 	return sha256.Sum256(c.out), nil
 }
 
@@ -109,7 +110,7 @@ func canonicalValue(b []byte, v any) []byte {
 }
 
 // appendCanonString appends the canonical form of the string s to b.
-func appendCanonString(b []byte, s string) []byte {
+func appendCanonString[T string | []byte](b []byte, s T) []byte {
 	return append(binary.BigEndian.AppendUint64(append(b, canonString), uint64(len(s))), s...)
 }
 
@@ -137,8 +138,90 @@ func (c *canonicalizer) args(args []byte) bool {
 		c.out = append(c.out, canonObject, canonEndObj)
 		return true
 	}
+	if out, ok := flatObject(c.out, args[i:]); ok {
+		c.out = out
+		return true
+	}
 	i, ok := c.value(args, i)
 	return ok && skipSpace(args, i) == len(args)
+}
+
+// flatObject appends to out the canonical form of s when s is the most
+// common arguments, an object whose keys come sorted and whose values are
+// numbers, literals and strings, the strings all plain ASCII (see
+// plainASCII), followed by white space at most; it reports false for any
+// other s, which the general parser then reads. It is the general parser's
+// output written in one loop, without a call per value.
+func flatObject(out []byte, s []byte) ([]byte, bool) {
+	if len(s) == 0 || s[0] != '{' {
+		return out, false
+	}
+	out = append(out, canonObject)
+	var prevKey []byte
+	i := skipSpace(s, 1)
+	if i < len(s) && s[i] == '}' {
+		return append(out, canonEndObj), skipSpace(s, i+1) == len(s)
+	}
+	for {
+		key, next, ok := plainString(s, i)
+		if !ok || prevKey != nil && bytes.Compare(prevKey, key) >= 0 {
+			return out, false
+		}
+		prevKey = key
+		out = appendCanonString(out, key)
+		if i = skipSpace(s, next); i >= len(s) || s[i] != ':' {
+			return out, false
+		}
+		i = skipSpace(s, i+1)
+		if i >= len(s) {
+			return out, false
+		}
+		switch b := s[i]; {
+		case b == '"':
+			str, next, ok := plainString(s, i)
+			if !ok {
+				return out, false
+			}
+			out, i = appendCanonString(out, str), next
+		case b == 't' && bytes.HasPrefix(s[i:], []byte("true")):
+			out, i = append(out, canonTrue), i+4
+		case b == 'f' && bytes.HasPrefix(s[i:], []byte("false")):
+			out, i = append(out, canonFalse), i+5
+		case b == 'n' && bytes.HasPrefix(s[i:], []byte("null")):
+			out, i = append(out, canonNull), i+4
+		default:
+			end, ok := scanNumber(s, i)
+			if !ok {
+				return out, false
+			}
+			out, i = append(append(append(out, canonNumber), s[i:end]...), canonEnd), end
+		}
+		if i = skipSpace(s, i); i >= len(s) {
+			return out, false
+		}
+		switch s[i] {
+		case ',':
+			i = skipSpace(s, i+1)
+		case '}':
+			return append(out, canonEndObj), skipSpace(s, i+1) == len(s)
+		default:
+			return out, false
+		}
+	}
+}
+
+// plainString returns the content of the string that starts with the
+// quote at s[i], and the index after its closing quote, when that content
+// is plain ASCII.
+func plainString(s []byte, i int) (content []byte, next int, ok bool) {
+	if i >= len(s) || s[i] != '"' {
+		return nil, i, false
+	}
+	end := plainRun(s, i+1)
+	if end >= len(s) || s[end] != '"' {
+		return nil, i, false
+	}
+	return s[i+1 : end], end + 1, true
 }
 
 // value writes the canonical form of the value at s[i:] and returns the
@@ -148,10 +231,18 @@ func (c *canonicalizer) value(s []byte, i int) (int, bool) {
 		return i, false
 	}
 	switch s[i] {
-	case '{':
-		return c.object(s, i+1)
-	case '[':
-		return c.array(s, i+1)
+	case '{', '[':
+		if c.depth++; c.depth > maxCanonDepth {
+			return i, false
+		}
+		var ok bool
+		if s[i] == '{' {
+			i, ok = c.object(s, i+1)
+		} else {
+			i, ok = c.array(s, i+1)
+		}
+		c.depth--
+		return i, ok
 	case '"':
 		return c.str(s, i+1)
 	case 't':
@@ -180,10 +271,6 @@ func (c *canonicalizer) literal(s []byte, i int, lit string, canon byte) (int, b
 
 // array writes the canonical form of the array whose elements start at s[i:].
 func (c *canonicalizer) array(s []byte, i int) (int, bool) {
-	if c.depth++; c.depth > maxCanonDepth {
-		return i, false
-	}
-	defer func() { c.depth-- }()
 	c.out = append(c.out, canonArray)
 	i = skipSpace(s, i)
 	if i < len(s) && s[i] == ']' {
@@ -214,13 +301,9 @@ func (c *canonicalizer) array(s []byte, i int) (int, bool) {
 // object writes the canonical form of the object whose members start at
 // s[i:]: its members as they come, then sorted when they are not already.
 func (c *canonicalizer) object(s []byte, i int) (int, bool) {
-	if c.depth++; c.depth > maxCanonDepth {
-		return i, false
-	}
-	defer func() { c.depth-- }()
 	c.out = append(c.out, canonObject)
 	start := len(c.out)
-	var stack [16]member
+	var stack [8]member
 	members := stack[:0]
 	sorted := true
 	i = skipSpace(s, i)
@@ -291,41 +374,72 @@ func (c *canonicalizer) sortMembers(start int, members []member) {
 }
 
 // str writes the canonical form of the string whose content starts at
-// s[i:] and returns the index after its closing quote. It leaves to
-// encoding/json the strings it would change: invalid UTF-8 and surrogate
-// escapes.
+// s[i:] and returns the index after its closing quote. It copies each run
+// of plain ASCII at once, and leaves to encoding/json the strings it would
+// change: invalid UTF-8 and surrogate escapes.
 func (c *canonicalizer) str(s []byte, i int) (int, bool) {
-	c.out = append(c.out, canonString, 0, 0, 0, 0, 0, 0, 0, 0)
-	lenAt := len(c.out) - 8
+	out := append(c.out, canonString, 0, 0, 0, 0, 0, 0, 0, 0)
+	lenAt := len(out) - 8
 	for i < len(s) {
-		b := s[i]
-		switch {
+		run := plainRun(s, i)
+		out = append(out, s[i:run]...)
+		if i = run; i == len(s) {
+			break
+		}
+		switch b := s[i]; {
 		case b == '"':
-			binary.BigEndian.PutUint64(c.out[lenAt:], uint64(len(c.out)-lenAt-8))
+			binary.BigEndian.PutUint64(out[lenAt:], uint64(len(out)-lenAt-8))
+			c.out = out
 			return i + 1, true
 		case b == '\\':
 			r, n := unescape(s[i:])
 			if n == 0 {
 				return i, false
 			}
-			c.out = utf8.AppendRune(c.out, r)
+			out = utf8.AppendRune(out, r)
 			i += n
-		case b < 0x20:
+		case b < utf8.RuneSelf: // a control character
 			return i, false
-		case b < utf8.RuneSelf:
-			c.out = append(c.out, b)
-			i++
 		default:
 			r, n := utf8.DecodeRune(s[i:])
 			if r == utf8.RuneError && n == 1 {
 				return i, false
 			}
-			c.out = append(c.out, s[i:i+n]...)
+			out = append(out, s[i:i+n]...)
 			i += n
 		}
 	}
 	return i, false
 }
+
+// plainRun returns the index of the first byte at or after s[i:] that a
+// JSON string does not hold as it is (see plainASCII). It tests eight
+// bytes at a time: in each test, the lowest byte flagged is a true one, as
+// a borrow moves only to the bytes above a flagged one.
+func plainRun(s []byte, i int) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for ; i+8 <= len(s); i += 8 {
+		w := binary.LittleEndian.Uint64(s[i:])
+		quote, backslash := w^(ones*'"'), w^(ones*'\\')
+		special := ((quote-ones)&^quote | (backslash-ones)&^backslash | (w-ones*0x20)&^w | w) & highs
+		if special != 0 {
+			return i + bits.TrailingZeros64(special)/8
+		}
+	}
+	for i < len(s) && plainASCII[s[i]] {
+		i++
+	}
+	return i
+}
+
+// plainASCII marks the bytes a JSON string holds as they are: ASCII but
+// the quote, the backslash and the control characters.
+var plainASCII = func() (t [256]bool) {
+	for b := 0x20; b < utf8.RuneSelf; b++ {
+		t[b] = b != '"' && b != '\\'
+	}
+	return t
+}()
 
 // unescape returns the rune of the escape at the start of s and its length,
 // or a length of 0 for an escape it leaves to encoding/json.

@@ -67,6 +67,20 @@ func TestCanonicalArgs(t *testing.T) {
 		parsed bool
 	}{
 		{`{"env":"staging","replicas":3}`, true},
+		// Flat objects, and those that the flat path leaves to the
+		// general parser: unsorted, a repeated key, nesting, escapes,
+		// non-ASCII.
+		{` { "a" : "x" , "b" : null , "c" : false , "d" : true , "e" : -1.5e3 } `, true},
+		{`{}`, true},
+		{`{"b":1,"a":2}`, true},
+		{`{"a":1,"a":2}`, true},
+		{`{"a":[1],"b":{}}`, true},
+		{`{"a":"\n","b":"é"}`, true},
+		{`{"a":truex}`, false},
+		{`{"a":-}`, false},
+		{`{"a":"x"`, false},
+		{`{"a":1}x`, false},
+		{`{"a":1 "b":2}`, false},
 		{`{"b":{"y":[1,2.5e-3,-0],"x":"\t"},"a":true}`, true},
 		{` null `, true},
 		{``, true},
@@ -99,4 +113,36 @@ func TestCanonicalArgs(t *testing.T) {
 			assert.Equal(t, err == nil, len(strings.TrimSpace(tt.args)) == 0 || json.Valid([]byte(tt.args)))
 		})
 	}
+}
+
+// TestPlainRun checks the eight-bytes-at-a-time scan of a string's plain
+// bytes against a byte-at-a-time one: every byte value at every place of
+// inputs long and short, from every start before it.
+func TestPlainRun(t *testing.T) {
+	t.Parallel()
+	plain := func(b byte) bool { return b >= 0x20 && b < 0x80 && b != '"' && b != '\\' }
+	for n := range 20 {
+		for pos := range n {
+			for c := range 256 {
+				s := []byte(strings.Repeat("k", n))
+				s[pos] = byte(c)
+				for start := 0; start <= pos; start++ {
+					want := n
+					if !plain(byte(c)) {
+						want = pos
+					}
+					if got := toolnexus.PlainRun(s, start); got != want {
+						require.Equal(t, want, got, "byte %#x at %d of %d, from %d", c, pos, n, start)
+					}
+				}
+			}
+		}
+	}
+	// A special byte below a byte that a borrow would flag: the lower one
+	// is found.
+	for _, pair := range []string{"\x00\x01", "\x00!", "\x1f ", "\"#", "\\]", "\x80\x7f", "\x00\"", "\"\x00"} {
+		s := []byte("abcdef" + pair + "xyz")
+		assert.Equal(t, 6, toolnexus.PlainRun(s, 0), "%q", pair)
+	}
+	assert.Equal(t, 9, toolnexus.PlainRun([]byte("abcdefgh\x00\x00\x00\"\\"), 9), "a run starting on a special byte is empty")
 }

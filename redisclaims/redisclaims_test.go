@@ -223,7 +223,7 @@ func TestRedisUnreachable(t *testing.T) {
 	sealer, err := toolnexus.NewSealer(toolnexus.SealerOptions{Keys: [][]byte{bytes.Repeat([]byte{7}, 32)}, Claims: s})
 	require.NoError(t, err)
 	call := toolnexus.StateCall{Tool: "deploy"}
-	open := func() toolnexus.State {
+	open := func() toolnexus.OpenedState {
 		now := time.Now()
 		state, err := sealer.Seal(call, toolnexus.State{Requests: []toolnexus.Request{{ID: "pnd-1", Kind: toolnexus.KindApproval, Prompt: "Deploy?"}}}, now)
 		require.NoError(t, err)
