@@ -10,10 +10,10 @@ package toolnexus_test
 //	.ci/bench                      # every job, 6 rounds
 //	BENCH=FromMCP ROUNDS=10 .ci/bench
 //
-// The README's tables come from
+// The README's ratios come from
 //
-//	BENCH='^Benchmark(PartFromFile|Floor|PartFromReader|PartFromReaderUnknownSize|PartFromBytes|Encode|CheckBase64|Size|ParseToolResult|FromMCP)$' .ci/bench
-//	GOEXPERIMENT=simd BENCH='^Benchmark(PartFromFile|PartFromReader|PartFromBytes|Floor|Encode|CheckBase64|FromMCP|ParseToolResult)$' .ci/bench
+//	BENCH='PartFromFile|PartFromBytes|ParseToolResult' .ci/bench
+//	BENCH='PartFromFile|Encode|CheckBase64|PartFromBytes' GOEXPERIMENT=simd .ci/bench
 
 import (
 	"bytes"
