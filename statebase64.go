@@ -54,35 +54,37 @@ var urlShifted = func() (t [4][256]uint32) {
 // encodeURL writes the URL-safe base64 of src, without padding, to dst,
 // which must hold base64.RawURLEncoding.EncodedLen(len(src)) bytes. It
 // encodes twelve bytes at a time with two 64-bit loads, eight lookups of
-// two characters each and two 64-bit stores, then six bytes once, and
-// leaves the last few bytes to the stdlib.
+// two characters each and two 64-bit stores, then twelve or six bytes once,
+// and leaves the last few bytes to the stdlib.
 func encodeURL(dst, src []byte) {
 	_ = dst[:base64.RawURLEncoding.EncodedLen(len(src))]
 	di := 0
 	for len(src) >= 14 {
 		in, out := src[:14], dst[di:di+16]
-		v, w := binary.BigEndian.Uint64(in), binary.BigEndian.Uint64(in[6:])
-		binary.LittleEndian.PutUint64(out, uint64(urlPairs[v>>52&0xfff])|
-			uint64(urlPairs[v>>40&0xfff])<<16|
-			uint64(urlPairs[v>>28&0xfff])<<32|
-			uint64(urlPairs[v>>16&0xfff])<<48)
-		binary.LittleEndian.PutUint64(out[8:], uint64(urlPairs[w>>52&0xfff])|
-			uint64(urlPairs[w>>40&0xfff])<<16|
-			uint64(urlPairs[w>>28&0xfff])<<32|
-			uint64(urlPairs[w>>16&0xfff])<<48)
+		binary.LittleEndian.PutUint64(out, urlChars(binary.BigEndian.Uint64(in)))
+		binary.LittleEndian.PutUint64(out[8:], urlChars(binary.BigEndian.Uint64(in[6:])))
+		src = src[12:]
+		di += 16
+	}
+	if len(src) >= 12 { // as above, the second load from the end: a nonce
+		binary.LittleEndian.PutUint64(dst[di:], urlChars(binary.BigEndian.Uint64(src)))
+		binary.LittleEndian.PutUint64(dst[di+8:], urlChars(binary.BigEndian.Uint64(src[4:])<<16))
 		src = src[12:]
 		di += 16
 	}
 	if len(src) >= 8 {
-		v := binary.BigEndian.Uint64(src)
-		binary.LittleEndian.PutUint64(dst[di:], uint64(urlPairs[v>>52&0xfff])|
-			uint64(urlPairs[v>>40&0xfff])<<16|
-			uint64(urlPairs[v>>28&0xfff])<<32|
-			uint64(urlPairs[v>>16&0xfff])<<48)
+		binary.LittleEndian.PutUint64(dst[di:], urlChars(binary.BigEndian.Uint64(src)))
 		src = src[6:]
 		di += 8
 	}
 	base64.RawURLEncoding.Encode(dst[di:], src)
+}
+
+// urlChars returns the eight characters that encode the top 48 bits of v,
+// the first in the lowest byte.
+func urlChars(v uint64) uint64 {
+	return uint64(urlPairs[v>>52&0xfff]) | uint64(urlPairs[v>>40&0xfff])<<16 |
+		uint64(urlPairs[v>>28&0xfff])<<32 | uint64(urlPairs[v>>16&0xfff])<<48
 }
 
 // decodeURL writes the bytes that src, URL-safe base64 without padding,
