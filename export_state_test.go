@@ -113,3 +113,7 @@ func NewSealerNonces(o SealerOptions, randomNonce bool) (*Sealer, error) {
 	}
 	return s, nil
 }
+
+// ParseUTC and ParseRFC3339Std are the two ways Request.Expiry reads a
+// time: its fast path for the form WithExpiry writes, and time.Parse.
+var ParseUTC, ParseRFC3339Std = parseUTC, parseRFC3339Std

@@ -122,6 +122,78 @@ func (r Request) Expiry() (time.Time, error) {
 // parseRFC3339 reads an RFC 3339 date-time as the RFC has it, with "T" and
 // "Z" in either case.
 func parseRFC3339(s string) (time.Time, error) {
+	if t, ok := parseUTC(s); ok {
+		return t, nil
+	}
+	return parseRFC3339Std(s)
+}
+
+// parseUTC reads, as time.Parse would, the form that WithExpiry writes:
+// "2006-01-02T15:04:05Z", with a fraction of at most nine digits before
+// the "Z" or none. It reports false for any other string, valid or not.
+func parseUTC(s string) (time.Time, bool) {
+	if len(s) < len("2006-01-02T15:04:05Z") || s[len(s)-1] != 'Z' ||
+		s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' {
+		return time.Time{}, false
+	}
+	ok := true
+	num := func(from, to, limit int) int {
+		n := 0
+		for _, c := range []byte(s[from:to]) {
+			ok = ok && '0' <= c && c <= '9'
+			n = n*10 + int(c-'0')
+		}
+		ok = ok && n <= limit
+		return n
+	}
+	year, month, day := num(0, 4, 9999), num(5, 7, 12), num(8, 10, 31)
+	hour, minute, sec := num(11, 13, 23), num(14, 16, 59), num(17, 19, 59)
+	nsec := 0
+	if frac := s[19 : len(s)-1]; frac != "" {
+		if len(frac) < 2 || len(frac) > 10 || frac[0] != '.' {
+			return time.Time{}, false
+		}
+		nsec = num(20, len(s)-1, 999_999_999)
+		for range 10 - len(frac) {
+			nsec *= 10
+		}
+	}
+	if !ok || month == 0 || day == 0 || day > daysIn(month, year) {
+		return time.Time{}, false
+	}
+	return time.Unix(unixDays(year, month, day)*86400+int64(hour*3600+minute*60+sec), int64(nsec)).UTC(), true
+}
+
+// daysIn returns the number of days of month in year, of the Gregorian
+// calendar.
+func daysIn(month, year int) int {
+	switch {
+	case month == 2 && year%4 == 0 && (year%100 != 0 || year%400 == 0):
+		return 29
+	case month == 2:
+		return 28
+	case month == 4 || month == 6 || month == 9 || month == 11:
+		return 30
+	}
+	return 31
+}
+
+// unixDays returns the number of days from 1970-01-01 to the date, of the
+// proleptic Gregorian calendar, for the years 0 to 9999: the years are
+// counted from March, so that a leap day ends its year.
+func unixDays(year, month, day int) int64 {
+	if month <= 2 {
+		year--
+	}
+	year += 400 // from year -400 on, so that nothing is negative
+	era, yoe := year/400, year%400
+	doy := (153*((month+9)%12)+2)/5 + day - 1
+	doe := yoe*365 + yoe/4 - yoe/100 + doy
+	return int64((era-1)*146097 + doe - 719468)
+}
+
+// parseRFC3339Std is parseRFC3339 with time.Parse only.
+func parseRFC3339Std(s string) (time.Time, error) {
 	if len(s) > 10 && s[10] == 't' {
 		s = s[:10] + "T" + s[11:]
 	}
