@@ -35,13 +35,14 @@ func StatePlaintext(s *Sealer, call StateCall, st State, now time.Time) (plain, 
 	return plain, aad, err
 }
 
-// ArgsDigest returns the digest of args that a state binds.
-func ArgsDigest(args []byte) ([]byte, error) {
-	d, err := argsDigest(new([]byte), args)
-	if err != nil {
+// ArgsBinding returns what a state holds of args: their canonical form,
+// or the digest of a long one.
+func ArgsBinding(args []byte) ([]byte, error) {
+	var a argsBinding
+	if err := a.bind(new([]byte), args); err != nil {
 		return nil, err
 	}
-	return d[:], nil
+	return bytes.Clone(a.bytes()), nil
 }
 
 // CanonicalArgs returns the canonical form of args that the parser writes,

@@ -942,10 +942,10 @@ func FuzzSealerOpen(f *testing.F) {
 	})
 }
 
-// FuzzArgsDigest checks the parser that canonicalizes arguments against
+// FuzzArgsBinding checks the parser that canonicalizes arguments against
 // encoding/json: what it parses, it writes as the value encoding/json
 // decodes; what it cannot parse, encoding/json refuses or it leaves to it.
-func FuzzArgsDigest(f *testing.F) {
+func FuzzArgsBinding(f *testing.F) {
 	for _, s := range []string{`{"env":"staging","replicas":3}`, `{"b":1,"a":[true,false,null,{"c":"\u00e9\n"}]}`, ` null `, ``,
 		`{"a":1,"a":2}`, `{"o":{"b":1,"a":0,"b":3},"c":[{"y":1,"x":2}]}`, `[-0.5e+10,1E-2,0]`, `"\ud83d\ude00"`, "\"\xff\"", `{"a":1} x`, `[1,]`, `{"a":01}`} {
 		f.Add([]byte(s))
@@ -957,13 +957,13 @@ func FuzzArgsDigest(f *testing.F) {
 			require.NoError(t, err, "the parser took arguments that encoding/json refuses")
 			require.Equal(t, want, got)
 		}
-		digest, digestErr := toolnexus.ArgsDigest(args)
-		require.Equal(t, err == nil, digestErr == nil)
-		if digestErr != nil {
-			require.ErrorIs(t, digestErr, toolnexus.ErrInvalidJSON)
+		binding, bindErr := toolnexus.ArgsBinding(args)
+		require.Equal(t, err == nil, bindErr == nil)
+		if bindErr != nil {
+			require.ErrorIs(t, bindErr, toolnexus.ErrInvalidJSON)
 			return
 		}
-		require.Len(t, digest, 32)
+		require.Equal(t, wantBinding(want), binding)
 	})
 }
 

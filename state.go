@@ -59,13 +59,11 @@ const (
 	keyIDLen     = 8
 	headerLen    = keyIDLen + 8 // key id, expiry in Unix milliseconds
 	aadLen       = len(statePrefix) + headerLen
-	nonceLen     = 12 // AES-GCM's nonce, random
-	tagLen       = 16 // AES-GCM's tag
-	stateIDBytes = 16 // random bytes of a state's ID
-	stateIDLen   = 22 // the ID in URL-safe base64
-	digestLen    = sha256.Size
-	claimsFixed  = 8 + stateIDLen + digestLen // issued-at, state id, arguments digest
-	noExpiry     = math.MaxInt64              // the header's expiry of a state that never expires
+	nonceLen     = 12            // AES-GCM's nonce, random
+	tagLen       = 16            // AES-GCM's tag
+	stateIDLen   = 16            // a state's ID, its nonce in URL-safe base64
+	claimsFixed  = 8             // issued-at
+	noExpiry     = math.MaxInt64 // the header's expiry of a state that never expires
 	hkdfKeyIDTag = "toolnexus request state tn1 key id"
 	hkdfKeyTag   = "toolnexus request state tn1 aes-256-gcm key "
 )
@@ -115,7 +113,8 @@ type SealerOptions struct {
 // padding, an 8-byte key id (derived from the key, never the key), the
 // expiry in Unix milliseconds (8 bytes, big-endian; the largest int64 for
 // none), the 12-byte random nonce (from crypto/rand, drawn by the AEAD
-// itself in FIPS 140-3 mode), the encrypted claims and the 16-byte tag. The prefix, key id and expiry are authenticated as associated
+// itself in FIPS 140-3 mode; it names the state for [Sealer.Claim] too),
+// the encrypted claims and the 16-byte tag. The prefix, key id and expiry are authenticated as associated
 // data; the key id lets Open try one key, and the expiry lets a host
 // read, with [RequestStateExpiry], until when the state may be accepted.
 //
@@ -263,8 +262,8 @@ type OpenedState struct {
 	// ExpiresAt is when the state stops opening, to the millisecond; the
 	// zero time means never, for a state of [SealRequestState].
 	ExpiresAt time.Time
-	// ID identifies the state for [Sealer.Claim]: Seal draws a random one
-	// for every state.
+	// ID identifies the state for [Sealer.Claim]: the URL-safe base64 of
+	// the random nonce it was sealed with, which no other state shares.
 	ID string
 	// rounds holds the requests, then the answers, as appendState wrote
 	// them, under the state's key.
@@ -296,10 +295,11 @@ func (o OpenedState) Answers() Answers {
 // Seal returns the request state that carries st for call, issued at now:
 // an opaque string the client holds and sends back, unchanged, with its
 // answers. The state is encrypted and authenticated with the first key,
-// and holds, besides st, the tool, a SHA-256 digest of the arguments, the
-// audience, the principal, the issue time, the expiry and a random ID.
+// and holds, besides st, the tool, the arguments (their canonical form, or
+// a SHA-256 digest of it past 128 bytes), the audience, the principal, the
+// issue time and the expiry; its random nonce is its ID.
 //
-// The digest is of the arguments' value, so that the order of keys, the
+// The arguments are bound by their value, so that the order of keys, the
 // spacing and the escapes do not matter; empty arguments, null and {} are
 // the same call, and numbers must be written the same. Pass them as the
 // tool reads them: a decoder that folds the case of keys, as encoding/json
@@ -334,32 +334,32 @@ func (s *Sealer) Seal(call StateCall, st State, now time.Time) (string, error) {
 	// One scratch buffer holds the canonical arguments, then the prefix
 	// and the header, the nonce, the claims, sealed in place, and the
 	// text.
-	scratch := getStateBuffer()
-	defer putStateBuffer(scratch)
-	digest, err := argsDigest(scratch, call.Arguments)
-	if err != nil {
+	sc := getScratch()
+	defer putScratch(sc)
+	scratch := &sc.buf
+	var args argsBinding
+	if err := args.bind(scratch, call.Arguments); err != nil {
 		return "", err
 	}
 	id := st.Requests[0].ID
 	k := s.keys[0]
-	sealedHint := aadLen + nonceLen + tagLen + claimsFixed +
+	sealedHint := aadLen + nonceLen + tagLen + claimsFixed + 1 + args.n +
 		len(call.Tool) + len(s.audience) + len(call.Principal) + stateSizeHint(st)
 	buf := slices.Grow((*scratch)[:0], sealedHint+len(statePrefix)+base64.RawURLEncoding.EncodedLen(sealedHint))
 	buf = append(buf, statePrefix...)
 	buf = append(buf, k.id[:]...)
 	buf = binary.BigEndian.AppendUint64(buf, uint64(expiry))
-	stateID, nonce := newStateRandom()
 	if !k.randomNonce {
+		nonce := sc.nonce()
 		buf = append(buf, nonce[:]...)
 	} // else the AEAD draws it, and moves the claims past it
 	plain := binary.BigEndian.AppendUint64(buf[len(buf):], uint64(now.UnixMilli()))
-	plain = plain[:len(plain)+stateIDLen]
-	encodeURL(plain[len(plain)-stateIDLen:], stateID[:])
-	plain = append(plain, digest[:]...)
+	plain = append(binary.AppendUvarint(plain, uint64(args.n)), args.bytes()...)
 	plain = appendString(plain, call.Tool)
 	plain = appendString(plain, s.audience)
 	plain = appendString(plain, call.Principal)
-	if plain, err = appendState(plain, st); err != nil {
+	plain, err := appendState(plain, st)
+	if err != nil {
 		return "", errorf(ErrInvalidRequest, "request %s: %v", quote(id), err)
 	}
 	textLen := base64.RawURLEncoding.EncodedLen(headerLen + nonceLen + len(plain) + tagLen)
@@ -380,44 +380,45 @@ func (s *Sealer) Seal(call StateCall, st State, now time.Time) (string, error) {
 	return string(text), nil
 }
 
-// stateRandom holds random bytes for the IDs and nonces of states, drawn
-// from crypto/rand many states at a time, each byte handed out once: a
-// batch dropped by the pool takes its unused bytes with it.
-var stateRandom = sync.Pool{New: func() any { return new(stateRandomBatch) }}
-
-// stateRandomBatch is random bytes of stateRandom, those from next on
-// unused.
-type stateRandomBatch struct {
-	random [32 * (stateIDBytes + nonceLen)]byte
-	next   int
+// stateScratch is what Seal and Open reuse from call to call: a buffer,
+// and random nonces drawn from crypto/rand many at a time, each handed out
+// once. A scratch the pool drops takes its unused nonces with it.
+type stateScratch struct {
+	buf    []byte
+	nonces [64 * nonceLen]byte
+	next   int // the first unused byte of nonces, or 0 before any is drawn
 }
 
-// newStateRandom returns the random bytes of a new state's ID and its
-// nonce.
-func newStateRandom() (id [stateIDBytes]byte, nonce [nonceLen]byte) {
-	b := stateRandom.Get().(*stateRandomBatch)
-	if b.next == 0 || b.next == len(b.random) {
-		rand.Read(b.random[:]) // never fails
-		b.next = 0
-	}
-	b.next += copy(id[:], b.random[b.next:])
-	b.next += copy(nonce[:], b.random[b.next:])
-	stateRandom.Put(b)
-	return id, nonce
-}
-
-// stateBuffers holds the scratch buffers of Seal and Open, so that a state
-// costs no allocation but its text (Seal) or its State (Open).
-var stateBuffers = sync.Pool{New: func() any { return new([]byte) }}
+// stateScratches holds the scratches of Seal and Open, so that a state
+// costs no allocation but its text (Seal) or its rounds (Open).
+var stateScratches = sync.Pool{New: func() any { return new(stateScratch) }}
 
 // maxPooledState is the capacity of the largest scratch buffer kept for
 // reuse, that of a state of about 24 KiB; a larger one, for a rare large
 // state, is left to the collector.
 const maxPooledState = 64 << 10
 
-// getStateBuffer returns a scratch buffer of stateBuffers.
-func getStateBuffer() *[]byte {
-	return stateBuffers.Get().(*[]byte)
+// getScratch returns a scratch of stateScratches.
+func getScratch() *stateScratch {
+	return stateScratches.Get().(*stateScratch)
+}
+
+// putScratch gives sc back to stateScratches, unless its buffer has grown
+// too large.
+func putScratch(sc *stateScratch) {
+	if cap(sc.buf) <= maxPooledState {
+		stateScratches.Put(sc)
+	}
+}
+
+// nonce returns the random nonce of a new state.
+func (sc *stateScratch) nonce() (nonce [nonceLen]byte) {
+	if sc.next == 0 || sc.next == len(sc.nonces) {
+		rand.Read(sc.nonces[:]) // never fails
+		sc.next = 0
+	}
+	sc.next += copy(nonce[:], sc.nonces[sc.next:])
+	return nonce
 }
 
 // keepGrown keeps buf as the scratch buffer b when it has grown out of
@@ -425,13 +426,6 @@ func getStateBuffer() *[]byte {
 func keepGrown(b *[]byte, buf []byte) {
 	if cap(buf) != cap(*b) {
 		*b = buf[:0]
-	}
-}
-
-// putStateBuffer gives b back to stateBuffers, unless it has grown too large.
-func putStateBuffer(b *[]byte) {
-	if cap(*b) <= maxPooledState {
-		stateBuffers.Put(b)
 	}
 }
 
@@ -447,10 +441,12 @@ func putStateBuffer(b *[]byte) {
 // state: see [Sealer.Claim].
 func (s *Sealer) Open(state string, call StateCall, now time.Time) (st OpenedState, err error) {
 	// The scratch buffer holds the canonical arguments, then the state's
-	// bytes; the digest's error, if any, is reported where check reads it.
-	scratch := getStateBuffer()
-	defer putStateBuffer(scratch)
-	digest, digestErr := argsDigest(scratch, call.Arguments)
+	// bytes; the binding's error, if any, is reported where check reads it.
+	sc := getScratch()
+	defer putScratch(sc)
+	scratch := &sc.buf
+	var args argsBinding
+	argsErr := args.bind(scratch, call.Arguments)
 	buf, err := decodeState((*scratch)[:0], state)
 	if err != nil {
 		return OpenedState{}, err
@@ -460,6 +456,8 @@ func (s *Sealer) Open(state string, call StateCall, now time.Time) (st OpenedSta
 	if k == nil {
 		return OpenedState{}, errInvalidState
 	}
+	var id [stateIDLen]byte
+	encodeURL(id[:], buf[aadLen:aadLen+nonceLen]) // before open: in FIPS mode, the claims are opened over the nonce
 	plain, err := k.open(buf)
 	if err != nil {
 		return OpenedState{}, errInvalidState
@@ -469,22 +467,31 @@ func (s *Sealer) Open(state string, call StateCall, now time.Time) (st OpenedSta
 		return OpenedState{}, errInvalidState
 	}
 	expiry := int64(binary.BigEndian.Uint64(buf[len(statePrefix)+keyIDLen : aadLen]))
-	if err := s.check(&c, &call, &digest, digestErr); err != nil {
+	if err := s.check(&c, &call, &args, argsErr); err != nil {
 		return OpenedState{}, err
 	}
-	// The OpenedState keeps a copy of the ID and the rounds, moved
-	// together: the claims between them are checked.
-	kept := plain[8 : 8+stateIDLen+copy(plain[8+stateIDLen:], c.state)]
-	text := string(kept)
+	// The OpenedState keeps a copy of the ID and the rounds, the ID written
+	// over the checked claims before the rounds (at least 13 bytes, in the
+	// 32 of the prefix, the header and the nonce, and the claims).
+	rounds := cap(buf) - cap(c.state) // c.state is in buf's storage
+	if rounds < stateIDLen || rounds+len(c.state) > len(buf) {
+		return OpenedState{}, errInvalidState // unreachable: k.open opens in place
+	}
+	copy(buf[rounds-stateIDLen:], id[:])
+	text := string(buf[rounds-stateIDLen : rounds+len(c.state)])
 	// The result is written in place: copied, it would be read before its
 	// stores had landed.
 	st.IssuedAt, st.ID, st.rounds = time.UnixMilli(c.issuedAt).UTC(), text[:stateIDLen], text[stateIDLen:]
 	if s.maxAge > 0 {
-		if st.IssuedAt.After(now.Add(s.skew)) {
+		// In milliseconds, as the issue time is: later than now and the
+		// skew, to the nanosecond, is later than their millisecond.
+		if c.issuedAt > now.Add(s.skew).UnixMilli() {
 			return OpenedState{}, errorf(ErrInvalidState, "issued at %s, later than %s allows with a clock skew of %v",
 				st.IssuedAt.Format(time.RFC3339Nano), now.UTC().Format(time.RFC3339Nano), s.skew)
 		}
-		expiry = min(expiry, st.IssuedAt.Add(s.maxAge).UnixMilli())
+		if age := s.maxAge.Milliseconds(); c.issuedAt <= noExpiry-age {
+			expiry = min(expiry, c.issuedAt+age)
+		}
 	}
 	if expiry != noExpiry {
 		st.ExpiresAt = time.UnixMilli(expiry).UTC()
@@ -540,18 +547,18 @@ func decodeState(buf []byte, state string) ([]byte, error) {
 }
 
 // check reports whether the claims c were sealed for call on s, given
-// the digest of its arguments and the error of computing it.
-func (s *Sealer) check(c *claims, call *StateCall, digest *[digestLen]byte, digestErr error) error {
+// the binding of its arguments and the error of computing it.
+func (s *Sealer) check(c *claims, call *StateCall, args *argsBinding, argsErr error) error {
 	if string(c.audience) != s.audience {
 		return errorf(ErrStateMismatch, "it was sealed for another audience, not %s", quote(s.audience))
 	}
 	if string(c.tool) != call.Tool {
 		return errorf(ErrStateMismatch, "it was sealed for another tool, not %s", quote(call.Tool))
 	}
-	if digestErr != nil {
-		return digestErr
+	if argsErr != nil {
+		return argsErr
 	}
-	if !bytes.Equal(c.digest, digest[:]) {
+	if !bytes.Equal(c.args, args.bytes()) {
 		return errorf(ErrStateMismatch, "it was sealed for other arguments to %s", quote(call.Tool))
 	}
 	if string(c.principal) != call.Principal {

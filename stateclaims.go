@@ -8,9 +8,9 @@ import (
 )
 
 // The claims of a state, its plaintext: the issue time in Unix
-// milliseconds (8 bytes), the state ID (16 random bytes in URL-safe base64,
-// 22 bytes), the arguments digest (32 bytes), then as strings (a uvarint
-// length and the bytes) the tool, the audience and the principal, then the
+// milliseconds (8 bytes), then as strings (a uvarint length and the bytes) the binding
+// of the arguments (see argsBinding.bind), the tool, the audience and the
+// principal, then the
 // requests and the answers, each list a uvarint count and its items: a
 // Request as its ID, Kind, Prompt, URL, ExpiresAt and its Data (see
 // appendData); an Answer as its ID, a byte for OK, its Reason and its
@@ -20,8 +20,7 @@ import (
 // claims are the fields of a state's plaintext, parts of its bytes.
 type claims struct {
 	issuedAt                  int64
-	id                        []byte
-	digest                    []byte
+	args                      []byte
 	tool, audience, principal []byte
 	state                     []byte // the requests and the answers
 }
@@ -33,10 +32,8 @@ func readClaims(plain []byte, c *claims) bool {
 		return false
 	}
 	c.issuedAt = int64(binary.BigEndian.Uint64(plain))
-	c.id = plain[8 : 8+stateIDLen]
-	c.digest = plain[8+stateIDLen : claimsFixed]
 	i := claimsFixed
-	for _, f := range [...]*[]byte{&c.tool, &c.audience, &c.principal} {
+	for _, f := range [...]*[]byte{&c.args, &c.tool, &c.audience, &c.principal} {
 		n, size := binary.Uvarint(plain[i:])
 		if size <= 0 || n > uint64(len(plain)-i-size) {
 			return false

@@ -13,26 +13,52 @@ import (
 	"unicode/utf8"
 )
 
-// argsDigest returns the SHA-256 of the canonical form of args, with empty
-// input and null read as {}: two arguments have the same digest when
-// encoding/json decodes them, numbers kept as written, to the same value,
-// whatever the order of keys, the spacing and the escapes. The canonical
-// form is a binary encoding of that value (see canonicalValue); a parser
-// writes it straight from the text, and encoding/json decodes what the
-// parser leaves to it (a string that is not valid UTF-8, a surrogate
-// escape, a deep nesting, an error to report). The canonical form is
-// written in the storage of *scratch, which keeps it for reuse.
-func argsDigest(scratch *[]byte, args json.RawMessage) ([sha256.Size]byte, error) {
+// maxVerbatimArgs is the longest canonical form of arguments that a state
+// holds as it is; it holds a longer one as its SHA-256 digest. Up to this
+// size, comparing the form costs less than digesting it.
+const maxVerbatimArgs = 128
+
+// digestTag starts the binding of arguments held as their digest; no
+// canonical form starts with it.
+const digestTag = 'h'
+
+// argsBinding is what a state holds of its call's arguments (see bind).
+type argsBinding struct {
+	n int
+	b [maxVerbatimArgs]byte
+}
+
+// bytes returns the binding's bytes.
+func (a *argsBinding) bytes() []byte { return a.b[:a.n] }
+
+// bind sets a to what a state holds of args: their canonical form, with
+// empty input and null read as {}, when it is at most maxVerbatimArgs
+// bytes, else digestTag and the SHA-256 of that form. Two arguments bind
+// alike when encoding/json decodes them, numbers kept as written, to the
+// same value, whatever the order of keys, the spacing and the escapes. The
+// canonical form is a binary encoding of that value (see canonicalValue);
+// a parser writes it straight from the text, and encoding/json decodes
+// what the parser leaves to it (a string that is not valid UTF-8, a
+// surrogate escape, a deep nesting, an error to report). The canonical
+// form is written in the storage of *scratch, which keeps it for reuse.
+func (a *argsBinding) bind(scratch *[]byte, args json.RawMessage) error {
 	c := canonicalizer{out: (*scratch)[:0]}
 	if !c.args(args) {
 		v, err := decodeArgs(args)
 		if err != nil {
-			return [sha256.Size]byte{}, err
+			return err
 		}
 		c.out = canonicalValue(c.out[:0], v)
 	}
 	keepGrown(scratch, c.out)
-	return sha256.Sum256(c.out), nil
+	if len(c.out) <= maxVerbatimArgs {
+		a.n = copy(a.b[:], c.out)
+		return nil
+	}
+	a.b[0] = digestTag
+	sum := sha256.Sum256(c.out)
+	a.n = 1 + copy(a.b[1:], sum[:])
+	return nil
 }
 
 // decodeArgs decodes args as encoding/json does, numbers kept as written,

@@ -1,8 +1,11 @@
 package toolnexus_test
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -11,9 +14,39 @@ import (
 	"github.com/toolnexus-go/toolnexus"
 )
 
-// TestArgsDigest checks which arguments are the same call: those that
+// wantBinding returns what a state holds of arguments whose canonical form
+// is canon: canon when it is at most 128 bytes, else "h" and its SHA-256.
+func wantBinding(canon []byte) []byte {
+	if len(canon) <= 128 {
+		return canon
+	}
+	sum := sha256.Sum256(canon)
+	return append([]byte("h"), sum[:]...)
+}
+
+// TestArgsBindingForm checks what a state holds of arguments on either side
+// of 128 canonical bytes: their canonical form, then its digest.
+func TestArgsBindingForm(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{0, 107, 108, 1000} {
+		t.Run(strconv.Itoa(n), func(t *testing.T) {
+			t.Parallel()
+			value := strings.Repeat("x", n)
+			// {"k":value}: the object's tags, then each string's tag and
+			// length in 8 bytes.
+			canon := []byte("{\"\x00\x00\x00\x00\x00\x00\x00\x01k\"")
+			canon = append(binary.BigEndian.AppendUint64(canon, uint64(n)), value+"}"...)
+			got, err := toolnexus.ArgsBinding([]byte(`{ "k" : "` + value + `" }`))
+			require.NoError(t, err)
+			assert.Equal(t, wantBinding(canon), got)
+			assert.Equal(t, n <= 107, len(got) == 21+n)
+		})
+	}
+}
+
+// TestArgsBinding checks which arguments are the same call: those that
 // encoding/json decodes, numbers kept as written, to the same value.
-func TestArgsDigest(t *testing.T) {
+func TestArgsBinding(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name string
@@ -41,13 +74,15 @@ func TestArgsDigest(t *testing.T) {
 		{"empty string and null", `{"a":""}`, `{"a":null}`, false},
 		{"a key and a value moved", `{"ab":"c"}`, `{"a":"bc"}`, false},
 		{"false and null", `[false]`, `[null]`, false},
+		{"long, keys reordered", `{"a":"` + strings.Repeat("é", 100) + `","b":1}`, `{"b":1,"a":"` + strings.Repeat(`\u00e9`, 100) + `"}`, true},
+		{"long, one byte apart", `{"a":"` + strings.Repeat("x", 200) + `"}`, `{"a":"` + strings.Repeat("x", 199) + `y"}`, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			a, err := toolnexus.ArgsDigest([]byte(tt.a))
+			a, err := toolnexus.ArgsBinding([]byte(tt.a))
 			require.NoError(t, err)
-			b, err := toolnexus.ArgsDigest([]byte(tt.b))
+			b, err := toolnexus.ArgsBinding([]byte(tt.b))
 			require.NoError(t, err)
 			if tt.same {
 				assert.Equal(t, hex.EncodeToString(a), hex.EncodeToString(b))
@@ -108,7 +143,7 @@ func TestCanonicalArgs(t *testing.T) {
 				require.NoError(t, err)
 				assert.Equal(t, want, got)
 			}
-			_, digestErr := toolnexus.ArgsDigest([]byte(tt.args))
+			_, digestErr := toolnexus.ArgsBinding([]byte(tt.args))
 			assert.Equal(t, err == nil, digestErr == nil)
 			assert.Equal(t, err == nil, len(strings.TrimSpace(tt.args)) == 0 || json.Valid([]byte(tt.args)))
 		})
