@@ -97,8 +97,9 @@ type SealerOptions struct {
 // requestState of an MCP input_required result) and opens it when the
 // client sends it back, as the MCP specification asks: the state comes from
 // the client, so it is treated as hostile. It is encrypted and
-// authenticated with AES-256-GCM, and bound to the tool, a digest of the
-// arguments, the audience, the principal and an expiry.
+// authenticated with AES-256-GCM, and bound to the tool, the arguments
+// (their canonical form, or its digest when long), the audience, the
+// principal and an expiry.
 //
 // A Sealer derives its keys once, in [NewSealer], and is safe for
 // concurrent use. Seal allocates the state's text alone, and Open one
