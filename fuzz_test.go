@@ -890,6 +890,10 @@ func FuzzSealerOpen(f *testing.F) {
 		f.Add(b[:len(b)-1], "tn1."+base64.RawURLEncoding.EncodeToString(b)[1:], "deploy", []byte(`{"env":"prod"}`), "", uint16(7))
 	}
 	f.Add(raw(oldKey, toolnexus.StateCall{Tool: "\xa4"}), "tn1.", "\xa4", []byte(nil), "\xff", uint16(300))
+	// Arguments past 128 canonical bytes are bound by their digest.
+	long := toolnexus.StateCall{Tool: "deploy", Arguments: json.RawMessage(`{"note":"` + strings.Repeat("x", 200) + `"}`), Principal: "p"}
+	lb := raw(newKey, long)
+	f.Add(lb, "tn1."+base64.RawURLEncoding.EncodeToString(lb), long.Tool, []byte(long.Arguments), long.Principal, uint16(40))
 	f.Add([]byte{}, "tn2.AAAA", "", []byte(`[1,2]`), "p", uint16(12))
 	f.Fuzz(func(t *testing.T, body []byte, state, tool string, args []byte, principal string, flip uint16) {
 		call := toolnexus.StateCall{Tool: tool, Arguments: args, Principal: principal}
