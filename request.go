@@ -136,29 +136,29 @@ func parseUTC(s string) (time.Time, bool) {
 		s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' {
 		return time.Time{}, false
 	}
-	ok := true
-	num := func(from, to, limit int) int {
-		n := 0
-		for _, c := range []byte(s[from:to]) {
-			ok = ok && '0' <= c && c <= '9'
-			n = n*10 + int(c-'0')
+	for _, i := range [...]int{0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18} {
+		if s[i]-'0' > 9 {
+			return time.Time{}, false
 		}
-		ok = ok && n <= limit
-		return n
 	}
-	year, month, day := num(0, 4, 9999), num(5, 7, 12), num(8, 10, 31)
-	hour, minute, sec := num(11, 13, 23), num(14, 16, 59), num(17, 19, 59)
+	two := func(i int) int { return int(s[i]-'0')*10 + int(s[i+1]-'0') }
+	year, month, day := two(0)*100+two(2), two(5), two(8)
+	hour, minute, sec := two(11), two(14), two(17)
 	nsec := 0
 	if frac := s[19 : len(s)-1]; frac != "" {
 		if len(frac) < 2 || len(frac) > 10 || frac[0] != '.' {
 			return time.Time{}, false
 		}
-		nsec = num(20, len(s)-1, 999_999_999)
-		for range 10 - len(frac) {
-			nsec *= 10
+		scale := 1_000_000_000
+		for _, c := range []byte(frac[1:]) {
+			if c-'0' > 9 {
+				return time.Time{}, false
+			}
+			scale /= 10
+			nsec += int(c-'0') * scale
 		}
 	}
-	if !ok || month == 0 || day == 0 || day > daysIn(month, year) {
+	if month == 0 || month > 12 || day == 0 || day > daysIn(month, year) || hour > 23 || minute > 59 || sec > 59 {
 		return time.Time{}, false
 	}
 	return time.Unix(unixDays(year, month, day)*86400+int64(hour*3600+minute*60+sec), int64(nsec)).UTC(), true

@@ -62,9 +62,7 @@ func appendState(b []byte, st State) ([]byte, error) {
 	var err error
 	b = binary.AppendUvarint(b, uint64(len(st.Requests)))
 	for _, r := range st.Requests {
-		for _, f := range [...]string{r.ID, r.Kind, r.Prompt, r.URL, r.ExpiresAt} {
-			b = appendString(b, f)
-		}
+		b = appendString(appendString(appendString(appendString(appendString(b, r.ID), r.Kind), r.Prompt), r.URL), r.ExpiresAt)
 		if b, err = appendData(b, r.Data); err != nil {
 			return nil, err
 		}
