@@ -53,6 +53,12 @@ func CanonicalArgs(args []byte) ([]byte, bool) {
 	return c.out, ok
 }
 
+// IsCanonical reports whether args are their own canonical form, which
+// the state then binds as they are.
+func IsCanonical(args []byte) bool {
+	return isCanonical(args, 0)
+}
+
 // CanonicalValue returns the canonical form of the value encoding/json
 // decodes from args.
 func CanonicalValue(args []byte) ([]byte, error) {

@@ -951,7 +951,8 @@ func FuzzSealerOpen(f *testing.F) {
 // decodes; what it cannot parse, encoding/json refuses or it leaves to it.
 func FuzzArgsBinding(f *testing.F) {
 	for _, s := range []string{`{"env":"staging","replicas":3}`, `{"b":1,"a":[true,false,null,{"c":"\u00e9\n"}]}`, ` null `, ``,
-		`{"a":1,"a":2}`, `{"o":{"b":1,"a":0,"b":3},"c":[{"y":1,"x":2}]}`, `[-0.5e+10,1E-2,0]`, `"\ud83d\ude00"`, "\"\xff\"", `{"a":1} x`, `[1,]`, `{"a":01}`} {
+		`{"a":1,"a":2}`, `{"o":{"b":1,"a":0,"b":3},"c":[{"y":1,"x":2}]}`, `[-0.5e+10,1E-2,0]`, `"\ud83d\ude00"`, "\"\xff\"", `{"a":1} x`, `[1,]`, `{"a":01}`,
+		`{"a":1,"b":[true,{"c":"\u001f\n"}]}`, "{\"k\":\"\x7f\u2028\"}", `{"k":"\u001F\/"}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, args []byte) {
@@ -961,6 +962,17 @@ func FuzzArgsBinding(f *testing.F) {
 			require.NoError(t, err, "the parser took arguments that encoding/json refuses")
 			require.Equal(t, want, got)
 		}
+		if toolnexus.IsCanonical(args) && string(args) != "null" {
+			require.NoError(t, err)
+			require.Equal(t, string(args), string(want), "arguments in canonical form are not their own form")
+		}
+		if err == nil {
+			deep := bytes.Count(want, []byte("["))+bytes.Count(want, []byte("{")) > 256 // maybe deeper than the parser goes
+			require.True(t, deep || toolnexus.IsCanonical(want), "the canonical form %q is not canonical", want)
+			if len(bytes.Trim(args, " \t\r\n")) > 0 && string(bytes.Trim(args, " \t\r\n")) != "null" {
+				require.Equal(t, decodeNumbers(t, args), decodeNumbers(t, want), "the canonical form %q is another value", want)
+			}
+		}
 		binding, bindErr := toolnexus.ArgsBinding(args)
 		require.Equal(t, err == nil, bindErr == nil)
 		if bindErr != nil {
@@ -969,6 +981,15 @@ func FuzzArgsBinding(f *testing.F) {
 		}
 		require.Equal(t, wantBinding(want), binding)
 	})
+}
+
+// decodeNumbers decodes data as encoding/json does, numbers kept as written.
+func decodeNumbers(t *testing.T, data []byte) any {
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.UseNumber()
+	var v any
+	require.NoError(t, d.Decode(&v))
+	return v
 }
 
 // FuzzStateData seals a Request and an Answer whose Data is a fuzzed JSON

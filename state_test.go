@@ -451,7 +451,7 @@ func TestSealerSealErrors(t *testing.T) {
 		{"unreadable expiry", stagingFor, toolnexus.State{Requests: []toolnexus.Request{{ID: "pnd-1", Kind: "input", Prompt: "Name?", ExpiresAt: "soon"}}},
 			toolnexus.ErrInvalidExpiry, `toolnexus: invalid expiresAt: "soon" is not RFC 3339`},
 		{"too large", stagingFor, toolnexus.State{Requests: []toolnexus.Request{{ID: "pnd-1", Kind: "input", Prompt: strings.Repeat("p", 48<<10)}}},
-			toolnexus.ErrInvalidRequest, `toolnexus: invalid request: request "pnd-1" would make a state of 65731 bytes, over the limit of 65536 bytes`},
+			toolnexus.ErrInvalidRequest, `toolnexus: invalid request: request "pnd-1" would make a state of 65714 bytes, over the limit of 65536 bytes`},
 		{"a tool name too large", toolnexus.StateCall{Tool: strings.Repeat("t", 64<<10)}, toolnexus.State{Requests: []toolnexus.Request{stateReq}},
 			toolnexus.ErrInvalidRequest, `toolnexus: invalid request: request "pnd-1" would make a state of 87548 bytes, over the limit of 65536 bytes`},
 		{"an answer that is not JSON", stagingFor, toolnexus.State{Requests: []toolnexus.Request{stateReq}, Answers: toolnexus.Answers{{ID: "a", Data: map[string]any{"f": func() {}}}}},

@@ -6,9 +6,9 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"io"
-	"maps"
 	"math/bits"
 	"slices"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -35,28 +35,34 @@ func (a *argsBinding) bytes() []byte { return a.b[:a.n] }
 // empty input and null read as {}, when it is at most maxVerbatimArgs
 // bytes, else digestTag and the SHA-256 of that form. Two arguments bind
 // alike when encoding/json decodes them, numbers kept as written, to the
-// same value, whatever the order of keys, the spacing and the escapes. The
-// canonical form is a binary encoding of that value (see canonicalValue);
-// a parser writes it straight from the text, and encoding/json decodes
-// what the parser leaves to it (a string that is not valid UTF-8, a
-// surrogate escape, a deep nesting, an error to report). The canonical
-// form is written in the storage of *scratch, which keeps it for reuse.
+// same value, whatever the order of keys, the spacing and the escapes.
+//
+// The canonical form is JSON text (see canonicalValue). Arguments already
+// in that form, as an encoder that sorts keys writes them, are checked and
+// taken as they are; others are rewritten by a parser, in the storage of
+// *scratch, which keeps it for reuse; encoding/json decodes what the
+// parser leaves to it (a string that is not valid UTF-8, a surrogate
+// escape, a deep nesting, an error to report).
 func (a *argsBinding) bind(scratch *[]byte, args json.RawMessage) error {
-	c := canonicalizer{out: (*scratch)[:0]}
-	if !c.args(args) {
-		v, err := decodeArgs(args)
-		if err != nil {
-			return err
+	form := []byte(args)
+	if !isCanonical(form, 0) || bytes.Equal(form, []byte("null")) {
+		c := canonicalizer{out: (*scratch)[:0]}
+		if !c.args(args) {
+			v, err := decodeArgs(args)
+			if err != nil {
+				return err
+			}
+			c.out = canonicalValue(c.out[:0], v)
 		}
-		c.out = canonicalValue(c.out[:0], v)
+		keepGrown(scratch, c.out)
+		form = c.out
 	}
-	keepGrown(scratch, c.out)
-	if len(c.out) <= maxVerbatimArgs {
-		a.n = copy(a.b[:], c.out)
+	if len(form) <= maxVerbatimArgs {
+		a.n = copy(a.b[:], form)
 		return nil
 	}
 	a.b[0] = digestTag
-	sum := sha256.Sum256(c.out)
+	sum := sha256.Sum256(form)
 	a.n = 1 + copy(a.b[1:], sum[:])
 	return nil
 }
@@ -86,63 +92,191 @@ func decodeArgs(args json.RawMessage) (any, error) {
 // jsonSpace is the white space of JSON.
 const jsonSpace = " \t\r\n"
 
-// The canonical form of a JSON value: a byte for its type, then for a
-// number its text and a semicolon, for a string its length in 8 bytes and
-// its UTF-8, for an array its elements and a closing bracket, for an object
-// its members (key then value) sorted by key, without repeated keys, and a
-// closing brace. No encoding is the prefix of another.
-const (
-	canonNull   = 'n'
-	canonTrue   = 't'
-	canonFalse  = 'f'
-	canonNumber = '#'
-	canonString = '"'
-	canonArray  = '['
-	canonObject = '{'
-	canonEnd    = ';' // after a number
-	canonEndArr = ']'
-	canonEndObj = '}'
-)
+// The canonical form of a JSON value is JSON text without white space, in
+// which numbers are as written, an object's members are sorted by the
+// bytes of their keys as written here, the last of repeated keys kept, and
+// strings are UTF-8 with only the quote, the backslash and the control
+// characters escaped: \b, \f, \n, \r and \t, the others as \u00 and two
+// lower-case hex digits.
 
 // canonicalValue appends the canonical form of v, a value as encoding/json
 // decodes it with UseNumber, to b.
 func canonicalValue(b []byte, v any) []byte {
 	switch v := v.(type) {
 	case nil:
-		return append(b, canonNull)
+		return append(b, "null"...)
 	case bool:
 		if v {
-			return append(b, canonTrue)
+			return append(b, "true"...)
 		}
-		return append(b, canonFalse)
+		return append(b, "false"...)
 	case json.Number:
-		return append(append(append(b, canonNumber), v...), canonEnd)
+		return append(b, v...)
 	case string:
 		return appendCanonString(b, v)
 	case []any:
-		b = append(b, canonArray)
-		for _, e := range v {
+		b = append(b, '[')
+		for i, e := range v {
+			if i > 0 {
+				b = append(b, ',')
+			}
 			b = canonicalValue(b, e)
 		}
-		return append(b, canonEndArr)
+		return append(b, ']')
 	case map[string]any:
-		b = append(b, canonObject)
-		for _, k := range slices.Sorted(maps.Keys(v)) {
-			b = canonicalValue(appendCanonString(b, k), v[k])
+		type member struct {
+			key string // as written
+			v   any
 		}
-		return append(b, canonEndObj)
+		members := make([]member, 0, len(v))
+		for k, e := range v {
+			members = append(members, member{string(appendCanonString(nil, k)), e})
+		}
+		slices.SortFunc(members, func(a, b member) int { return strings.Compare(a.key, b.key) })
+		b = append(b, '{')
+		for i, m := range members {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = canonicalValue(append(append(b, m.key...), ':'), m.v)
+		}
+		return append(b, '}')
 	}
 	panic("toolnexus: canonicalValue of a value encoding/json does not decode") // unreachable
 }
 
-// appendCanonString appends the canonical form of the string s to b.
-func appendCanonString[T string | []byte](b []byte, s T) []byte {
-	return append(binary.BigEndian.AppendUint64(append(b, canonString), uint64(len(s))), s...)
+// appendCanonString appends the canonical form of the string s, valid
+// UTF-8 as encoding/json decodes it, to b.
+func appendCanonString(b []byte, s string) []byte {
+	b = append(b, '"')
+	for _, r := range s {
+		b = appendCanonRune(b, r)
+	}
+	return append(b, '"')
 }
+
+// appendCanonRune appends r as the canonical form of a string writes it.
+func appendCanonRune(b []byte, r rune) []byte {
+	switch {
+	case r == '"' || r == '\\':
+		return append(b, '\\', byte(r))
+	case r >= 0x20:
+		return utf8.AppendRune(b, r)
+	}
+	if e := shortEscape[r]; e != 0 {
+		return append(b, '\\', e)
+	}
+	return append(b, '\\', 'u', '0', '0', hexDigits[r>>4], hexDigits[r&0xf])
+}
+
+// shortEscape maps the control characters that the canonical form escapes
+// with one letter to that letter.
+var shortEscape = [0x20]byte{'\b': 'b', '\f': 'f', '\n': 'n', '\r': 'r', '\t': 't'}
+
+// hexDigits are the digits of \u escapes in the canonical form.
+const hexDigits = "0123456789abcdef"
 
 // maxCanonDepth is the deepest nesting the canonicalizer parses; deeper
 // arguments go through encoding/json.
 const maxCanonDepth = 256
+
+// isCanonical reports whether s is a JSON value in canonical form, nested
+// depth deep: then it is its own canonical form. It accepts no string that
+// the parser leaves to encoding/json.
+func isCanonical(s []byte, depth int) bool {
+	end, ok := canonicalEnd(s, 0, depth)
+	return ok && end == len(s)
+}
+
+// canonicalEnd returns the index after the canonical JSON value at s[i:],
+// and false when there is none there.
+func canonicalEnd(s []byte, i, depth int) (int, bool) {
+	if i >= len(s) {
+		return i, false
+	}
+	switch s[i] {
+	case '"':
+		_, end, ok := canonicalString(s, i)
+		return end, ok
+	case 't':
+		return i + 4, bytes.HasPrefix(s[i:], []byte("true"))
+	case 'f':
+		return i + 5, bytes.HasPrefix(s[i:], []byte("false"))
+	case 'n':
+		return i + 4, bytes.HasPrefix(s[i:], []byte("null"))
+	case '[', '{':
+		if depth++; depth > maxCanonDepth {
+			return i, false
+		}
+		open := s[i]
+		closing := byte(']')
+		if open == '{' {
+			closing = '}'
+		}
+		i++
+		if i < len(s) && s[i] == closing {
+			return i + 1, true
+		}
+		var prevKey []byte
+		for {
+			if open == '{' {
+				key, end, ok := canonicalString(s, i)
+				if !ok || prevKey != nil && bytes.Compare(prevKey, key) >= 0 || end >= len(s) || s[end] != ':' {
+					return i, false
+				}
+				prevKey, i = key, end+1
+			}
+			var ok bool
+			if i, ok = canonicalEnd(s, i, depth); !ok || i >= len(s) {
+				return i, false
+			}
+			switch s[i] {
+			case ',':
+				i++
+			case closing:
+				return i + 1, true
+			default:
+				return i, false
+			}
+		}
+	}
+	return scanNumber(s, i)
+}
+
+// canonicalString returns the content, as written, of the string in
+// canonical form that starts with the quote at s[i], and the index after
+// its closing quote.
+func canonicalString(s []byte, i int) (content []byte, next int, ok bool) {
+	if i >= len(s) || s[i] != '"' {
+		return nil, i, false
+	}
+	start := i + 1
+	for i = start; ; {
+		i = plainRun(s, i)
+		if i >= len(s) {
+			return nil, i, false
+		}
+		switch b := s[i]; {
+		case b == '"':
+			return s[start:i], i + 1, true
+		case b == '\\':
+			var canon [6]byte
+			r, n := unescape(s[i:])
+			if n == 0 || !bytes.Equal(appendCanonRune(canon[:0], r), s[i:i+n]) {
+				return nil, i, false // not as the canonical form writes r
+			}
+			i += n
+		case b < utf8.RuneSelf: // a control character
+			return nil, i, false
+		default:
+			r, n := utf8.DecodeRune(s[i:])
+			if r == utf8.RuneError && n == 1 {
+				return nil, i, false
+			}
+			i += n
+		}
+	}
+}
 
 // canonicalizer writes the canonical form of JSON text to out.
 type canonicalizer struct {
@@ -151,7 +285,7 @@ type canonicalizer struct {
 }
 
 // member is the place in out of an object's member, and of its key's
-// bytes.
+// content.
 type member struct {
 	start, keyStart, keyEnd, end int
 }
@@ -161,93 +295,11 @@ type member struct {
 func (c *canonicalizer) args(args []byte) bool {
 	i := skipSpace(args, 0)
 	if i == len(args) || bytes.HasPrefix(args[i:], []byte("null")) && skipSpace(args, i+4) == len(args) {
-		c.out = append(c.out, canonObject, canonEndObj)
-		return true
-	}
-	if out, ok := flatObject(c.out, args[i:]); ok {
-		c.out = out
+		c.out = append(c.out, '{', '}')
 		return true
 	}
 	i, ok := c.value(args, i)
 	return ok && skipSpace(args, i) == len(args)
-}
-
-// flatObject appends to out the canonical form of s when s is the most
-// common arguments, an object whose keys come sorted and whose values are
-// numbers, literals and strings, the strings all plain ASCII (see
-// plainASCII), followed by white space at most; it reports false for any
-// other s, which the general parser then reads. It is the general parser's
-// output written in one loop, without a call per value.
-func flatObject(out []byte, s []byte) ([]byte, bool) {
-	if len(s) == 0 || s[0] != '{' {
-		return out, false
-	}
-	out = append(out, canonObject)
-	var prevKey []byte
-	i := skipSpace(s, 1)
-	if i < len(s) && s[i] == '}' {
-		return append(out, canonEndObj), skipSpace(s, i+1) == len(s)
-	}
-	for {
-		key, next, ok := plainString(s, i)
-		if !ok || prevKey != nil && bytes.Compare(prevKey, key) >= 0 {
-			return out, false
-		}
-		prevKey = key
-		out = appendCanonString(out, key)
-		if i = skipSpace(s, next); i >= len(s) || s[i] != ':' {
-			return out, false
-		}
-		i = skipSpace(s, i+1)
-		if i >= len(s) {
-			return out, false
-		}
-		switch b := s[i]; {
-		case b == '"':
-			str, next, ok := plainString(s, i)
-			if !ok {
-				return out, false
-			}
-			out, i = appendCanonString(out, str), next
-		case b == 't' && bytes.HasPrefix(s[i:], []byte("true")):
-			out, i = append(out, canonTrue), i+4
-		case b == 'f' && bytes.HasPrefix(s[i:], []byte("false")):
-			out, i = append(out, canonFalse), i+5
-		case b == 'n' && bytes.HasPrefix(s[i:], []byte("null")):
-			out, i = append(out, canonNull), i+4
-		default:
-			end, ok := scanNumber(s, i)
-			if !ok {
-				return out, false
-			}
-			out, i = append(append(append(out, canonNumber), s[i:end]...), canonEnd), end
-		}
-		if i = skipSpace(s, i); i >= len(s) {
-			return out, false
-		}
-		switch s[i] {
-		case ',':
-			i = skipSpace(s, i+1)
-		case '}':
-			return append(out, canonEndObj), skipSpace(s, i+1) == len(s)
-		default:
-			return out, false
-		}
-	}
-}
-
-// plainString returns the content of the string that starts with the
-// quote at s[i], and the index after its closing quote, when that content
-// is plain ASCII.
-func plainString(s []byte, i int) (content []byte, next int, ok bool) {
-	if i >= len(s) || s[i] != '"' {
-		return nil, i, false
-	}
-	end := plainRun(s, i+1)
-	if end >= len(s) || s[end] != '"' {
-		return nil, i, false
-	}
-	return s[i+1 : end], end + 1, true
 }
 
 // value writes the canonical form of the value at s[i:] and returns the
@@ -272,35 +324,35 @@ func (c *canonicalizer) value(s []byte, i int) (int, bool) {
 	case '"':
 		return c.str(s, i+1)
 	case 't':
-		return c.literal(s, i, "true", canonTrue)
+		return c.literal(s, i, "true")
 	case 'f':
-		return c.literal(s, i, "false", canonFalse)
+		return c.literal(s, i, "false")
 	case 'n':
-		return c.literal(s, i, "null", canonNull)
+		return c.literal(s, i, "null")
 	}
 	end, ok := scanNumber(s, i)
 	if !ok {
 		return i, false
 	}
-	c.out = append(append(append(c.out, canonNumber), s[i:end]...), canonEnd)
+	c.out = append(c.out, s[i:end]...)
 	return end, true
 }
 
-// literal writes the canonical form of the literal lit at s[i:].
-func (c *canonicalizer) literal(s []byte, i int, lit string, canon byte) (int, bool) {
+// literal writes the literal lit at s[i:].
+func (c *canonicalizer) literal(s []byte, i int, lit string) (int, bool) {
 	if !bytes.HasPrefix(s[i:], []byte(lit)) {
 		return i, false
 	}
-	c.out = append(c.out, canon)
+	c.out = append(c.out, lit...)
 	return i + len(lit), true
 }
 
 // array writes the canonical form of the array whose elements start at s[i:].
 func (c *canonicalizer) array(s []byte, i int) (int, bool) {
-	c.out = append(c.out, canonArray)
+	c.out = append(c.out, '[')
 	i = skipSpace(s, i)
 	if i < len(s) && s[i] == ']' {
-		c.out = append(c.out, canonEndArr)
+		c.out = append(c.out, ']')
 		return i + 1, true
 	}
 	for {
@@ -314,9 +366,10 @@ func (c *canonicalizer) array(s []byte, i int) (int, bool) {
 		}
 		switch s[i] {
 		case ',':
+			c.out = append(c.out, ',')
 			i++
 		case ']':
-			c.out = append(c.out, canonEndArr)
+			c.out = append(c.out, ']')
 			return i + 1, true
 		default:
 			return i, false
@@ -327,14 +380,14 @@ func (c *canonicalizer) array(s []byte, i int) (int, bool) {
 // object writes the canonical form of the object whose members start at
 // s[i:]: its members as they come, then sorted when they are not already.
 func (c *canonicalizer) object(s []byte, i int) (int, bool) {
-	c.out = append(c.out, canonObject)
+	c.out = append(c.out, '{')
 	start := len(c.out)
 	var stack [8]member
 	members := stack[:0]
 	sorted := true
 	i = skipSpace(s, i)
 	if i < len(s) && s[i] == '}' {
-		c.out = append(c.out, canonEndObj)
+		c.out = append(c.out, '}')
 		return i + 1, true
 	}
 	for {
@@ -342,15 +395,19 @@ func (c *canonicalizer) object(s []byte, i int) (int, bool) {
 		if i >= len(s) || s[i] != '"' {
 			return i, false
 		}
-		m := member{start: len(c.out), keyStart: len(c.out) + 9}
+		if len(members) > 0 {
+			c.out = append(c.out, ',')
+		}
+		m := member{start: len(c.out), keyStart: len(c.out) + 1}
 		var ok bool
 		if i, ok = c.str(s, i+1); !ok {
 			return i, false
 		}
-		m.keyEnd = len(c.out)
+		m.keyEnd = len(c.out) - 1 // before the closing quote
 		if i = skipSpace(s, i); i >= len(s) || s[i] != ':' {
 			return i, false
 		}
+		c.out = append(c.out, ':')
 		if i, ok = c.value(s, skipSpace(s, i+1)); !ok {
 			return i, false
 		}
@@ -374,11 +431,11 @@ func (c *canonicalizer) object(s []byte, i int) (int, bool) {
 	if !sorted {
 		c.sortMembers(start, members)
 	}
-	c.out = append(c.out, canonEndObj)
+	c.out = append(c.out, '}')
 	return i + 1, true
 }
 
-// key returns the bytes of m's key.
+// key returns the content of m's key, as written.
 func (c *canonicalizer) key(m member) []byte {
 	return c.out[m.keyStart:m.keyEnd]
 }
@@ -395,6 +452,9 @@ func (c *canonicalizer) sortMembers(start int, members []member) {
 		if j+1 < len(members) && bytes.Equal(key(m), key(members[j+1])) {
 			continue // a later member has this key
 		}
+		if len(c.out) > start {
+			c.out = append(c.out, ',')
+		}
 		c.out = append(c.out, region[m.start-start:m.end-start]...)
 	}
 }
@@ -404,8 +464,7 @@ func (c *canonicalizer) sortMembers(start int, members []member) {
 // of plain ASCII at once, and leaves to encoding/json the strings it would
 // change: invalid UTF-8 and surrogate escapes.
 func (c *canonicalizer) str(s []byte, i int) (int, bool) {
-	out := append(c.out, canonString, 0, 0, 0, 0, 0, 0, 0, 0)
-	lenAt := len(out) - 8
+	out := append(c.out, '"')
 	for i < len(s) {
 		run := plainRun(s, i)
 		out = append(out, s[i:run]...)
@@ -414,15 +473,14 @@ func (c *canonicalizer) str(s []byte, i int) (int, bool) {
 		}
 		switch b := s[i]; {
 		case b == '"':
-			binary.BigEndian.PutUint64(out[lenAt:], uint64(len(out)-lenAt-8))
-			c.out = out
+			c.out = append(out, '"')
 			return i + 1, true
 		case b == '\\':
 			r, n := unescape(s[i:])
 			if n == 0 {
 				return i, false
 			}
-			out = utf8.AppendRune(out, r)
+			out = appendCanonRune(out, r)
 			i += n
 		case b < utf8.RuneSelf: // a control character
 			return i, false

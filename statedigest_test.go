@@ -1,8 +1,8 @@
 package toolnexus_test
 
 import (
+	"bytes"
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"strconv"
@@ -28,18 +28,14 @@ func wantBinding(canon []byte) []byte {
 // of 128 canonical bytes: their canonical form, then its digest.
 func TestArgsBindingForm(t *testing.T) {
 	t.Parallel()
-	for _, n := range []int{0, 107, 108, 1000} {
+	for _, n := range []int{0, 120, 121, 1000} {
 		t.Run(strconv.Itoa(n), func(t *testing.T) {
 			t.Parallel()
-			value := strings.Repeat("x", n)
-			// {"k":value}: the object's tags, then each string's tag and
-			// length in 8 bytes.
-			canon := []byte("{\"\x00\x00\x00\x00\x00\x00\x00\x01k\"")
-			canon = append(binary.BigEndian.AppendUint64(canon, uint64(n)), value+"}"...)
-			got, err := toolnexus.ArgsBinding([]byte(`{ "k" : "` + value + `" }`))
+			canon := []byte(`{"k":"` + strings.Repeat("x", n) + `"}`)
+			got, err := toolnexus.ArgsBinding([]byte(` { "k" : "` + strings.Repeat("x", n) + `" } `))
 			require.NoError(t, err)
 			assert.Equal(t, wantBinding(canon), got)
-			assert.Equal(t, n <= 107, len(got) == 21+n)
+			assert.Equal(t, n <= 120, bytes.Equal(canon, got))
 		})
 	}
 }
@@ -91,6 +87,67 @@ func TestArgsBinding(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestIsCanonical checks which arguments are their own canonical form, and
+// so bound as they are: JSON without white space, keys sorted and not
+// repeated, strings escaped only where they must be, as the form writes
+// them. The form of the others is another text.
+func TestIsCanonical(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		args      string
+		canonical bool
+	}{
+		{`{"env":"staging","replicas":3}`, true},
+		{`{}`, true},
+		{`[]`, true},
+		{`{"a":[1,-2.5e+3,true,false,null,{"b":{}}],"b":"x"}`, true},
+		{`{"A":1,"a":2,"é":3}`, true},
+		{`{"k":"\"\\\b\f\n\r\t\u0000\u001f\u007f é ☃ 😀"}`, false}, // \u007f: DEL is written as it is
+		{"{\"k\":\"\\\"\\\\\\b\\f\\n\\r\\t\\u0000\\u001f\x7f é ☃ 😀\"}", true},
+		{`{"n":1.0,"m":1e2,"z":-0}`, false}, // unsorted
+		{`{"m":1e2,"n":1.0,"z":-0}`, true},  // numbers as written
+		{`{"a":1,"a":2}`, false},
+		{`{"b":1,"a":2}`, false},
+		{`{ "a":1}`, false},
+		{`{"a": 1}`, false},
+		{`{"a":1} `, false},
+		{`{"k":"\u001F"}`, false},
+		{`{"k":"\u000a"}`, false},
+		{`{"k":"\/"}`, false},
+		{`{"k":"\u0041"}`, false},
+		{`{"k":"\u00e9"}`, false},
+		{`{"k":"\ud83d\ude00"}`, false},
+		{"{\"k\":\"\x01\"}", false},
+		{"{\"k\":\"\xff\"}", false},
+		{`{"a":01}`, false},
+		{`{"a":1,}`, false},
+		{`{"a"}`, false},
+		{``, false},
+		{strings.Repeat("[", 256) + strings.Repeat("]", 256), true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.args, func(t *testing.T) {
+			t.Parallel()
+			assert.Equal(t, tt.canonical, toolnexus.IsCanonical([]byte(tt.args)))
+			form, err := toolnexus.CanonicalValue([]byte(tt.args))
+			if tt.canonical {
+				require.NoError(t, err)
+				assert.Equal(t, tt.args, string(form))
+			} else if err == nil {
+				assert.NotEqual(t, tt.args, string(form))
+				assert.True(t, toolnexus.IsCanonical(form), "%s", form)
+			}
+		})
+	}
+	// Deeper than the parser goes, the form is not checked but written
+	// again, by encoding/json's path: the same.
+	deep := strings.Repeat("[", 257) + strings.Repeat("]", 257)
+	assert.False(t, toolnexus.IsCanonical([]byte(deep)))
+	form, err := toolnexus.CanonicalValue([]byte(deep))
+	require.NoError(t, err)
+	assert.Equal(t, deep, string(form))
 }
 
 // TestCanonicalArgs checks which arguments the parser canonicalizes itself
