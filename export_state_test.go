@@ -56,7 +56,7 @@ func CanonicalArgs(args []byte) ([]byte, bool) {
 // IsCanonical reports whether args are their own canonical form, which
 // the state then binds as they are.
 func IsCanonical(args []byte) bool {
-	return isCanonical(args, 0)
+	return isCanonical(args)
 }
 
 // CanonicalValue returns the canonical form of the value encoding/json
@@ -101,7 +101,7 @@ func DecodeURL(s string) ([]byte, bool) {
 }
 
 // PlainRun returns the index of the first byte at or after s[i:] that a
-// JSON string does not hold as it is, as the digest's parser finds it.
+// JSON string does not hold as it is, as the canonicalizer finds it.
 func PlainRun(s []byte, i int) int {
 	return plainRun(s, i)
 }

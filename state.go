@@ -115,9 +115,10 @@ type SealerOptions struct {
 // expiry in Unix milliseconds (8 bytes, big-endian; the largest int64 for
 // none), the 12-byte random nonce (from crypto/rand, drawn by the AEAD
 // itself in FIPS 140-3 mode; it names the state for [Sealer.Claim] too),
-// the encrypted claims and the 16-byte tag. The prefix, key id and expiry are authenticated as associated
-// data; the key id lets Open try one key, and the expiry lets a host
-// read, with [RequestStateExpiry], until when the state may be accepted.
+// the encrypted claims and the 16-byte tag. The prefix, key id and expiry
+// are authenticated as associated data; the key id lets Open try one key,
+// and the expiry lets a host read, with [RequestStateExpiry], until when
+// the state may be accepted.
 //
 // Keys are rotated without failing a parked call, each step rolled out to
 // every server before the next: add the new key as the second key (every
@@ -471,9 +472,10 @@ func (s *Sealer) Open(state string, call StateCall, now time.Time) (st OpenedSta
 	if err := s.check(&c, &call, &args, argsErr); err != nil {
 		return OpenedState{}, err
 	}
-	// The OpenedState keeps a copy of the ID and the rounds, the ID written
-	// over the checked claims before the rounds (at least 13 bytes, in the
-	// 32 of the prefix, the header and the nonce, and the claims).
+	// The OpenedState keeps a copy of the ID and the rounds, together: the
+	// ID is written just before the rounds, over claims already checked.
+	// It fits: the claims take 13 bytes at least, and the prefix, header
+	// and nonce 32 before them.
 	rounds := cap(buf) - cap(c.state) // c.state is in buf's storage
 	if rounds < stateIDLen || rounds+len(c.state) > len(buf) {
 		return OpenedState{}, errInvalidState // unreachable: k.open opens in place

@@ -45,7 +45,7 @@ func (a *argsBinding) bytes() []byte { return a.b[:a.n] }
 // escape, a deep nesting, an error to report).
 func (a *argsBinding) bind(scratch *[]byte, args json.RawMessage) error {
 	form := []byte(args)
-	if !isCanonical(form, 0) || bytes.Equal(form, []byte("null")) {
+	if !isCanonical(form) || bytes.Equal(form, []byte("null")) {
 		c := canonicalizer{out: (*scratch)[:0]}
 		if !c.args(args) {
 			v, err := decodeArgs(args)
@@ -181,10 +181,10 @@ const hexDigits = "0123456789abcdef"
 const maxCanonDepth = 256
 
 // isCanonical reports whether s is a JSON value in canonical form, nested
-// depth deep: then it is its own canonical form. It accepts no string that
-// the parser leaves to encoding/json.
-func isCanonical(s []byte, depth int) bool {
-	end, ok := canonicalEnd(s, 0, depth)
+// at most maxCanonDepth deep: then it is its own canonical form. It accepts
+// no string that the parser leaves to encoding/json.
+func isCanonical(s []byte) bool {
+	end, ok := canonicalEnd(s, 0, 0)
 	return ok && end == len(s)
 }
 
