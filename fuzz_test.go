@@ -952,7 +952,7 @@ func FuzzSealerOpen(f *testing.F) {
 func FuzzArgsBinding(f *testing.F) {
 	for _, s := range []string{`{"env":"staging","replicas":3}`, `{"b":1,"a":[true,false,null,{"c":"\u00e9\n"}]}`, ` null `, ``,
 		`{"a":1,"a":2}`, `{"o":{"b":1,"a":0,"b":3},"c":[{"y":1,"x":2}]}`, `[-0.5e+10,1E-2,0]`, `"\ud83d\ude00"`, "\"\xff\"", `{"a":1} x`, `[1,]`, `{"a":01}`,
-		`{"a":1,"b":[true,{"c":"\u001f\n"}]}`, "{\"k\":\"\x7f\u2028\"}", `{"k":"\u001F\/"}`} {
+		`{"a":1,"b":[true,{"c":"\u001f\n"}]}`, `{"a!":1,"a":{"b ":2,"b":"\ud83d"}}`, "{\"k\":\"\x7f\u2028\"}", `{"k":"\u001F\/"}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, args []byte) {

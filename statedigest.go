@@ -125,14 +125,16 @@ func canonicalValue(b []byte, v any) []byte {
 		return append(b, ']')
 	case map[string]any:
 		type member struct {
-			key string // as written
+			key string // with its quotes, sorted by what is between them
 			v   any
 		}
 		members := make([]member, 0, len(v))
 		for k, e := range v {
 			members = append(members, member{string(appendCanonString(nil, k)), e})
 		}
-		slices.SortFunc(members, func(a, b member) int { return strings.Compare(a.key, b.key) })
+		slices.SortFunc(members, func(a, b member) int {
+			return strings.Compare(a.key[1:len(a.key)-1], b.key[1:len(b.key)-1])
+		})
 		b = append(b, '{')
 		for i, m := range members {
 			if i > 0 {

@@ -70,6 +70,7 @@ func TestArgsBinding(t *testing.T) {
 		{"empty string and null", `{"a":""}`, `{"a":null}`, false},
 		{"a key and a value moved", `{"ab":"c"}`, `{"a":"bc"}`, false},
 		{"false and null", `[false]`, `[null]`, false},
+		{"keys one the prefix of another, on encoding/json's path", `{"a":1,"a!":2,"a ":3,"x":"\ud83d"}`, `{"a ":3,"x":"\ufffd","a!":2,"a":1}`, true},
 		{"long, keys reordered", `{"a":"` + strings.Repeat("é", 100) + `","b":1}`, `{"b":1,"a":"` + strings.Repeat(`\u00e9`, 100) + `"}`, true},
 		{"long, one byte apart", `{"a":"` + strings.Repeat("x", 200) + `"}`, `{"a":"` + strings.Repeat("x", 199) + `y"}`, false},
 	}
@@ -104,6 +105,8 @@ func TestIsCanonical(t *testing.T) {
 		{`[]`, true},
 		{`{"a":[1,-2.5e+3,true,false,null,{"b":{}}],"b":"x"}`, true},
 		{`{"A":1,"a":2,"é":3}`, true},
+		{`{"a":1,"a ":3,"a!":2}`, true}, // sorted by the keys, not by the keys and their quotes
+		{`{"a ":3,"a":1}`, false},
 		{`{"k":"\"\\\b\f\n\r\t\u0000\u001f\u007f é ☃ 😀"}`, false}, // \u007f: DEL is written as it is
 		{"{\"k\":\"\\\"\\\\\\b\\f\\n\\r\\t\\u0000\\u001f\x7f é ☃ 😀\"}", true},
 		{`{"n":1.0,"m":1e2,"z":-0}`, false}, // unsorted
