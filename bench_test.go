@@ -14,6 +14,11 @@ package toolnexus_test
 //
 //	BENCH='PartFromFile|PartFromBytes|ParseToolResult' .ci/bench
 //	BENCH='PartFromFile|Encode|CheckBase64|PartFromBytes' GOEXPERIMENT=simd .ci/bench
+//
+// and the Sealer's from BenchmarkSealerVsBareGCM (state_test.go), which
+// pairs each side within one benchmark:
+//
+//	go test -run '^$' -bench SealerVsBareGCM -count 6 .
 
 import (
 	"bytes"
