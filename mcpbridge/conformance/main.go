@@ -158,10 +158,6 @@ func addContentTools(s *mcp.Server, b *mcpbridge.Bridge, m media) {
 		mcpbridge.Handler(b, done(func(none) toolnexus.ToolResult {
 			return toolnexus.Error("This tool intentionally returns an error for testing")
 		})))
-	mcp.AddTool(s, &mcp.Tool{Name: "test_streaming_elicitation", Description: "Returns a plain result: its response stream carries no request"},
-		mcpbridge.Handler(b, done(func(none) toolnexus.ToolResult {
-			return toolnexus.Ok("stream observed: result frames only, no top-level requests")
-		})))
 	mcp.AddTool(s, &mcp.Tool{
 		Name:        "json_schema_2020_12_tool",
 		Description: "Takes an input schema with JSON Schema 2020-12 features",
@@ -343,6 +339,10 @@ func addElicitationTools(s *mcp.Server, b *mcpbridge.Bridge) {
 		mcpbridge.Handler(b, ask(func(in promptInput) toolnexus.Request {
 			return sampling("", in.Prompt, 100)
 		}, func(a toolnexus.Answer) toolnexus.ToolResult { return toolnexus.Ok("LLM response: " + sampled(a)) })))
+	// On 2026-07-28 its question is an input_required result, so the
+	// response stream of the call carries no request of the server's own.
+	mcp.AddTool(s, &mcp.Tool{Name: "test_streaming_elicitation", Description: "Asks the person for their name"},
+		mcpbridge.Handler(b, ask(func(none) toolnexus.Request { return askName }, elicited)))
 	mcp.AddTool(s, &mcp.Tool{Name: "test_missing_capability", Description: "Asks the client's model, so it needs the sampling capability (SEP-2575)"},
 		mcpbridge.Handler(b, ask(func(none) toolnexus.Request {
 			return sampling("", "Say hello", 20)

@@ -52,8 +52,9 @@ func TestMedia(t *testing.T) {
 }
 
 // TestTools lists the tools the suites call, and runs the ones that ask in
-// sequence and for every kind at once under the go-sdk's client, which
-// fulfils input_required results itself.
+// sequence, for every kind at once and (test_streaming_elicitation) with a
+// toolnexus suspension under the go-sdk's client, which fulfils
+// input_required results itself.
 func TestTools(t *testing.T) {
 	t.Parallel()
 	opts := &mcp.ClientOptions{
@@ -86,6 +87,7 @@ func TestTools(t *testing.T) {
 				{"test_input_required_result_multi_round", "Multi-round complete: Alice likes blue"},
 				{"test_input_required_result_multiple_inputs", "Hi Alice — 0 root(s) visible"},
 				{"test_input_required_result_capabilities", "Capability-aware input requests fulfilled"},
+				{"test_streaming_elicitation", "Elicitation result: action=accept, content=map[name:Alice]"},
 			} {
 				res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tt.tool})
 				require.NoError(t, err, tt.tool)
