@@ -4,14 +4,13 @@ import (
 	"encoding/gob"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/cloudwego/eino/compose"
 	"github.com/cloudwego/eino/schema"
 	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/internal/resume"
 )
 
 // The types a Tool puts in a checkpoint, registered with eino's serializers
@@ -58,23 +57,15 @@ func (p *parked) answer(tool string, data any, now time.Time) (toolnexus.Answers
 	if err != nil {
 		return nil, err
 	}
-	answers := slices.Clone(p.Answers)
-	for _, a := range given {
-		i := slices.IndexFunc(p.Requests, func(r toolnexus.Request) bool { return a.ID != "" && r.ID == a.ID })
-		if i < 0 {
-			return nil, fmt.Errorf("%w: tool %s waits on %s, not on %s", toolnexus.ErrAnswerMismatch, strconv.Quote(tool), requestIDs(p.Requests), strconv.Quote(a.ID))
-		}
-		if err := a.Check(p.Requests[i], now); err != nil {
-			return nil, err
-		}
-		answers = slices.DeleteFunc(answers, func(b toolnexus.Answer) bool { return b.ID == a.ID })
-		answers = append(answers, a)
+	answers, err := resume.Answers(tool, p.Requests, p.Answers, given, now)
+	if err != nil {
+		return nil, err
 	}
 	return jsonSafe(answers)
 }
 
-// answersOf returns the answers data holds: an Answer, a non-nil *Answer,
-// or a non-empty Answers.
+// answersOf returns the answers data holds: an Answer, an *Answer, or an
+// Answers; nil holds none.
 func answersOf(tool string, data any) (toolnexus.Answers, error) {
 	switch d := data.(type) {
 	case toolnexus.Answer:
@@ -84,27 +75,14 @@ func answersOf(tool string, data any) (toolnexus.Answers, error) {
 			return toolnexus.Answers{*d}, nil
 		}
 	case toolnexus.Answers:
-		if len(d) > 0 {
-			return d, nil
-		}
+		return d, nil
 	case []toolnexus.Answer:
-		if len(d) > 0 {
-			return d, nil
-		}
+		return d, nil
 	}
 	if data == nil {
-		return nil, fmt.Errorf("%w: tool %s was resumed without an answer", toolnexus.ErrAnswerMismatch, strconv.Quote(tool))
+		return nil, nil
 	}
 	return nil, fmt.Errorf("%w: tool %s was resumed with %T, not a toolnexus.Answer", toolnexus.ErrAnswerMismatch, strconv.Quote(tool), data)
-}
-
-// requestIDs lists the IDs of reqs, quoted, for an error message.
-func requestIDs(reqs []toolnexus.Request) string {
-	ids := make([]string, len(reqs))
-	for i, r := range reqs {
-		ids[i] = strconv.Quote(r.ID)
-	}
-	return "request " + strings.Join(ids, ", ")
 }
 
 // jsonSafe returns v as it reads back from its JSON, so that the maps of
