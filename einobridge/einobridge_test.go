@@ -5,6 +5,8 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -591,4 +593,52 @@ func TestTwoCalls(t *testing.T) {
 	assert.Equal(t, "deployed to prod", out[0].UserInputMultiContent[0].Text)
 	assert.Equal(t, "deployed to dev", out[1].UserInputMultiContent[0].Text)
 	assert.Equal(t, map[string]int{"prod": 1, "dev": 1}, ran)
+}
+
+// TestResumeInAnotherProcess stores the checkpoint's bytes and the wait in
+// files, and resumes them in another process, this test binary run again:
+// nothing of the first process, such as a type registered at run time,
+// helps the second.
+func TestResumeInAnotherProcess(t *testing.T) {
+	ctx := context.Background()
+	if dir := os.Getenv("EINOBRIDGE_RESUME_DIR"); dir != "" {
+		saved, err := os.ReadFile(filepath.Join(dir, "checkpoint"))
+		require.NoError(t, err)
+		b, err := os.ReadFile(filepath.Join(dir, "wait.json"))
+		require.NoError(t, err)
+		var wait einobridge.Wait
+		require.NoError(t, json.Unmarshal(b, &wait))
+		st := newStore()
+		require.NoError(t, st.Set(ctx, "chk", saved))
+		var runs atomic.Int32
+		m := &fakeModel{}
+		iter, err := newRunner(t, st, m, deployTool(t, &runs, asked.Add(time.Minute))).ResumeWithParams(ctx, "chk",
+			&adk.ResumeParams{Targets: map[string]any{wait.InterruptID: wait.Request.Resolve(nil)}})
+		require.NoError(t, err)
+		_, text, err := drain(t, iter)
+		require.NoError(t, err)
+		assert.Equal(t, "done", text)
+		assert.Equal(t, int32(1), runs.Load())
+		msgs := m.toolMessages()
+		require.Len(t, msgs, 1)
+		checkToolMessage(t, msgs[0])
+		return
+	}
+
+	st := newStore()
+	var runs atomic.Int32
+	_, waits := firstRun(t, st, &runs, "chk")
+	dir := t.TempDir()
+	saved, _ := st.saved("chk")
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "checkpoint"), saved, 0o600))
+	b, err := json.Marshal(waits[0])
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "wait.json"), b, 0o600))
+
+	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestResumeInAnotherProcess$", "-test.count=1", "-test.v")
+	cmd.Env = append(os.Environ(), "EINOBRIDGE_RESUME_DIR="+dir)
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	assert.Contains(t, string(out), "--- PASS: TestResumeInAnotherProcess")
+	assert.Equal(t, int32(0), runs.Load())
 }
