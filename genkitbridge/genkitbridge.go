@@ -48,6 +48,11 @@ var (
 // the interrupt did not ask for, or given after its request expired, fails
 // the generation and the tool does not run.
 //
+// genkit keeps only the Output of a restarted tool, not its media, and fails
+// a restarted generation whose tool asks again (ai/generate.go,
+// handleResumedToolRequest and GenerateWithRequest): [Tool.Answer] runs the
+// tool itself and answers the call with its whole result.
+//
 // A Tool is safe for concurrent use once set up.
 type Tool struct {
 	*ai.ToolDef[any, *ai.MultipartToolResponse]

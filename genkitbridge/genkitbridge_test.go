@@ -401,3 +401,18 @@ func TestResumeInvalid(t *testing.T) {
 		assert.Equal(t, int32(0), runs.Load(), name)
 	}
 }
+
+// TestRegisterAction registers a Tool in a genkit instance, where genkit
+// finds it by name.
+func TestRegisterAction(t *testing.T) {
+	t.Parallel()
+	var runs atomic.Int32
+	g := genkit.Init(context.Background())
+	genkit.RegisterAction(g, deployTool(t, &runs, asked, false))
+	found := genkit.LookupTool(g, "deploy")
+	require.NotNil(t, found)
+	res, err := found.RunRawMultipart(context.Background(), map[string]any{"env": "dev"})
+	require.NoError(t, err)
+	assert.Equal(t, map[string]any{"output": "deployed to dev"}, res.Output)
+	assertPNG(t, res.Content)
+}
