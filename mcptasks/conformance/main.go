@@ -8,6 +8,12 @@
 //
 //	go run ./conformance -http 127.0.0.1:0
 //
+// Its tasks are kept in memory, or with -redis in a Redis that several
+// instances share, each started with the same -key, so that any of them
+// serves a task another created:
+//
+//	go run ./conformance -redis redis://127.0.0.1:6379/0 -key $(openssl rand -hex 32)
+//
 // The script run next to it starts it and runs the scenarios; .ci/run
 // calls that script.
 //
@@ -17,6 +23,7 @@ package main
 import (
 	"context"
 	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -29,27 +36,58 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/redis/go-redis/v9"
 	"github.com/toolnexus-go/toolnexus"
 	"github.com/toolnexus-go/toolnexus/mcpbridge"
 	"github.com/toolnexus-go/toolnexus/mcptasks"
+	"github.com/toolnexus-go/toolnexus/mcptasks/redistasks"
 )
 
 func main() {
-	addr := flag.String("http", "127.0.0.1:0", "the address to serve stateless streamable HTTP at (port 0: any free port)")
-	flag.Parse()
-
-	key := make([]byte, 32)
-	rand.Read(key)
-	server, _, err := newServer(key, &mcptasks.Options{Logger: slog.New(slog.NewTextHandler(os.Stderr, nil))})
+	addr, key, opts, err := parse(os.Args[1:], slog.New(slog.NewTextHandler(os.Stderr, nil)))
 	if err != nil {
 		log.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", *addr)
+	server, _, err := newServer(key, opts)
+	if err != nil {
+		log.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Printf("http://%s\n", ln.Addr())
 	log.Fatal(http.Serve(ln, handler(server)))
+}
+
+// parse reads the command line args: the address to serve at, the key
+// that seals the multi round trips (random without -key), and the options
+// of the tasks, kept in the Redis of -redis, or in memory without it.
+func parse(args []string, logger *slog.Logger) (string, []byte, *mcptasks.Options, error) {
+	fs := flag.NewFlagSet("conformance", flag.ContinueOnError)
+	addr := fs.String("http", "127.0.0.1:0", "the address to serve stateless streamable HTTP at (port 0: any free port)")
+	keyHex := fs.String("key", "", "the key, in hex, that seals the multi round trips: the same on every instance (default: a random one)")
+	redisURL := fs.String("redis", "", "a Redis URL (redis://host:port/db) to keep the tasks in, shared by the instances that use it (default: memory)")
+	if err := fs.Parse(args); err != nil {
+		return "", nil, nil, err
+	}
+	key := make([]byte, 32)
+	rand.Read(key)
+	if *keyHex != "" {
+		var err error
+		if key, err = hex.DecodeString(*keyHex); err != nil {
+			return "", nil, nil, fmt.Errorf("-key: %v", err)
+		}
+	}
+	opts := &mcptasks.Options{Logger: logger}
+	if *redisURL != "" {
+		ro, err := redis.ParseURL(*redisURL)
+		if err != nil {
+			return "", nil, nil, fmt.Errorf("-redis: %v", err)
+		}
+		opts.Store = &redistasks.Store{Client: redis.NewClient(ro)}
+	}
+	return *addr, key, opts, nil
 }
 
 // handler returns the stateless streamable HTTP handler of server, with
