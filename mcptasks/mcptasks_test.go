@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/mcpbridge"
 	"github.com/toolnexus-go/toolnexus/mcptasks"
 	"github.com/toolnexus-go/toolnexus/mcptasks/internal/tasktest"
 )
@@ -521,4 +522,32 @@ func TestOlderProtocol(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, res.IsError)
 	assert.Equal(t, []mcp.Content{&mcp.TextContent{Text: "Tool required runs only as an MCP task, which needs protocol 2026-07-28 and the io.modelcontextprotocol/tasks extension."}}, res.Content)
+}
+
+func TestExpiredRequest(t *testing.T) {
+	t.Parallel()
+	clk := newClock() // 10:00, a minute before tasktest.Expiry
+	c := tasktest.Start(t, &mcptasks.Options{Time: clk.Now}, nil).Client()
+	id := create(t, c, "expiring", nil)
+	c.Wait(t, id, "input_required")
+	clk.Add(time.Minute)
+	e := rpcError(t, c, "tasks/update", map[string]any{"taskId": id, "inputResponses": map[string]any{
+		"confirm": map[string]any{"action": "accept", "content": map[string]any{"ok": true}}}})
+	assert.Equal(t, tasktest.Error{Code: -32602, Message: `Invalid inputResponses: request expired: request "confirm" expired at 2026-12-01T10:01:00Z`}, *e)
+	assert.Equal(t, "input_required", c.Call(t, "tasks/get", map[string]any{"taskId": id})["status"])
+}
+
+// TestBridgeOptions shows that Options.Bridge configures the multi round
+// trips: a state sealed for one audience does not open on another.
+func TestBridgeOptions(t *testing.T) {
+	t.Parallel()
+	a := tasktest.Start(t, &mcptasks.Options{Bridge: &mcpbridge.Options{Audience: "a"}}, nil).Client()
+	b := tasktest.Start(t, &mcptasks.Options{Bridge: &mcpbridge.Options{Audience: "b"}}, nil).Client()
+	r1 := a.Call(t, "tools/call", map[string]any{"name": "prepare"})
+	retry := map[string]any{"name": "prepare", "requestState": r1["requestState"],
+		"inputResponses": map[string]any{"name": map[string]any{"action": "accept", "content": map[string]any{"name": "Ada"}}}}
+	e := rpcError(t, b, "tools/call", retry)
+	assert.Equal(t, -32602, e.Code)
+	assert.Equal(t, "Invalid or expired requestState", e.Message)
+	assert.Equal(t, "task", a.Call(t, "tools/call", retry)["resultType"])
 }

@@ -214,6 +214,9 @@ var Confirm = toolnexus.Request{ID: "confirm", Kind: toolnexus.KindInput, Prompt
 	Data: map[string]any{"schema": map[string]any{"type": "object",
 		"properties": map[string]any{"ok": map[string]any{"type": "boolean"}}, "required": []any{"ok"}}}}
 
+// Expiry is when the request of the "expiring" tool expires.
+var Expiry = time.Date(2026, 12, 1, 10, 1, 0, 0, time.UTC)
+
 // Name is a second request, of the "pair" tool.
 var Name = toolnexus.Request{ID: "name", Kind: toolnexus.KindInput, Prompt: "Your name?",
 	Data: map[string]any{"schema": map[string]any{"type": "object",
@@ -225,6 +228,7 @@ var Name = toolnexus.Request{ID: "name", Kind: toolnexus.KindInput, Prompt: "You
 //   - "ask" asks Confirm, then returns "ok=<answer>";
 //   - "pair" asks Confirm and Name at once, then returns both;
 //   - "twice" asks Confirm until it is accepted;
+//   - "expiring" asks Confirm, answerable until Expiry;
 //   - "fail" returns a tool error; "panic" panics;
 //   - "required" must be a task; "prepare" asks Name within the call,
 //     then greets as a task, and refuses the name "nobody" without one.
@@ -269,6 +273,9 @@ func (ts *Tools) tools() []mcptasks.Tool {
 				return toolnexus.Pending(Confirm)
 			}
 			return toolnexus.Ok(fmt.Sprintf("confirmed after %d answers", len(as)))
+		}},
+		{Tool: &mcp.Tool{Name: "expiring"}, Run: func(context.Context, json.RawMessage, toolnexus.Answers) toolnexus.ToolResult {
+			return toolnexus.Pending(Confirm.WithExpiry(Expiry))
 		}},
 		{Tool: &mcp.Tool{Name: "fail"}, Run: func(context.Context, json.RawMessage, toolnexus.Answers) toolnexus.ToolResult {
 			return toolnexus.Error("it failed")
