@@ -1,0 +1,62 @@
+package mcptasks_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/toolnexus-go/toolnexus/mcptasks"
+)
+
+// BenchmarkDecodeRecord reads a stored task with exact keys, against
+// encoding/json's case-folding reading of the same bytes, the baseline:
+//
+//	go test -run '^$' -bench DecodeRecord -benchmem .
+func BenchmarkDecodeRecord(b *testing.B) {
+	data := mcptasks.FullRecord()
+	b.Run("exact", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			if err := mcptasks.DecodeRecord(data); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("encoding-json", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			if err := mcptasks.DecodeRecordStdlib(data); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// BenchmarkRoutingHandler is the cost of the Mcp-Name check on a
+// tasks/get, against the same request passed to the handler without it,
+// the baseline; the handler reads the body in both.
+//
+//	go test -run '^$' -bench RoutingHandler -benchmem .
+func BenchmarkRoutingHandler(b *testing.B) {
+	body := `{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"taskId":"bI2kQ3n0ZpX8yJc1vT6sWq4e","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}}}`
+	next := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var buf [4096]byte
+		for {
+			if _, err := r.Body.Read(buf[:]); err != nil {
+				return
+			}
+		}
+	})
+	run := func(b *testing.B, h http.Handler) {
+		for b.Loop() {
+			req := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(body))
+			req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+			req.Header.Set("Mcp-Method", "tasks/get")
+			req.Header.Set("Mcp-Name", "bI2kQ3n0ZpX8yJc1vT6sWq4e")
+			h.ServeHTTP(httptest.NewRecorder(), req)
+		}
+	}
+	b.Run("routed", func(b *testing.B) { run(b, mcptasks.RoutingHandler(next)) })
+	b.Run("bare", func(b *testing.B) { run(b, next) })
+}

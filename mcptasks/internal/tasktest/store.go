@@ -1,0 +1,86 @@
+package tasktest
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/toolnexus-go/toolnexus/mcptasks"
+)
+
+// StoreContract tests what every TaskStore does, on s, which holds no
+// task whose ID starts with "contract-".
+func StoreContract(t *testing.T, s mcptasks.TaskStore) {
+	ctx := context.Background()
+	t.Run("create and get", func(t *testing.T) {
+		require.NoError(t, s.Create(ctx, "contract-a", []byte(`{"n":1}`), time.Minute))
+		got, err := s.Get(ctx, "contract-a")
+		require.NoError(t, err)
+		assert.Equal(t, mcptasks.StoredTask{ID: "contract-a", Version: 1, Data: []byte(`{"n":1}`)}, got)
+		err = s.Create(ctx, "contract-a", []byte(`{"n":2}`), time.Minute)
+		assert.ErrorIs(t, err, mcptasks.ErrTaskExists)
+		got, err = s.Get(ctx, "contract-a")
+		require.NoError(t, err)
+		assert.Equal(t, `{"n":1}`, string(got.Data), "a second create changes nothing")
+	})
+	t.Run("unknown", func(t *testing.T) {
+		_, err := s.Get(ctx, "contract-none")
+		assert.ErrorIs(t, err, mcptasks.ErrTaskNotFound)
+		err = s.Update(ctx, "contract-none", 1, []byte(`{}`))
+		assert.ErrorIs(t, err, mcptasks.ErrTaskNotFound)
+	})
+	t.Run("update", func(t *testing.T) {
+		require.NoError(t, s.Create(ctx, "contract-u", []byte(`1`), time.Minute))
+		require.NoError(t, s.Update(ctx, "contract-u", 1, []byte(`2`)))
+		assert.ErrorIs(t, s.Update(ctx, "contract-u", 1, []byte(`3`)), mcptasks.ErrTaskConflict, "a stale version")
+		require.NoError(t, s.Update(ctx, "contract-u", 2, []byte(`4`)))
+		got, err := s.Get(ctx, "contract-u")
+		require.NoError(t, err)
+		assert.Equal(t, mcptasks.StoredTask{ID: "contract-u", Version: 3, Data: []byte(`4`)}, got)
+	})
+	t.Run("the data is the store's", func(t *testing.T) {
+		data := []byte(`"kept"`)
+		require.NoError(t, s.Create(ctx, "contract-c", data, time.Minute))
+		data[1] = 'X'
+		got, err := s.Get(ctx, "contract-c")
+		require.NoError(t, err)
+		got.Data[1] = 'Y'
+		again, err := s.Get(ctx, "contract-c")
+		require.NoError(t, err)
+		assert.Equal(t, `"kept"`, string(again.Data))
+	})
+	t.Run("one of concurrent updates wins", func(t *testing.T) {
+		require.NoError(t, s.Create(ctx, "contract-race", []byte(`0`), time.Minute))
+		var (
+			wg       sync.WaitGroup
+			mu       sync.Mutex
+			won      int
+			conflict int
+		)
+		for i := range 8 {
+			wg.Go(func() {
+				err := s.Update(ctx, "contract-race", 1, []byte{'1' + byte(i)})
+				mu.Lock()
+				defer mu.Unlock()
+				switch {
+				case err == nil:
+					won++
+				case errors.Is(err, mcptasks.ErrTaskConflict):
+					conflict++
+				default:
+					t.Errorf("update: %v", err)
+				}
+			})
+		}
+		wg.Wait()
+		assert.Equal(t, 1, won)
+		assert.Equal(t, 7, conflict)
+		got, err := s.Get(ctx, "contract-race")
+		require.NoError(t, err)
+		assert.Equal(t, uint64(2), got.Version)
+	})
+}

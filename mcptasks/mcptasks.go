@@ -1,0 +1,303 @@
+// Package mcptasks serves toolnexus tools as MCP tasks: the tasks extension
+// (SEP-2663, "io.modelcontextprotocol/tasks") on the official Go SDK,
+// github.com/modelcontextprotocol/go-sdk. A call of a task tool from a
+// client that declared the extension returns a task at once; the client
+// polls tasks/get, answers with tasks/update what the tool asks, and may
+// cancel with tasks/cancel. A tool that returns a suspension
+// ([toolnexus.Pending], [toolnexus.PendingAll]) inside a task makes it
+// input_required with those requests, asked as the multi round trip asks
+// them, and runs again with every answer. Tasks live in a [TaskStore] that
+// every instance behind a load balancer shares, so that any instance reads,
+// answers and finishes a task that another created.
+package mcptasks
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/mcpbridge"
+)
+
+// ExtensionID names the tasks extension in a client's and a server's
+// capabilities.
+const ExtensionID = "io.modelcontextprotocol/tasks"
+
+// The defaults of [Options].
+const (
+	// DefaultTTL is how long a task can be read after it was created.
+	DefaultTTL = time.Hour
+	// DefaultPollInterval is how often a client is asked to poll a task.
+	DefaultPollInterval = time.Second
+)
+
+// The errors of [New] and [Server.AddTool], for [errors.Is].
+var (
+	// ErrInvalidOptions reports [Options] out of bounds, such as a
+	// negative time to live, or a nil server.
+	ErrInvalidOptions = errors.New("mcptasks: invalid options")
+	// ErrInvalidTool reports a [Tool] that cannot be served: no MCP
+	// tool, no name, no Run, an input schema that is not an object
+	// schema, or a name already served.
+	ErrInvalidTool = errors.New("mcptasks: invalid tool")
+)
+
+// TaskSupport says when a call of a [Tool] is a task.
+type TaskSupport int
+
+const (
+	// TaskOptional makes a call a task when its client declared the
+	// extension, and runs it within the call otherwise, as a tool of
+	// the mcpbridge package runs.
+	TaskOptional TaskSupport = iota
+	// TaskRequired makes a call a task, and refuses a client that did
+	// not declare the extension with the JSON-RPC error -32021 naming it
+	// (on protocols before 2026-07-28, which have no such error, with a
+	// result that says so and is an error).
+	TaskRequired
+)
+
+// Tool is a tool that may run as a task. Tool is the MCP tool: its name,
+// description and input schema (nil: any object), which the SDK checks
+// the arguments against. Run is the work, given the arguments (with the
+// schema's defaults applied) and every answer so far: inside a task, a
+// suspension it returns makes the task input_required, and it runs again
+// once each request is answered; within a call, a suspension is asked as
+// a multi round trip.
+//
+// Prepare, when set, runs within the call before any task exists, given
+// every answer of the call: what it asks is asked as a multi round trip
+// (its answers checked and sealed as the mcpbridge package does), and once
+// it returns a result that is neither a suspension nor an error, the call
+// becomes a task whose Run sees those answers first. An error result of
+// Prepare ends the call with it, without a task. A call may so start as a
+// multi round trip and become a task, never the reverse.
+type Tool struct {
+	Tool    *mcp.Tool
+	Run     toolnexus.Tool
+	Prepare toolnexus.Tool
+	Support TaskSupport
+}
+
+// Options configures a [Server]. The zero Options is ready to use.
+type Options struct {
+	// Store holds the tasks; nil means a [NewMemoryStore] of this
+	// server's own. Servers behind one load balancer share one store.
+	Store TaskStore
+	// TTL is how long a task can be read after it was created, its
+	// ttlMs; zero means DefaultTTL.
+	TTL time.Duration
+	// PollInterval is how often a client is asked to poll, its
+	// pollIntervalMs, and how often a running task checks whether
+	// another instance cancelled it; zero means DefaultPollInterval.
+	PollInterval time.Duration
+	// Bridge configures the multi round trips of the calls before they
+	// are tasks (the expiry of their requests, the keys of a rotation,
+	// the audience, claims); nil is the zero [mcpbridge.Options]. Its
+	// Logger and Principal are replaced by those below.
+	Bridge *mcpbridge.Options
+	// Logger gets what a client is never told, such as the stack of a
+	// tool that panicked; nil means [slog.Default].
+	Logger *slog.Logger
+	// Principal returns the authenticated user a request is made for:
+	// a task is bound to the user of the call that created it, and any
+	// other user's request is answered as for an unknown task. Nil means
+	// the UserID of the request's token (extra.TokenInfo), or no user
+	// without a token. extra is nil on a transport that is not HTTP.
+	Principal func(extra *mcp.RequestExtra) string
+	// Time, when set, returns the current time; nil means time.Now.
+	Time func() time.Time
+}
+
+// Server serves the tasks of the tools added to it on one SDK server: it
+// advertises the extension in server/discover, serves tasks/get,
+// tasks/update and tasks/cancel, and turns the calls of its tools into
+// tasks. A Server is safe for concurrent use. Every instance that may
+// receive a request about a task (the instances behind one load
+// balancer) needs a Server with the same key, the same tools and the same
+// store; an instance runs the tools of the tasks it created and of those
+// whose answers it received.
+type Server struct {
+	sdk       *mcp.Server
+	bridge    *mcpbridge.Bridge
+	store     TaskStore
+	ttl, poll time.Duration
+	logger    *slog.Logger
+	principal func(*mcp.RequestExtra) string
+	time      func() time.Time
+
+	base    context.Context // the context of every run, ended by Shutdown
+	stop    context.CancelFunc
+	runs    sync.WaitGroup
+	mu      sync.Mutex
+	tools   map[string]*Tool
+	running map[string]*run // the runs of this instance, by task
+}
+
+// run is a run of a task's tool on this instance.
+type run struct {
+	gen    int64
+	cancel context.CancelFunc
+}
+
+// New returns a Server of the tasks of server, an SDK server, whose calls
+// seal the state of their multi round trips with key, a secret of at least
+// [toolnexus.MinStateKeyLen] random bytes, the same on every instance. It
+// adds the receiving middleware and the methods the extension needs to
+// server; its HTTP handler should be wrapped in [RoutingHandler]. A nil
+// opts is the zero [Options]. It reports [ErrInvalidOptions] for a nil
+// server or a negative duration, and the errors of [mcpbridge.New].
+func New(server *mcp.Server, key []byte, opts *Options) (*Server, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	switch {
+	case server == nil:
+		return nil, fmt.Errorf("%w: no SDK server", ErrInvalidOptions)
+	case o.TTL < 0:
+		return nil, fmt.Errorf("%w: TTL %v is negative", ErrInvalidOptions, o.TTL)
+	case o.PollInterval < 0:
+		return nil, fmt.Errorf("%w: PollInterval %v is negative", ErrInvalidOptions, o.PollInterval)
+	}
+	s := &Server{
+		sdk:       server,
+		store:     o.Store,
+		ttl:       cmp.Or(o.TTL, DefaultTTL).Truncate(time.Millisecond),
+		poll:      cmp.Or(o.PollInterval, DefaultPollInterval).Truncate(time.Millisecond),
+		logger:    cmp.Or(o.Logger, slog.Default()),
+		principal: o.Principal,
+		time:      o.Time,
+		tools:     map[string]*Tool{},
+		running:   map[string]*run{},
+	}
+	if s.ttl <= 0 || s.poll <= 0 {
+		return nil, fmt.Errorf("%w: TTL and PollInterval must be at least a millisecond", ErrInvalidOptions)
+	}
+	if s.store == nil {
+		s.store = NewMemoryStore()
+	}
+	if s.time == nil {
+		s.time = time.Now
+	}
+	var bo mcpbridge.Options
+	if o.Bridge != nil {
+		bo = *o.Bridge
+	}
+	bo.Logger = s.logger
+	bo.Principal = func(req *mcp.CallToolRequest) string { return s.principalOf(req.Extra) }
+	bridge, err := mcpbridge.New(key, &bo)
+	if err != nil {
+		return nil, err
+	}
+	s.bridge = bridge
+	s.base, s.stop = context.WithCancel(context.Background())
+	if err := s.addMethods(); err != nil {
+		return nil, fmt.Errorf("mcptasks: %w", err)
+	}
+	server.AddReceivingMiddleware(s.middleware)
+	return s, nil
+}
+
+// Bridge returns the bridge that runs the multi round trips of the calls
+// of s's tools: a tool that never runs as a task is added to the SDK
+// server with [mcpbridge.Handler] or [mcpbridge.CallHandler] of it.
+func (s *Server) Bridge() *mcpbridge.Bridge { return s.bridge }
+
+// AddTool adds t to s and to its SDK server, whose tools/list then lists
+// it. It reports [ErrInvalidTool] for a Tool without an MCP tool, a name
+// or Run, with an input schema that the SDK refuses, or whose name s
+// already serves.
+func (s *Server) AddTool(t Tool) (err error) {
+	switch {
+	case t.Tool == nil || t.Tool.Name == "":
+		return fmt.Errorf("%w: no MCP tool or no name", ErrInvalidTool)
+	case t.Run == nil:
+		return fmt.Errorf("%w: tool %q has no Run", ErrInvalidTool, t.Tool.Name)
+	case t.Support != TaskOptional && t.Support != TaskRequired:
+		return fmt.Errorf("%w: tool %q has task support %d", ErrInvalidTool, t.Tool.Name, t.Support)
+	}
+	mt := *t.Tool
+	if mt.InputSchema == nil {
+		mt.InputSchema = json.RawMessage(`{"type":"object"}`)
+	}
+	if err := objectSchema(mt.InputSchema); err != nil {
+		return fmt.Errorf("%w: tool %q: %v", ErrInvalidTool, mt.Name, err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, dup := s.tools[mt.Name]; dup {
+		return fmt.Errorf("%w: tool %q is served already", ErrInvalidTool, mt.Name)
+	}
+	defer func() {
+		if p := recover(); p != nil { // the SDK panics on a schema it cannot resolve
+			err = fmt.Errorf("%w: tool %q: %v", ErrInvalidTool, mt.Name, p)
+		}
+	}()
+	tool := t
+	tool.Tool = &mt
+	mcp.AddTool(s.sdk, &mt, mcpbridge.CallHandler(s.bridge, s.handler(&tool)))
+	s.tools[mt.Name] = &tool
+	return nil
+}
+
+// objectSchema reports an error unless schema is a JSON object whose type
+// is "object", as the SDK requires of an input schema.
+func objectSchema(schema any) error {
+	b, err := json.Marshal(schema)
+	if err != nil {
+		return fmt.Errorf("input schema: %v", err)
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil || m == nil {
+		return errors.New("input schema is not a JSON object")
+	}
+	if string(m["type"]) != `"object"` {
+		return errors.New(`input schema has no type "object"`)
+	}
+	return nil
+}
+
+// tool returns the tool of s named name, or nil.
+func (s *Server) tool(name string) *Tool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.tools[name]
+}
+
+// Shutdown stops s: it cancels the context of every tool that runs on this
+// instance and waits until each has returned, or until ctx is done, whose
+// error it then returns. A task whose tool was stopped so is failed, with
+// a status message that says why. s serves no new run after Shutdown.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.stop()
+	done := make(chan struct{})
+	go func() {
+		s.runs.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// principalOf returns the user a request with extra is made for.
+func (s *Server) principalOf(extra *mcp.RequestExtra) string {
+	if s.principal != nil {
+		return s.principal(extra)
+	}
+	if extra != nil && extra.TokenInfo != nil {
+		return extra.TokenInfo.UserID
+	}
+	return ""
+}
