@@ -563,6 +563,7 @@ func BenchmarkScaling(b *testing.B) {
 				{"openai-responses", func() any { return r.OpenAIResponsesOutput("c") }},
 				{"gemini", func() any { return r.GeminiFunctionResponse("n", "c") }},
 				{"mcp", func() any { return r.MCPCallToolResult() }},
+				{"openai-agents", func() any { o, _ := r.OpenAIAgentsToolResult("c", "t"); return o }},
 			} {
 				sideBySide(b, fmt.Sprintf("to=%s/kind=%s/parts=%d", c.name, k.name, n), 0, func(b *testing.B) {
 					for range b.N {

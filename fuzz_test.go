@@ -447,6 +447,7 @@ func FuzzFromMCPCallToolResult(f *testing.F) {
 		_ = r.OpenAIChatMessages("c", "n")
 		_ = r.OpenAIResponsesOutput("c")
 		_ = r.GeminiFunctionResponse("n", "c")
+		_, _ = r.OpenAIAgentsToolResult("c", "t")
 		out, err := json.Marshal(r.MCPCallToolResult())
 		require.NoError(t, err)
 		back, err := toolnexus.FromMCPCallToolResult(out)
