@@ -24,15 +24,12 @@ const DefaultExpiry = 10 * time.Minute
 // JSON object, or that do not decode into what the tool takes.
 var ErrInvalidArguments = errors.New("toolnexus: invalid arguments")
 
-// TurnRunner runs the calls of a [Turn] with the tools they name: [Run]
-// runs a model's new calls, and [Resume] runs a waiting call again with a
-// person's answer. [RunTurn] and [Turn.Resume] are its zero configuration.
-// The zero TurnRunner has no tools: every call it runs is an error result
-// naming the unknown tool. A TurnRunner is safe for concurrent use once
-// set up.
-//
-// [Run]: TurnRunner.Run
-// [Resume]: TurnRunner.Resume
+// TurnRunner runs the calls of a [Turn] with the tools they name:
+// [TurnRunner.Run] runs a model's new calls, and [TurnRunner.Resume] runs a
+// waiting call again with a person's answer. [RunTurn] and [Turn.Resume]
+// are its zero configuration. The zero TurnRunner has no tools: every call
+// it runs is an error result naming the unknown tool. A TurnRunner is safe
+// for concurrent use once set up, as long as its tools are.
 type TurnRunner struct {
 	// Tools are the tools the model may call, by name.
 	Tools map[string]Tool
