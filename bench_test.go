@@ -22,6 +22,7 @@ package toolnexus_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -562,6 +563,7 @@ func BenchmarkScaling(b *testing.B) {
 				{"openai-responses", func() any { return r.OpenAIResponsesOutput("c") }},
 				{"gemini", func() any { return r.GeminiFunctionResponse("n", "c") }},
 				{"mcp", func() any { return r.MCPCallToolResult() }},
+				{"openai-agents", func() any { o, _ := r.OpenAIAgentsToolResult("c", "t"); return o }},
 			} {
 				sideBySide(b, fmt.Sprintf("to=%s/kind=%s/parts=%d", c.name, k.name, n), 0, func(b *testing.B) {
 					for range b.N {
@@ -671,4 +673,32 @@ func BenchmarkSuspension(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkToolFor decodes a model's arguments into a tool's input with
+// exact keys, next to a plain json.Unmarshal of the same bytes into the
+// same struct (which folds case).
+func BenchmarkToolFor(b *testing.B) {
+	type in struct {
+		Env    string   `json:"env"`
+		Region string   `json:"region"`
+		Count  int      `json:"count"`
+		Tags   []string `json:"tags"`
+	}
+	args := json.RawMessage(`{"env":"prod","region":"eu-west-1","count":3,"tags":["a","b","c"]}`)
+	tool := toolnexus.ToolFor(func(_ context.Context, v in, _ toolnexus.Answers) toolnexus.ToolResult {
+		anySink = v
+		return toolnexus.ToolResult{}
+	})
+	sideBySide(b, "small", int64(len(args)), func(b *testing.B) {
+		for range b.N {
+			resultSink = tool(context.Background(), args, nil)
+		}
+	}, func(b *testing.B) {
+		for range b.N {
+			var v in
+			must(b, json.Unmarshal(args, &v))
+			anySink = v
+		}
+	})
 }

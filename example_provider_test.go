@@ -119,3 +119,31 @@ func ExampleToolResult_Unsupported() {
 	// 1 image (image/png, url) urlScheme
 	// 1 0
 }
+
+// An OpenAI Agents session takes a tool's result with a success flag: a
+// successful result's image goes in its output, and a failed result is its
+// error message. A suspension is refused until the call finishes.
+func ExampleToolResult_OpenAIAgentsToolResult() {
+	img, err := toolnexus.PartFromURL("https://example.com/chart.png", "image/png")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, r := range []toolnexus.ToolResult{
+		toolnexus.Ok("Sales chart for May", img),
+		toolnexus.Error("No sales data for May"),
+		toolnexus.Pending(toolnexus.Request{ID: "req-1", Kind: toolnexus.KindApproval, Prompt: "Share the chart?"}),
+	} {
+		event, err := r.OpenAIAgentsToolResult("call_01", "turn_01")
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		out, _ := json.Marshal(event)
+		fmt.Println(string(out))
+	}
+	// Output:
+	// {"type":"agent.session.input.tool_result","call_id":"call_01","turn_id":"turn_01","success":true,"output":[{"type":"input_text","text":"Sales chart for May"},{"type":"input_image","image_url":"https://example.com/chart.png"}]}
+	// {"type":"agent.session.input.tool_result","call_id":"call_01","turn_id":"turn_01","success":false,"error":"No sales data for May"}
+	// toolnexus: result is a suspension: call "call_01" waits on request "req-1"
+}

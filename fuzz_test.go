@@ -2,6 +2,7 @@ package toolnexus_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -446,6 +447,7 @@ func FuzzFromMCPCallToolResult(f *testing.F) {
 		_ = r.OpenAIChatMessages("c", "n")
 		_ = r.OpenAIResponsesOutput("c")
 		_ = r.GeminiFunctionResponse("n", "c")
+		_, _ = r.OpenAIAgentsToolResult("c", "t")
 		out, err := json.Marshal(r.MCPCallToolResult())
 		require.NoError(t, err)
 		back, err := toolnexus.FromMCPCallToolResult(out)
@@ -1112,5 +1114,36 @@ func FuzzParseUTC(f *testing.F) {
 		want, err := toolnexus.ParseRFC3339Std(s)
 		require.NoError(t, err, "%q", s)
 		require.Equal(t, want, got, "%q", s)
+	})
+}
+
+// FuzzRunTurnArguments checks that whatever arguments a model sends, the
+// turn RunTurn makes of them validates, marshals and reads back as it was,
+// and that a tool of ToolFor runs exactly when they are a JSON object.
+func FuzzRunTurnArguments(f *testing.F) {
+	for _, s := range []string{``, ` `, `null`, `{}`, `{"env":"prod"}`, `{"ENV":"prod"}`, `{"env":1}`, `[1]`, `"x"`,
+		`{"env": prod}`, `{"env":"\ud800"}`, "{\"env\":\"\xff\"}", `{} {}`, `{"env":"a","env":"b"}`, `{"n":1e999}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, args []byte) {
+		ran := false
+		tools := map[string]toolnexus.Tool{"t": toolnexus.ToolFor(func(context.Context, struct {
+			Env string `json:"env"`
+		}, toolnexus.Answers) toolnexus.ToolResult {
+			ran = true
+			return toolnexus.Ok("ran")
+		})}
+		turn, err := toolnexus.RunTurn(context.Background(), tools, toolnexus.ToolCall{ID: "1", Name: "t", Arguments: args})
+		require.NoError(t, err)
+		require.NoError(t, turn.Validate())
+		b, err := json.Marshal(turn)
+		require.NoError(t, err)
+		back, err := toolnexus.ParseTurn(b, 0)
+		require.NoError(t, err)
+		assert.Equal(t, turn, back)
+		assert.Equal(t, ran, !turn.Calls[0].Result.IsError)
+		if !ran {
+			assert.True(t, strings.HasPrefix(turn.Calls[0].Result.Output, "toolnexus: arguments "), turn.Calls[0].Result.Output)
+		}
 	})
 }

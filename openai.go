@@ -1,5 +1,14 @@
 package toolnexus
 
+import (
+	"errors"
+	"strings"
+)
+
+// ErrPending reports a suspension given to a destination that takes only a
+// finished result, such as [ToolResult.OpenAIAgentsToolResult].
+var ErrPending = errors.New("toolnexus: result is a suspension")
+
 // OpenAIChatMessage is an OpenAI Chat Completions message, as
 // [ToolResult.OpenAIChatMessages] returns them: Role "tool" with ToolCallID,
 // or Role "user". Content is a string or a []OpenAIChatContentPart.
@@ -258,4 +267,84 @@ func openAIResponsesItem(p ContentPart) OpenAIResponsesContent {
 		return OpenAIResponsesContent{Type: "input_file", FileURL: p.URL}
 	}
 	return OpenAIResponsesContent{Type: "input_file", FileData: dataURL(p), Filename: fileName(p)}
+}
+
+// OpenAIAgentsToolResult is an OpenAI Agents session input event of type
+// "agent.session.input.tool_result", the value
+// [ToolResult.OpenAIAgentsToolResult] returns: the result of the function
+// call CallID that the session's turn TurnID asked for. Success says
+// whether the call succeeded; Output is what a successful call returned,
+// a string or a []OpenAIAgentsContent, and Error the text of a failed one.
+// It is an element of the events a session's events endpoint takes.
+type OpenAIAgentsToolResult struct {
+	Type    string `json:"type"` // always "agent.session.input.tool_result"
+	CallID  string `json:"call_id"`
+	TurnID  string `json:"turn_id"`
+	Success bool   `json:"success"`
+	Error   string `json:"error,omitempty"`
+	Output  any    `json:"output,omitempty"`
+}
+
+// OpenAIAgentsContent is one item of the output of an
+// [OpenAIAgentsToolResult]: Type "input_text" with Text, or "input_image"
+// with ImageURL, an http or https URL or a data URL holding the image.
+type OpenAIAgentsContent struct {
+	Type     string `json:"type"`
+	Text     string `json:"text,omitempty"`
+	ImageURL string `json:"image_url,omitempty"`
+}
+
+// OpenAIAgentsToolResult returns r as the tool_result event that answers
+// the function call callID of the turn turnID of an OpenAI Agents session
+// (the beta Agents API), the first OpenAI shape with a success flag.
+//
+// A successful result has Success set and its output: Output as a string
+// when r has no parts, else an array with the text first, Output and then
+// each text part or placeholder as input_text, then its images in the
+// order of Parts as input_image (a PNG, JPEG, GIF or WebP image of up to
+// 20 MB, by its http or https URL or as a data URL). The Agents API takes
+// no file or audio in a tool's output: those, other images and images
+// over that size become placeholders. A failed result has no output: its
+// Error is Output, each text part and a placeholder for each other part,
+// one per line, for the API takes only a message from a failed call.
+//
+// A suspension cannot be sent: the session takes the result of a call
+// once, so a [Pending] result reports [ErrPending] until the call is run
+// again and finishes.
+func (r ToolResult) OpenAIAgentsToolResult(callID, turnID string) (OpenAIAgentsToolResult, error) {
+	if req, ok := PendingOf(r); ok {
+		return OpenAIAgentsToolResult{}, errorf(ErrPending, "call %s waits on request %s", quote(callID), quote(req.ID))
+	}
+	o := OpenAIAgentsToolResult{Type: "agent.session.input.tool_result", CallID: callID, TurnID: turnID, Success: !r.IsError}
+	texts, media := layout(r, OpenAIAgents.carriesFor(r), func(_ int, p ContentPart) OpenAIAgentsContent {
+		if p.URL != "" {
+			return OpenAIAgentsContent{Type: "input_image", ImageURL: p.URL}
+		}
+		return OpenAIAgentsContent{Type: "input_image", ImageURL: dataURL(p)}
+	})
+	switch {
+	case r.IsError:
+		o.Error = strings.Join(texts, "\n")
+	case len(r.Parts) == 0 || len(texts)+len(media) == 0:
+		o.Output = r.Output
+	default:
+		items := make([]OpenAIAgentsContent, 0, len(texts)+len(media))
+		for _, t := range texts {
+			items = append(items, OpenAIAgentsContent{Type: "input_text", Text: t})
+		}
+		o.Output = append(items, media...)
+	}
+	return o, nil
+}
+
+// openAIAgentsCarries says why the output of a successful OpenAI Agents
+// tool result does not carry the valid part p: it takes images only.
+func openAIAgentsCarries(p ContentPart) carry {
+	switch {
+	case p.Type != PartImage:
+		return refuse(UnsupportedType)
+	case !openAIImages[mediaType(p.MIMEType)]:
+		return refuse(UnsupportedMediaType)
+	}
+	return openAIFetchAndSize(p)
 }

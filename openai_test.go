@@ -201,3 +201,119 @@ func TestOpenAISizeLimits(t *testing.T) {
 		})
 	}
 }
+
+// agentsWith is the tool_result event of Ok("out", p) whose second item is
+// item, or an input_text holding a placeholder.
+func agentsWith(item string) string {
+	if strings.HasPrefix(item, "[") {
+		item = `{"type":"input_text","text":"` + item + `"}`
+	}
+	return `{"type":"agent.session.input.tool_result","call_id":"call_1","turn_id":"turn_1","success":true,"output":[{"type":"input_text","text":"out"},` + item + `]}`
+}
+
+// agentsResult is OpenAIAgentsToolResult for the ids the tests use, which
+// must not fail.
+func agentsResult(t testing.TB, r toolnexus.ToolResult) toolnexus.OpenAIAgentsToolResult {
+	t.Helper()
+	o, err := r.OpenAIAgentsToolResult("call_1", "turn_1")
+	require.NoError(t, err)
+	return o
+}
+
+func TestOpenAIAgentsDelivery(t *testing.T) {
+	t.Parallel()
+	png := `{"type":"input_image","image_url":"data:image/png;base64,iVBORw0KGgo="}`
+	want := map[string]string{
+		"png":                 png,
+		"png mixed case":      png,
+		"png with parameters": png,
+		"pdf mixed case":      `[unsupported file part (Application/PDF, 13 bytes)]`,
+		"pdf unnamed":         `[unsupported file part (application/pdf, 13 bytes)]`,
+		"wav mixed case":      `[unsupported audio part (audio/WAV, 12 bytes)]`,
+		"mp3":                 `[unsupported audio part (audio/mpeg, 3 bytes)]`,
+		"jpeg https":          `{"type":"input_image","image_url":"https://example.com/cat.jpg"}`,
+		"jpeg HTTPS":          `{"type":"input_image","image_url":"HTTPS://example.com/cat.jpg"}`,
+		"jpeg http":           `{"type":"input_image","image_url":"http://example.com/cat.jpg"}`,
+		"jpeg s3":             `[unsupported image part (image/jpeg, url s3://bucket/cat.jpg)]`,
+		"jpeg gs":             `[unsupported image part (image/jpeg, url gs://bucket/cat.jpg)]`,
+		"jpeg file":           `[unsupported image part (image/jpeg, url file:///tmp/cat.jpg)]`,
+		"jpeg ftp":            `[unsupported image part (image/jpeg, url ftp://example.com/cat.jpg)]`,
+		"pdf https":           `[unsupported file part (application/pdf, url https://example.com/report.pdf)]`,
+		"pdf s3":              `[unsupported file part (application/pdf, url s3://bucket/report.pdf)]`,
+		"pdf gs":              `[unsupported file part (application/pdf, url gs://bucket/report.pdf)]`,
+		"wav https":           `[unsupported audio part (audio/wav, url https://example.com/a.wav)]`,
+		"txt":                 `[unsupported file part (text/plain, 5 bytes)]`,
+		"txt not UTF-8":       `[unsupported file part (text/plain, 1 bytes)]`,
+		"md":                  `[unsupported file part (text/markdown, 7 bytes)]`,
+		"csv":                 `[unsupported file part (text/csv, 7 bytes)]`,
+		"json":                `[unsupported file part (application/json, 7 bytes)]`,
+		"ogg":                 `[unsupported audio part (audio/ogg, 4 bytes)]`,
+		"flac":                `[unsupported audio part (audio/flac, 4 bytes)]`,
+		"m4a":                 `[unsupported audio part (audio/mp4, 4 bytes)]`,
+		"heic":                `[unsupported image part (image/heic, 4 bytes)]`,
+		"gif":                 `{"type":"input_image","image_url":"data:image/gif;base64,R0lGODlh"}`,
+		"bmp":                 `[unsupported image part (image/bmp, 2 bytes)]`,
+	}
+	for name, item := range want {
+		want[name] = agentsWith(item)
+	}
+	checkDelivery(t, want, func(r toolnexus.ToolResult) any { return agentsResult(t, r) })
+}
+
+// TestOpenAIAgentsToolResult checks the shapes of the event: an output
+// string, an error message with every part as text, and no suspension.
+func TestOpenAIAgentsToolResult(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		r    toolnexus.ToolResult
+		want string
+	}{
+		{"text", toolnexus.Ok("eu-west-1"),
+			`{"type":"agent.session.input.tool_result","call_id":"call_1","turn_id":"turn_1","success":true,"output":"eu-west-1"}`},
+		{"empty", toolnexus.Ok(""),
+			`{"type":"agent.session.input.tool_result","call_id":"call_1","turn_id":"turn_1","success":true,"output":""}`},
+		{"text parts", toolnexus.Ok("out", textNote),
+			`{"type":"agent.session.input.tool_result","call_id":"call_1","turn_id":"turn_1","success":true,"output":[{"type":"input_text","text":"out"},{"type":"input_text","text":"note"}]}`},
+		{"image only", toolnexus.Ok("", imagePNG),
+			`{"type":"agent.session.input.tool_result","call_id":"call_1","turn_id":"turn_1","success":true,"output":[{"type":"input_image","image_url":"data:image/png;base64,iVBORw0KGgo="}]}`},
+		{"failed", toolnexus.Error("No such config key: nope"),
+			`{"type":"agent.session.input.tool_result","call_id":"call_1","turn_id":"turn_1","success":false,"error":"No such config key: nope"}`},
+		{"failed with parts", toolnexus.Error("lookup failed", textNote, imagePNG),
+			`{"type":"agent.session.input.tool_result","call_id":"call_1","turn_id":"turn_1","success":false,"error":"lookup failed\nnote\n[unsupported image part (image/png, 8 bytes)]"}`},
+		{"failed without text", toolnexus.Error(""),
+			`{"type":"agent.session.input.tool_result","call_id":"call_1","turn_id":"turn_1","success":false}`},
+		{"metadata is never sent", toolnexus.Ok("x").WithMetadata("secret", "s3cr3t"),
+			`{"type":"agent.session.input.tool_result","call_id":"call_1","turn_id":"turn_1","success":true,"output":"x"}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			assert.Equal(t, tt.want, mustJSON(t, agentsResult(t, tt.r)))
+		})
+	}
+	for _, r := range []toolnexus.ToolResult{
+		toolnexus.Pending(toolnexus.Request{ID: "req-1", Kind: toolnexus.KindApproval, Prompt: "Deploy?"}),
+		toolnexus.AuthRequired("https://example.com/login", ""),
+		toolnexus.PendingAll(toolnexus.Request{ID: "req-1", Prompt: "A?"}, toolnexus.Request{ID: "req-2", Prompt: "B?"}),
+	} {
+		o, err := r.OpenAIAgentsToolResult("call_1", "turn_1")
+		require.ErrorIs(t, err, toolnexus.ErrPending)
+		assert.Contains(t, err.Error(), `toolnexus: result is a suspension: call "call_1" waits on request "`)
+		assert.Zero(t, o)
+	}
+}
+
+// TestOpenAIAgentsUnsupported checks what a failed result cannot carry:
+// any part but text, each as its placeholder in the error message.
+func TestOpenAIAgentsUnsupported(t *testing.T) {
+	t.Parallel()
+	r := toolnexus.Error("failed", textNote, imagePNG, audioWAV)
+	assert.Equal(t, `[{"index":1,"part":"image (image/png, 8 bytes)","reason":"failed","placeholder":"[unsupported image part (image/png, 8 bytes)]"},`+
+		`{"index":2,"part":"audio (audio/wav, 12 bytes)","reason":"failed","placeholder":"[unsupported audio part (audio/wav, 12 bytes)]"}]`,
+		mustJSON(t, r.Unsupported(toolnexus.OpenAIAgents)))
+	assert.Equal(t, "failed\nnote\n[unsupported image part (image/png, 8 bytes)]\n[unsupported audio part (audio/wav, 12 bytes)]", agentsResult(t, r).Error)
+	ok := toolnexus.Ok("done", imagePNG, audioWAV)
+	assert.Equal(t, `[{"index":1,"part":"audio (audio/wav, 12 bytes)","reason":"type","placeholder":"[unsupported audio part (audio/wav, 12 bytes)]"}]`,
+		mustJSON(t, ok.Unsupported(toolnexus.OpenAIAgents)))
+}

@@ -114,6 +114,12 @@ func send(destination string, r toolnexus.ToolResult) any {
 		return r.OpenAIResponsesOutput("call_1")
 	case "gemini":
 		return r.GeminiFunctionResponse("lookup", "call_1")
+	case "openai agents":
+		o, err := r.OpenAIAgentsToolResult("call_1", "turn_1")
+		if err != nil {
+			return err.Error()
+		}
+		return o
 	}
 	return r.MCPCallToolResult()
 }

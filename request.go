@@ -381,3 +381,15 @@ func (as Answers) Get(id string) (Answer, bool) {
 	}
 	return Answer{}, false
 }
+
+// Latest returns the latest answer, or nil when there is none (the first
+// run of a tool): the one answer of a tool that asks once, in the shape
+// the README's tools and the bridges' ToolFunc take (func(in, *Answer)).
+// It points to a copy: changing it changes nothing in as.
+func (as Answers) Latest() *Answer {
+	if len(as) == 0 {
+		return nil
+	}
+	a := as[len(as)-1]
+	return &a
+}

@@ -436,6 +436,17 @@ func TestRequestLogValue(t *testing.T) {
 	}
 }
 
+func TestAnswersLatest(t *testing.T) {
+	t.Parallel()
+	assert.Nil(t, toolnexus.Answers(nil).Latest(), "the first run has no answer")
+	assert.Nil(t, toolnexus.Answers{}.Latest())
+	as := toolnexus.Answers{{ID: "a", OK: true}, {ID: "b", Reason: toolnexus.ReasonDeclined}}
+	latest := as.Latest()
+	assert.Equal(t, &toolnexus.Answer{ID: "b", Reason: toolnexus.ReasonDeclined}, latest)
+	latest.OK = true
+	assert.False(t, as[1].OK, "Latest returns a copy")
+}
+
 func TestAnswersGet(t *testing.T) {
 	t.Parallel()
 	first := toolnexus.Answer{ID: "a", OK: true, Data: map[string]any{"answer": "dev"}}

@@ -832,6 +832,8 @@ var wirePayloads = map[reflect.Type][]string{
 	reflect.TypeFor[GeminiPart]():                 nil,
 	reflect.TypeFor[Turn]():                       nil,
 	reflect.TypeFor[ToolCall]():                   nil,
+	reflect.TypeFor[OpenAIAgentsToolResult]():     nil,
+	reflect.TypeFor[OpenAIAgentsContent]():        {"ImageURL"},
 }
 
 // isPayload reports whether the i'th field of the struct type t holds a
@@ -1361,3 +1363,27 @@ func (v ToolCall) Format(f fmt.State, verb rune) { format(f, verb, v) }
 
 // LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
 func (v ToolCall) LogValue() slog.Value { return logWire(v) }
+
+// String returns v's fields without payload, for %v.
+func (v OpenAIAgentsToolResult) String() string { return showWire(v, false) }
+
+// GoString returns v in Go syntax without payload, for %#v.
+func (v OpenAIAgentsToolResult) GoString() string { return showWire(v, true) }
+
+// Format prints v for every verb without payload, as [OpenAIAgentsToolResult.String] (%#v: [OpenAIAgentsToolResult.GoString]).
+func (v OpenAIAgentsToolResult) Format(f fmt.State, verb rune) { format(f, verb, v) }
+
+// LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
+func (v OpenAIAgentsToolResult) LogValue() slog.Value { return logWire(v) }
+
+// String returns v's fields without payload, for %v.
+func (v OpenAIAgentsContent) String() string { return showWire(v, false) }
+
+// GoString returns v in Go syntax without payload, for %#v.
+func (v OpenAIAgentsContent) GoString() string { return showWire(v, true) }
+
+// Format prints v for every verb without payload, as [OpenAIAgentsContent.String] (%#v: [OpenAIAgentsContent.GoString]).
+func (v OpenAIAgentsContent) Format(f fmt.State, verb rune) { format(f, verb, v) }
+
+// LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
+func (v OpenAIAgentsContent) LogValue() slog.Value { return logWire(v) }

@@ -490,6 +490,8 @@ func wireValues(data string) []struct {
 	turn := toolnexus.Turn{Calls: []toolnexus.ToolCall{{ID: "call-1", Name: "shot", Result: toolnexus.Ok("hello", img)}}}
 	anthropic, _ := turn.AnthropicMessage()
 	gemini, _ := turn.GeminiContent()
+	agents, _ := r.OpenAIAgentsToolResult("call-1", "turn-1")
+	agentItems := agents.Output.([]toolnexus.OpenAIAgentsContent)
 	return []struct {
 		name      string
 		v         any
@@ -526,6 +528,8 @@ func wireValues(data string) []struct {
 		{"AnthropicMessage", anthropic, false},
 		{"GeminiContent", gemini, false},
 		{"GeminiPart", gemini.Parts[0], false},
+		{"OpenAIAgentsToolResult", agents, false},
+		{"OpenAIAgentsContent", agentItems[len(agentItems)-1], false},
 	}
 }
 

@@ -12,6 +12,7 @@ const (
 	Gemini          Destination = "gemini"           // [ToolResult.GeminiFunctionResponse]
 	Vertex          Destination = "vertex"           // [ToolResult.VertexFunctionResponse]
 	MCP             Destination = "mcp"              // [ToolResult.MCPCallToolResult]
+	OpenAIAgents    Destination = "openai-agents"    // [ToolResult.OpenAIAgentsToolResult]
 )
 
 // UnsupportedReason says why a destination does not carry a part.
@@ -40,6 +41,9 @@ const (
 	UnsupportedEncoding UnsupportedReason = "encoding"
 	// UnsupportedDestination means the destination is not one this package knows.
 	UnsupportedDestination UnsupportedReason = "destination"
+	// UnsupportedFailed means the destination takes no part in a failed
+	// result, only its text, as OpenAI Agents takes an error message.
+	UnsupportedFailed UnsupportedReason = "failed"
 )
 
 // SizeLimit is a size limit of a destination: Bytes bytes of the part's
@@ -73,7 +77,7 @@ type UnsupportedPart struct {
 // well as after. Text parts are always carried. An unknown destination
 // carries no other part.
 func (r ToolResult) Unsupported(d Destination) []UnsupportedPart {
-	carries := d.carries()
+	carries := d.carriesFor(r)
 	var out []UnsupportedPart
 	for i, p := range r.Parts {
 		if p.Type == PartText {
@@ -86,6 +90,15 @@ func (r ToolResult) Unsupported(d Destination) []UnsupportedPart {
 		out = append(out, UnsupportedPart{Index: i, Part: p.String(), Reason: why.reason, Limit: why.limit, Placeholder: why.placeholder(p)})
 	}
 	return out
+}
+
+// carriesFor returns the decision of d for the parts of r: a destination
+// that takes a failed call's text only carries none of a failed r.
+func (d Destination) carriesFor(r ToolResult) func(ContentPart) carry {
+	if d == OpenAIAgents && r.IsError {
+		return func(ContentPart) carry { return refuse(UnsupportedFailed) }
+	}
+	return d.carries()
 }
 
 // carries returns the decision of d: why it does not carry a valid part.
@@ -103,6 +116,8 @@ func (d Destination) carries() func(ContentPart) carry {
 		return vertexCarries
 	case MCP:
 		return mcpCarries
+	case OpenAIAgents:
+		return openAIAgentsCarries
 	}
 	return func(ContentPart) carry { return refuse(UnsupportedDestination) }
 }

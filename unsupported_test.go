@@ -22,6 +22,7 @@ var destinations = map[string]toolnexus.Destination{
 	"gemini":           toolnexus.Gemini,
 	"vertex":           toolnexus.Vertex,
 	"mcp":              toolnexus.MCP,
+	"openai agents":    toolnexus.OpenAIAgents,
 }
 
 func TestUnsupported(t *testing.T) {
@@ -58,6 +59,9 @@ func TestUnsupported(t *testing.T) {
 			bmp + `,` + invalid + `]`,
 		toolnexus.Vertex: `[` + s3("urlScheme") + `,` + bmp + `,` + invalid + `]`,
 		toolnexus.MCP:    `[` + invalid + `]`,
+		toolnexus.OpenAIAgents: `[` + wav("type") + `,` + s3("urlScheme") +
+			`,{"index":4,"part":"file (application/pdf, url)","reason":"type","placeholder":"[unsupported file part (application/pdf, url https://example.com/report.pdf)]"},` +
+			badText("type") + `,` + bmp + `,` + invalid + `]`,
 		"smoke-signals": `[` + strings.Join([]string{
 			`{"index":1,"part":"image (image/png, 8 bytes)","reason":"destination","placeholder":"[unsupported image part (image/png, 8 bytes)]"}`,
 			`{"index":2,"part":"audio (audio/wav, 12 bytes)","reason":"destination","placeholder":"[unsupported audio part (audio/wav, 12 bytes)]"}`,

@@ -3,9 +3,9 @@ module github.com/toolnexus-go/toolnexus/interop
 go 1.26.0
 
 require (
-	github.com/anthropics/anthropic-sdk-go/v2 v2.15.0
+	github.com/anthropics/anthropic-sdk-go/v2 v2.16.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
-	github.com/openai/openai-go/v3 v3.98.0
+	github.com/openai/openai-go/v3 v3.100.0
 	github.com/stretchr/testify v1.12.1
 	github.com/toolnexus-go/toolnexus v0.0.0
 	google.golang.org/genai v1.77.0

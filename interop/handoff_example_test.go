@@ -39,7 +39,7 @@ func Example_anthropic() {
 
 	block := r.AnthropicToolResult("toolu_01")
 	_, err := client.Messages.New(context.Background(), anthropic.MessageNewParams{
-		Model:     anthropic.ModelClaudeSonnet4_5,
+		Model:     anthropic.ModelClaudeSonnet5_5,
 		MaxTokens: 1024,
 		Messages: []anthropic.MessageParam{
 			anthropic.NewUserMessage(anthropic.NewTextBlock("Show me the test card.")),
@@ -259,7 +259,7 @@ func screenshot() toolnexus.ToolResult {
 
 // The smallest valid answers of each API, which the clients read back.
 const (
-	anthropicReply       = `{"id":"msg_01","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"text","text":"ok"}],"stop_reason":"end_turn","usage":{"input_tokens":1,"output_tokens":1}}`
+	anthropicReply       = `{"id":"msg_01","type":"message","role":"assistant","model":"claude-sonnet-5-5","content":[{"type":"text","text":"ok"}],"stop_reason":"end_turn","usage":{"input_tokens":1,"output_tokens":1}}`
 	openAIChatReply      = `{"id":"chatcmpl-01","object":"chat.completion","created":0,"model":"gpt-4.1","choices":[{"index":0,"message":{"role":"assistant","content":"ok"},"finish_reason":"stop"}]}`
 	openAIResponsesReply = `{"id":"resp_02","object":"response","created_at":0,"model":"gpt-4.1","status":"completed","output":[{"type":"message","id":"msg_01","role":"assistant","status":"completed","content":[{"type":"output_text","text":"ok","annotations":[]}]}]}`
 	geminiReply          = `{"candidates":[{"content":{"role":"model","parts":[{"text":"ok"}]},"finishReason":"STOP"}]}`

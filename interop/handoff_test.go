@@ -32,7 +32,7 @@ import (
 // content of its last user message.
 func anthropicRequest(answer anthropic.ContentBlockParamUnion) anthropic.MessageNewParams {
 	return anthropic.MessageNewParams{
-		Model:     anthropic.ModelClaudeSonnet4_5,
+		Model:     anthropic.ModelClaudeSonnet5_5,
 		MaxTokens: 1024,
 		Messages: []anthropic.MessageParam{
 			anthropic.NewUserMessage(anthropic.NewTextBlock("Show me the test card.")),

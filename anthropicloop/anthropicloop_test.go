@@ -1,0 +1,205 @@
+package anthropicloop_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/anthropics/anthropic-sdk-go/v2/option"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/anthropicloop"
+	"github.com/toolnexus-go/toolnexus/internal/looptest"
+)
+
+// tools are the tools of the examples and tests: screenshot returns the
+// repository's 82-byte PNG fixture, deploy waits for an approval.
+var tools = looptest.Tools("../testdata")
+
+// exchanges are the requests of the example, as the SDK sends them: the
+// prompt, then, once the deploy was approved in another process, the
+// conversation and the one user message answering both calls.
+var exchanges = []looptest.Exchange{
+	{Path: "/v1/messages", Want: `{"max_tokens":1024,"messages":[` + promptJSON + `],"model":"claude-sonnet-5-5",` + toolsJSON + `}`, Reply: toolUseJSON},
+	{Path: "/v1/messages", Want: `{"max_tokens":1024,"messages":[` + promptJSON + `,` + assistantJSON + `,` +
+		`{"role":"user","content":[` +
+		`{"type":"tool_result","tool_use_id":"toolu_01","is_error":false,"content":[{"type":"text","text":"fixture.png (image/png, 82 bytes)"},` +
+		`{"type":"image","source":{"type":"base64","media_type":"image/png","data":"` + looptest.GoldenPNG("../testdata") + `"}}]},` +
+		`{"type":"tool_result","tool_use_id":"toolu_02","is_error":false,"content":[{"type":"text","text":"deployed to prod"}]}]}],` +
+		`"model":"claude-sonnet-5-5",` + toolsJSON + `}`, Reply: doneJSON},
+}
+
+const (
+	promptJSON  = `{"content":[{"text":"Show me the screen, then deploy to prod.","type":"text"}],"role":"user"}`
+	toolsJSON   = `"tools":[{"input_schema":{"properties":{},"type":"object"},"name":"screenshot"},{"input_schema":{"properties":{"env":{"type":"string"}},"required":["env"],"type":"object"},"name":"deploy"}]`
+	toolUseJSON = `{"id":"msg_01","type":"message","role":"assistant","model":"claude-sonnet-5-5","stop_reason":"tool_use",` +
+		`"content":[{"type":"text","text":"Checking."},{"type":"tool_use","id":"toolu_01","name":"screenshot","input":{}},` +
+		`{"type":"tool_use","id":"toolu_02","name":"deploy","input":{"env":"prod"}}],"usage":{"input_tokens":1,"output_tokens":1}}`
+	doneJSON = `{"id":"msg_02","type":"message","role":"assistant","model":"claude-sonnet-5-5","stop_reason":"end_turn",` +
+		`"content":[{"type":"text","text":"Deployed."}],"usage":{"input_tokens":1,"output_tokens":1}}`
+	assistantJSON = `{"content":[{"text":"Checking.","type":"text"},{"id":"toolu_01","input":{},"name":"screenshot","type":"tool_use"},{"id":"toolu_02","input":{"env":"prod"},"name":"deploy","type":"tool_use"}],"role":"assistant"}`
+)
+
+// message decodes a reply of the API as the SDK does.
+func message(t *testing.T, reply string) *anthropic.Message {
+	t.Helper()
+	var m anthropic.Message
+	require.NoError(t, json.Unmarshal([]byte(reply), &m))
+	return &m
+}
+
+func TestCalls(t *testing.T) {
+	t.Parallel()
+	assert.Equal(t, []toolnexus.ToolCall{
+		{ID: "toolu_01", Name: "screenshot", Arguments: json.RawMessage(`{}`)},
+		{ID: "toolu_02", Name: "deploy", Arguments: json.RawMessage(`{"env":"prod"}`)},
+	}, anthropicloop.Calls(message(t, toolUseJSON)))
+	assert.Empty(t, anthropicloop.Calls(message(t, doneJSON)))
+	assert.Empty(t, anthropicloop.Calls(nil))
+}
+
+func TestRun(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	done := message(t, doneJSON)
+	turn, more, err := anthropicloop.Run(ctx, done, tools)
+	require.NoError(t, err)
+	assert.Equal(t, toolnexus.Turn{}, turn, "no tool_use: the model is done")
+	assert.Equal(t, mustJSON(t, []anthropic.MessageParam{done.ToParam()}), mustJSON(t, more), "the reply, to append")
+
+	toolUse := message(t, toolUseJSON)
+	turn, more, err = anthropicloop.Run(ctx, toolUse, tools)
+	require.NoError(t, err)
+	assert.False(t, turn.Complete())
+	assert.Equal(t, mustJSON(t, []anthropic.MessageParam{toolUse.ToParam()}), mustJSON(t, more), "no answer while a call waits")
+	_, err = anthropicloop.Message(turn)
+	assert.ErrorIs(t, err, toolnexus.ErrIncompleteTurn)
+
+	// A hostile reply: a tool the host does not have, input that is not an
+	// object, and two calls with one id.
+	hostile := `{"id":"msg_03","type":"message","role":"assistant","model":"claude-sonnet-5-5","stop_reason":"tool_use","content":[` +
+		`{"type":"tool_use","id":"toolu_01","name":"rm -rf","input":{}},{"type":"tool_use","id":"toolu_02","name":"deploy","input":"prod"}],"usage":{"input_tokens":1,"output_tokens":1}}`
+	turn, more, err = anthropicloop.Run(ctx, message(t, hostile), tools)
+	require.NoError(t, err)
+	require.True(t, turn.Complete())
+	require.Len(t, more, 2)
+	out, err := json.Marshal(more[1])
+	require.NoError(t, err)
+	assert.Equal(t, `{"role":"user","content":[`+
+		`{"type":"tool_result","tool_use_id":"toolu_01","is_error":true,"content":[{"type":"text","text":"toolnexus: unknown tool \"rm -rf\""}]},`+
+		`{"type":"tool_result","tool_use_id":"toolu_02","is_error":true,"content":[{"type":"text","text":"toolnexus: arguments of \"deploy\" are not a JSON object but a string"}]}]}`, string(out))
+
+	twice := strings.Replace(hostile, `"toolu_02"`, `"toolu_01"`, 1)
+	turn, more, err = anthropicloop.Run(ctx, message(t, twice), tools)
+	assert.ErrorIs(t, err, toolnexus.ErrInvalidTurn)
+	assert.Empty(t, turn.Calls)
+	assert.Empty(t, more)
+}
+
+func TestResume(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	parked, _, err := anthropicloop.Run(ctx, message(t, toolUseJSON), tools)
+	require.NoError(t, err)
+	req := parked.Waiting()[0].Request
+	stored, err := json.Marshal(parked)
+	require.NoError(t, err)
+
+	tests := []struct {
+		name   string
+		stored []byte
+		answer toolnexus.Answer
+		err    error
+		text   string // the deploy's result
+	}{
+		{"approved", stored, req.Resolve(nil), nil, "deployed to prod"},
+		{"declined", stored, req.Decline(toolnexus.ReasonDeclined), nil, "deploy to prod declined"},
+		{"another request", stored, toolnexus.Answer{ID: "pnd-other", OK: true}, toolnexus.ErrAnswerMismatch, ""},
+		{"not a turn", []byte(`{"calls":"no"}`), req.Resolve(nil), toolnexus.ErrInvalidJSON, ""},
+		{"a folded key", []byte(strings.Replace(string(stored), `"calls"`, `"CALLS"`, 1)), req.Resolve(nil), toolnexus.ErrInvalidTurn, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			turn, more, err := anthropicloop.Resume(ctx, tt.stored, tt.answer, tools)
+			if tt.err != nil {
+				require.ErrorIs(t, err, tt.err)
+				assert.Empty(t, more)
+				return
+			}
+			require.NoError(t, err)
+			assert.True(t, turn.Complete())
+			assert.Equal(t, tt.text, turn.Calls[1].Result.Output)
+			require.Len(t, more, 1)
+			out, err := json.Marshal(more[0])
+			require.NoError(t, err)
+			want, err := turn.AnthropicMessage()
+			require.NoError(t, err)
+			assert.Equal(t, mustJSON(t, want), string(out), "the message is the turn's, as it is")
+		})
+	}
+}
+
+// TestResumeLate checks that a parked request expires as over MCP: ten
+// minutes after it was asked, its answer is refused.
+func TestResumeLate(t *testing.T) {
+	t.Parallel()
+	parked, _, err := anthropicloop.Run(context.Background(), message(t, toolUseJSON), tools)
+	require.NoError(t, err)
+	req := parked.Waiting()[0].Request
+	expiry, err := req.Expiry()
+	require.NoError(t, err)
+	assert.WithinDuration(t, time.Now().Add(toolnexus.DefaultExpiry), expiry, time.Minute)
+	req.ExpiresAt = time.Now().Add(-time.Second).UTC().Format(time.RFC3339) // as if ten minutes had passed
+	parked.Calls[1].Result = toolnexus.Pending(req)
+	stored, err := json.Marshal(parked)
+	require.NoError(t, err)
+	_, _, err = anthropicloop.Resume(context.Background(), stored, req.Resolve(nil), tools)
+	assert.ErrorIs(t, err, toolnexus.ErrExpired)
+}
+
+// TestLoop runs the example's loop against the provider: the bodies are
+// exactly the exchanges', and a turn once sent cannot be resumed again.
+func TestLoop(t *testing.T) {
+	t.Parallel()
+	api := looptest.NewProvider(exchanges...)
+	defer api.Close()
+	ctx := context.Background()
+	client := anthropic.NewClient(option.WithBaseURL(api.URL), option.WithAPIKey("test"), option.WithMaxRetries(0))
+	prompt := []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock("Show me the screen, then deploy to prod."))}
+	msgs, turn, err := converse(ctx, client, prompt)
+	require.NoError(t, err)
+	require.False(t, turn.Complete())
+	assert.Len(t, msgs, 2)
+	stored, err := json.Marshal(turn)
+	require.NoError(t, err)
+	history, err := json.Marshal(msgs)
+	require.NoError(t, err)
+
+	var again []anthropic.MessageParam
+	require.NoError(t, json.Unmarshal(history, &again))
+	answer := turn.Waiting()[0].Request.Resolve(nil)
+	done, reply, err := anthropicloop.Resume(ctx, stored, answer, tools)
+	require.NoError(t, err)
+	msgs, turn, err = converse(ctx, client, append(again, reply...))
+	require.NoError(t, err)
+	assert.Empty(t, turn.Calls)
+	assert.Len(t, msgs, 4)
+	assert.Equal(t, "2 requests, each body as expected", api.Verify())
+
+	sent, err := json.Marshal(done)
+	require.NoError(t, err)
+	_, _, err = anthropicloop.Resume(ctx, sent, answer, tools)
+	assert.ErrorIs(t, err, toolnexus.ErrAnswerMismatch, "a finished turn takes no answer")
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	require.NoError(t, err)
+	return string(b)
+}

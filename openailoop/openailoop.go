@@ -1,0 +1,44 @@
+// Package openailoop runs toolnexus tools in an agent loop written with the
+// OpenAI Go SDK, on Chat Completions and on Responses. From the model's
+// reply, a *openai.ChatCompletion or a *responses.Response, [RunChat] and
+// [RunResponses] run the tools it calls and give what to send next in the
+// SDK's own param types: the tool messages of Chat, or the
+// function_call_output items of Responses. When a tool waits for a person,
+// they give back the turn to store instead (a toolnexus.Turn, which
+// marshals), and [ResumeChat] and [ResumeResponses], in this process or
+// another, read it back with the person's answer and give what to send
+// once every call is done.
+//
+// Only function calls run toolnexus tools, whose arguments are a JSON
+// object: a custom tool call, whose input is free text, is not one, and
+// the host answers it itself.
+package openailoop
+
+import (
+	"context"
+
+	"github.com/toolnexus-go/toolnexus"
+)
+
+// resume reads stored, the JSON of a turn, records a and runs its call
+// again, as ResumeChat and ResumeResponses document.
+func resume(ctx context.Context, stored []byte, a toolnexus.Answer, tools map[string]toolnexus.Tool) (toolnexus.Turn, error) {
+	turn, err := toolnexus.ParseTurn(stored, 0)
+	if err != nil {
+		return toolnexus.Turn{}, err
+	}
+	return turn.Resume(ctx, tools, a)
+}
+
+// answer appends to msgs what answers turn, made by send, when it has calls
+// and all are done.
+func answer[M any](turn toolnexus.Turn, send func(toolnexus.Turn) ([]M, error), msgs ...M) (toolnexus.Turn, []M, error) {
+	if len(turn.Calls) == 0 || !turn.Complete() {
+		return turn, msgs, nil
+	}
+	more, err := send(turn)
+	if err != nil {
+		return turn, nil, err
+	}
+	return turn, append(msgs, more...), nil
+}

@@ -1,0 +1,53 @@
+package openailoop_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/internal/looptest"
+)
+
+// tools are the tools of the examples and tests: screenshot returns the
+// repository's 82-byte PNG fixture, deploy waits for an approval.
+var tools = looptest.Tools("../testdata")
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	require.NoError(t, err)
+	return string(b)
+}
+
+// decode decodes a reply of the API into v as the SDK does.
+func decode[T any](t *testing.T, reply string) *T {
+	t.Helper()
+	var v T
+	require.NoError(t, json.Unmarshal([]byte(reply), &v))
+	return &v
+}
+
+// hostileCalls checks what a run makes of calls a host must not trust: a
+// tool it does not have, arguments that are not JSON, and arguments that
+// are not an object. Each is an error result the model reads, and the turn
+// is complete.
+func hostileCalls(t *testing.T, turn toolnexus.Turn, err error) {
+	t.Helper()
+	require.NoError(t, err)
+	require.True(t, turn.Complete())
+	var outputs []string
+	for _, c := range turn.Calls {
+		assert.True(t, c.Result.IsError, c.ID)
+		outputs = append(outputs, c.Result.Output)
+	}
+	assert.Equal(t, []string{
+		`toolnexus: unknown tool "rm -rf"`,
+		`toolnexus: arguments of "deploy" are not JSON: invalid character 'p' looking for beginning of value`,
+		`toolnexus: arguments of "deploy" are not a JSON object but an array`,
+	}, outputs)
+	assert.Equal(t, json.RawMessage(`"{\"env\": prod}"`), turn.Calls[1].Arguments, "kept as a JSON string")
+	_, err = json.Marshal(turn)
+	assert.NoError(t, err, "the turn marshals")
+}

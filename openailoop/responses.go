@@ -1,0 +1,79 @@
+package openailoop
+
+import (
+	"context"
+
+	"github.com/openai/openai-go/v3/packages/param"
+	"github.com/openai/openai-go/v3/responses"
+	"github.com/toolnexus-go/toolnexus"
+)
+
+// ResponsesCalls returns the calls r asks for: its function_call output
+// items, in order, each with its call_id, function name and arguments
+// (the JSON its arguments string holds, as the model wrote it).
+func ResponsesCalls(r *responses.Response) []toolnexus.ToolCall {
+	if r == nil {
+		return nil
+	}
+	var calls []toolnexus.ToolCall
+	for _, item := range r.Output {
+		if f, ok := item.AsAny().(responses.ResponseFunctionToolCall); ok {
+			calls = append(calls, toolnexus.ToolCall{ID: f.CallID, Name: f.Name, Arguments: []byte(f.Arguments)})
+		}
+	}
+	return calls
+}
+
+// RunResponses runs the tools that r, the model's response, calls, with
+// tools, as [toolnexus.RunTurn] runs them: an unknown tool, arguments that
+// are not a JSON object and a tool that panics are error results the
+// model reads. It returns the turn and, when every call has finished, the
+// function_call_output items that answer them ([ResponsesInput]): the
+// input of the next request, whose PreviousResponseID is r's ID.
+//
+// A response without function calls gives the zero Turn: the model is
+// done. A turn that waits ([toolnexus.Turn.Complete] is false) gives no
+// input yet: store the turn (its JSON) with r's ID, and hand it to
+// [ResumeResponses] with the person's answer. Calls that are no turn (two
+// with one call_id) report [toolnexus.ErrInvalidTurn].
+func RunResponses(ctx context.Context, r *responses.Response, tools map[string]toolnexus.Tool) (toolnexus.Turn, []responses.ResponseInputItemUnionParam, error) {
+	turn, err := toolnexus.RunTurn(ctx, tools, ResponsesCalls(r)...)
+	if err != nil {
+		return toolnexus.Turn{}, nil, err
+	}
+	return answer(turn, ResponsesInput)
+}
+
+// ResumeResponses reads stored, the JSON of a turn that [RunResponses] or
+// ResumeResponses returned, as [toolnexus.ParseTurn] reads it (exact keys,
+// validated; no size limit, for it is the host's own store), records a,
+// the person's answer to a request it waits on, and runs that call again,
+// as [toolnexus.Turn.Resume] does: an unknown, finished or expired request
+// is an error, and nothing runs. It returns the turn and, once every call
+// has finished, the input of the next request, whose PreviousResponseID
+// is the ID stored with the turn; a turn that still waits gives none, and
+// is to be stored again.
+func ResumeResponses(ctx context.Context, stored []byte, a toolnexus.Answer, tools map[string]toolnexus.Tool) (toolnexus.Turn, []responses.ResponseInputItemUnionParam, error) {
+	turn, err := resume(ctx, stored, a, tools)
+	if err != nil {
+		return toolnexus.Turn{}, nil, err
+	}
+	return answer(turn, ResponsesInput)
+}
+
+// ResponsesInput returns the function_call_output items that answer the
+// turn's function calls, [toolnexus.Turn.OpenAIResponsesInput], each as
+// the SDK's input item param: sent as it is (param.Override), with no JSON
+// round trip. A turn that still waits reports
+// [toolnexus.ErrIncompleteTurn].
+func ResponsesInput(t toolnexus.Turn) ([]responses.ResponseInputItemUnionParam, error) {
+	items, err := t.OpenAIResponsesInput()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]responses.ResponseInputItemUnionParam, len(items))
+	for i, item := range items {
+		out[i] = param.Override[responses.ResponseInputItemUnionParam](item)
+	}
+	return out, nil
+}
