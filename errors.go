@@ -54,6 +54,14 @@ var (
 	// as an elicitation's content off the schema it was asked with (see
 	// [Request.AnswerFromMCP]). It also matches [ErrInvalidMCP].
 	ErrInvalidAnswer error = &alsoError{msg: "toolnexus: invalid answer", also: ErrInvalidMCP}
+	// ErrDuplicateKey reports a JSON object, at any depth, with two members
+	// of one name, or of names that are one when case is folded ("Env" and
+	// "env", "k" and the Kelvin sign): a reader that keeps the first of two
+	// members, one that keeps the last and one that folds case, as
+	// encoding/json does into a struct, would each read another value, so
+	// RFC 7493 (I-JSON) asks for unique names. It also matches
+	// [ErrInvalidJSON].
+	ErrDuplicateKey error = &alsoError{msg: "toolnexus: duplicate JSON key", also: ErrInvalidJSON}
 	// ErrInvalidJSON reports JSON that does not decode into a value of this
 	// package: a key holds a value of the wrong type, or the input is not
 	// JSON.

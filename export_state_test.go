@@ -124,3 +124,7 @@ func NewSealerNonces(o SealerOptions, randomNonce bool) (*Sealer, error) {
 // ParseUTC and ParseRFC3339Std are the two ways Request.Expiry reads a
 // time: its fast path for the form WithExpiry writes, and time.Parse.
 var ParseUTC, ParseRFC3339Std = parseUTC, parseRFC3339Std
+
+// CheckNames is the check of duplicate member names that every place
+// binding or decoding arguments runs.
+var CheckNames = checkNames

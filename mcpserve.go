@@ -192,6 +192,13 @@ func NewMCPServer(key []byte, o MCPServerOptions) (*MCPServer, error) {
 // first, and returns the result to send, or an [*MCPError] to send as the
 // JSON-RPC error.
 //
+// Arguments with an object, at any depth, that repeats a name or holds two
+// names that are one when case is folded ({"Env":"prod","env":"staging"})
+// are the error -32602 "Invalid arguments: …" naming them, on the first call
+// and on every retry, and the tool never runs: decoders that keep the first
+// or the last of two members, or fold case, would read different calls
+// from the one a state binds (see [ErrDuplicateKey]).
+//
 // A retry's requestState is opened first: one that does not open (altered,
 // sealed with a key the Sealer does not hold, for another tool, other
 // arguments or another principal, expired, or already used when the Sealer
@@ -222,6 +229,9 @@ func NewMCPServer(key []byte, o MCPServerOptions) (*MCPServer, error) {
 func (s *MCPServer) Call(ctx context.Context, c MCPToolCall, tool func(ctx context.Context, answers Answers) ToolResult) (MCPCallToolResult, error) {
 	if s.Sealer == nil {
 		return MCPCallToolResult{}, s.internal(ctx, c, errors.New("toolnexus: MCPServer has no Sealer"))
+	}
+	if err := checkNames(c.Arguments); err != nil {
+		return MCPCallToolResult{}, s.logged(ctx, c, &MCPError{Code: CodeInvalidParams, Message: "Invalid arguments: " + reason(err), Err: err})
 	}
 	call := StateCall{Tool: c.Tool, Arguments: c.Arguments, Principal: c.Principal}
 	var (

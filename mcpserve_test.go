@@ -791,3 +791,49 @@ func TestNewMCPServerKeys(t *testing.T) {
 	require.ErrorAs(t, err, &mcpErr)
 	assert.Equal(t, -32602, mcpErr.Code)
 }
+
+// TestMCPServerCallRefusesAmbiguousArguments checks that arguments whose
+// objects repeat a name, or hold names that are one when case is folded,
+// are refused with -32602 on the first call and on a retry whose state was
+// sealed for the unambiguous arguments, and that the tool never runs with
+// them.
+func TestMCPServerCallRefusesAmbiguousArguments(t *testing.T) {
+	t.Parallel()
+	s, log := newMCPServer(t, toolnexus.SealerOptions{})
+	runs := 0
+	tool := nameTool(&runs)
+	first, err := s.Call(context.Background(), toolnexus.MCPToolCall{Tool: "deploy", Arguments: json.RawMessage(`{"env":"staging"}`), Client: newClient}, tool)
+	require.NoError(t, err)
+	require.Equal(t, 1, runs)
+	for _, tt := range []struct {
+		name, args, msg string
+	}{
+		{"folded", `{"env":"staging","Env":"prod"}`,
+			`Invalid arguments: duplicate JSON key: keys "env" and "Env" in the top-level object are one key when case is folded, as encoding/json folds it`},
+		{"escaped and folded", `{"\u0045nv":"prod","env":"staging"}`,
+			`Invalid arguments: duplicate JSON key: keys "Env" and "env" in the top-level object are one key when case is folded, as encoding/json folds it`},
+		{"Kelvin sign", `{"env":"staging","o":{"k":1,"\u212a":2}}`,
+			`Invalid arguments: duplicate JSON key: keys "k" and "\u212a" in the object at o are one key when case is folded, as encoding/json folds it`},
+		{"twice", `{"env":"prod","env":"staging"}`, `Invalid arguments: duplicate JSON key: key "env" appears twice in the top-level object`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, c := range []toolnexus.MCPToolCall{
+				{Tool: "deploy", Arguments: json.RawMessage(tt.args), Client: newClient},
+				retry(toolnexus.MCPToolCall{Tool: "deploy", Arguments: json.RawMessage(tt.args), Client: newClient}, first, map[string]string{"name": acceptAlice}),
+			} {
+				_, err := s.Call(context.Background(), c, tool)
+				var e *toolnexus.MCPError
+				require.ErrorAs(t, err, &e)
+				assert.Equal(t, toolnexus.CodeInvalidParams, e.Code)
+				assert.Equal(t, tt.msg, e.Message)
+				assert.ErrorIs(t, err, toolnexus.ErrDuplicateKey)
+			}
+			assert.Equal(t, 1, runs, "the tool never runs with them")
+		})
+	}
+	assert.Contains(t, log.String(), "duplicate JSON key")
+	// The unambiguous retry still finishes.
+	res, err := s.Call(context.Background(), retry(toolnexus.MCPToolCall{Tool: "deploy", Arguments: json.RawMessage(`{ "env" : "staging" }`), Client: newClient}, first, map[string]string{"name": acceptAlice}), tool)
+	require.NoError(t, err)
+	assert.Equal(t, `{"content":[{"type":"text","text":"Hello, Alice!"}],"isError":false,"resultType":"complete"}`, wire(t, res))
+}

@@ -303,16 +303,19 @@ func (o OpenedState) Answers() Answers {
 //
 // The arguments are bound by their value, so that the order of keys, the
 // spacing and the escapes do not matter; empty arguments, null and {} are
-// the same call, and numbers must be written the same. Pass them as the
-// tool reads them: a decoder that folds the case of keys, as encoding/json
-// does into a struct, can read two argument objects with different values
-// the same way.
+// the same call, and numbers must be written the same. Arguments with an
+// object, at any depth, that repeats a name or holds two names that are one
+// when case is folded ({"Env":"prod","env":"staging"}) are refused with
+// [ErrDuplicateKey], by Seal and by Open: decoders that keep the first or
+// the last of them, or fold case, would read different calls from one
+// binding.
 //
 // A Request's Data goes through JSON, as it does on the wire: a number
 // comes back as a float64. Seal reports the error of [Request.Validate]
 // for a request that is not valid, [ErrInvalidRequest] for a State without
 // requests, with Data that is not JSON, or whose state would be longer
-// than 64 KiB, and [ErrInvalidJSON] when the arguments are not JSON.
+// than 64 KiB, and [ErrInvalidJSON] when the arguments are not JSON
+// ([ErrDuplicateKey] when they repeat a name).
 func (s *Sealer) Seal(call StateCall, st State, now time.Time) (string, error) {
 	if len(st.Requests) == 0 {
 		return "", errorf(ErrInvalidRequest, "a request state holds no request")
@@ -438,7 +441,8 @@ func keepGrown(b *[]byte, buf []byte) {
 // sealed with a key s does not hold, was altered in any way, or was issued
 // later than now by more than the clock skew allowed; [ErrStateMismatch]
 // for a state sealed for another tool, other arguments, another audience
-// or another principal ([ErrInvalidJSON] when the arguments are not JSON);
+// or another principal ([ErrInvalidJSON] when the arguments are not JSON,
+// [ErrDuplicateKey] when they repeat a name);
 // and [ErrExpired] for one that has expired. Open does not claim the
 // state: see [Sealer.Claim].
 func (s *Sealer) Open(state string, call StateCall, now time.Time) (st OpenedState, err error) {

@@ -960,3 +960,56 @@ func TestClientCapabilitiesFromMeta(t *testing.T) {
 		})
 	}
 }
+
+// TestHandlerAmbiguousArguments calls, through the go-sdk's client, tools
+// whose schemas take any property (a map, and the raw arguments of a
+// CallHandler) with arguments that repeat a name or hold names that are one
+// when case is folded: each call, first or retry, is the error -32602
+// naming them, and the tool never runs.
+func TestHandlerAmbiguousArguments(t *testing.T) {
+	t.Parallel()
+	b, err := mcpbridge.New(testKey, &mcpbridge.Options{Logger: quiet})
+	require.NoError(t, err)
+	s := mcp.NewServer(&mcp.Implementation{Name: "test-server", Version: "v0.0.1"}, nil)
+	runs := 0
+	mcp.AddTool(s, &mcp.Tool{Name: "deploy"}, mcpbridge.Handler(b, func(_ context.Context, in map[string]any, a *toolnexus.Answer) toolnexus.ToolResult {
+		runs++
+		if a == nil {
+			return toolnexus.Pending(toolnexus.Request{ID: "ok", Kind: toolnexus.KindApproval, Prompt: fmt.Sprint("Deploy to ", in["env"], "?")})
+		}
+		return toolnexus.Ok(fmt.Sprint("deployed to ", in["env"]))
+	}))
+	mcp.AddTool(s, &mcp.Tool{Name: "raw"}, mcpbridge.CallHandler(b, func(_ context.Context, c mcpbridge.Call[map[string]any]) toolnexus.ToolResult {
+		runs++
+		var in struct {
+			Env string `json:"env"`
+		}
+		_ = json.Unmarshal(c.Request.Params.Arguments, &in) // encoding/json: folds case, the last wins
+		return toolnexus.Ok("deployed to " + in.Env)
+	}))
+	cs, _ := connect(t, s, manual, "")
+	id, state := suspended(t, cs, "deploy", map[string]any{"env": "staging"})
+	require.Equal(t, 1, runs)
+	for _, tt := range []struct{ args, msg string }{
+		{`{"env":"staging","Env":"prod"}`, `Invalid arguments: duplicate JSON key: keys "env" and "Env" in the top-level object are one key when case is folded, as encoding/json folds it`},
+		{`{"Env":"prod","env":"staging"}`, `Invalid arguments: duplicate JSON key: keys "Env" and "env" in the top-level object are one key when case is folded, as encoding/json folds it`},
+		{`{"env":"staging","\u0045NV":"prod"}`, `Invalid arguments: duplicate JSON key: keys "env" and "ENV" in the top-level object are one key when case is folded, as encoding/json folds it`},
+		{`{"env":"prod","env":"staging"}`, `Invalid arguments: duplicate JSON key: key "env" appears twice in the top-level object`},
+		{`{"env":"staging","o":{"k":1,"\u212a":2}}`, `Invalid arguments: duplicate JSON key: keys "k" and "\u212a" in the object at o are one key when case is folded, as encoding/json folds it`},
+	} {
+		for _, p := range []*mcp.CallToolParams{
+			{Name: "deploy", Arguments: json.RawMessage(tt.args)},
+			{Name: "deploy", Arguments: json.RawMessage(tt.args), RequestState: state,
+				InputResponses: mcp.InputResponseMap{id: &mcp.ElicitResult{Action: "accept", Content: map[string]any{}}}},
+			{Name: "raw", Arguments: json.RawMessage(tt.args)},
+		} {
+			e := callError(t, cs, p)
+			assert.Equal(t, int64(jsonrpc.CodeInvalidParams), e.Code, tt.args)
+			assert.Equal(t, tt.msg, e.Message)
+		}
+	}
+	assert.Equal(t, 1, runs, "no tool ran with them")
+	res := call(t, cs, &mcp.CallToolParams{Name: "deploy", Arguments: json.RawMessage(`{ "env" : "staging" }`), RequestState: state,
+		InputResponses: mcp.InputResponseMap{id: &mcp.ElicitResult{Action: "accept", Content: map[string]any{}}}})
+	assert.Equal(t, "deployed to staging", text(t, res))
+}

@@ -22,7 +22,9 @@ func ExampleHandler() {
 	}
 	srv := server.NewMCPServer("ops", "v1", server.WithToolCapabilities(false))
 	srv.AddTool(mcp.NewTool("deploy", mcp.WithString("env")),
-		mcpgobridge.Handler(bridge, func(_ context.Context, in struct{ Env string }, ans *toolnexus.Answer) toolnexus.ToolResult {
+		mcpgobridge.Handler(bridge, func(_ context.Context, in struct {
+			Env string `json:"env"`
+		}, ans *toolnexus.Answer) toolnexus.ToolResult {
 			if ans == nil {
 				return toolnexus.Pending(toolnexus.Request{ID: "approve", Kind: toolnexus.KindApproval, Prompt: "Deploy to " + in.Env + "?"})
 			}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -132,9 +133,15 @@ func Handler[In any](b *Bridge, fn ToolFunc[In]) server.ToolHandlerFunc {
 }
 
 // CallHandler returns fn as a handler for mcp-go's AddTool. The arguments
-// are decoded into In as mcp-go's typed handlers decode them (give the
-// tool mcp.WithInputSchema[In] so that the client knows them); arguments
-// that do not decode are an error result.
+// are decoded into In with [toolnexus.DecodeArguments]: as encoding/json
+// decodes them, but with exact keys, so that "ENV" is not read as the field
+// "env" (give the tool mcp.WithInputSchema[In] so that the client knows
+// them); arguments that do not decode are an error result. Arguments whose
+// objects repeat a name, or hold two names that are one when case is
+// folded ({"Env":"prod","env":"staging"}), are refused by the core with the
+// error "Invalid arguments: …" naming them, on the first call and on every
+// retry, and fn never runs: the value fn reads is the one a state binds,
+// whether it reads In, c.Request's raw arguments or decodes them itself.
 //
 // Every call runs through [toolnexus.MCPServer.Call], which the go-sdk
 // bridge shares. A result that is not a suspension is sent as
@@ -170,8 +177,10 @@ func CallHandler[In any](b *Bridge, fn CallFunc[In]) server.ToolHandlerFunc {
 			return mcp.NewToolResultError("mcpgobridge: invalid arguments: " + err.Error()), nil
 		}
 		var in In
-		if err := json.Unmarshal(args, &in); err != nil {
-			return mcp.NewToolResultError("mcpgobridge: invalid arguments: " + err.Error()), nil
+		// Arguments that repeat a name decode to nothing here: the core
+		// refuses them before fn could run.
+		if err := toolnexus.DecodeArguments(args, &in); err != nil && !errors.Is(err, toolnexus.ErrDuplicateKey) {
+			return mcp.NewToolResultError("mcpgobridge: " + strings.TrimPrefix(err.Error(), "toolnexus: ")), nil
 		}
 		return b.serve(ctx, req, args, func(ctx context.Context, answers toolnexus.Answers) toolnexus.ToolResult {
 			return fn(ctx, Call[In]{Request: req, In: in, Answers: answers})

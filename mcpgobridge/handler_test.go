@@ -248,7 +248,7 @@ func TestHandlerPlain(t *testing.T) {
 	t.Parallel()
 	r := newRig(t, keyA, mcpgobridge.Options{})
 	assertJSON(t, `{"content":[{"type":"text","text":"plain"}],"resultType":"complete"}`, result(t, r.call(`{}`, `"name":"plain"`)))
-	assertJSON(t, `{"content":[{"type":"text","text":"mcpgobridge: invalid arguments: json: cannot unmarshal string into Go value of type mcpgobridge_test.deployIn"}],"isError":true,"resultType":"complete"}`,
+	assertJSON(t, `{"content":[{"type":"text","text":"mcpgobridge: invalid JSON: arguments: json: cannot unmarshal string into Go value of type mcpgobridge_test.deployIn"}],"isError":true,"resultType":"complete"}`,
 		result(t, r.call(`{}`, `"name":"approve","arguments":"prod"`)))
 }
 
@@ -614,4 +614,43 @@ func TestHandlerLegacy(t *testing.T) {
 		assert.Equal(t, []mcp.Content{mcp.TextContent{Type: "text", Text: "Deploy to prod?"}}, res.Content)
 		assert.True(t, res.IsError)
 	})
+}
+
+// TestHandlerAmbiguousArguments checks that a typed handler reads its input
+// with exact keys, and that arguments whose objects repeat a name or hold
+// names that are one when case is folded are refused, first call and retry,
+// typed and raw, before the tool runs: mcp-go's encoding/json would read
+// the last of them, folding case, while the state binds both.
+func TestHandlerAmbiguousArguments(t *testing.T) {
+	t.Parallel()
+	r := newRig(t, keyA, mcpgobridge.Options{})
+	assertJSON(t, `{"content":[],"resultType":"input_required","inputRequests":{"q1":{"method":"elicitation/create",`+
+		`"params":{"mode":"form","message":"Deploy to ?","requestedSchema":{"type":"object","properties":{}}}}}}`,
+		withoutState(result(t, r.call(allCaps, `"name":"approve","arguments":{"ENV":"prod"}`))))
+	first := r.call(allCaps, `"name":"approve","arguments":{"env":"staging"}`)
+	st := state(t, first)
+	for _, tt := range []struct{ args, msg string }{
+		{`{"env":"staging","Env":"prod"}`, `Invalid arguments: duplicate JSON key: keys \"env\" and \"Env\" in the top-level object are one key when case is folded, as encoding/json folds it`},
+		{`{"Env":"prod","env":"staging"}`, `Invalid arguments: duplicate JSON key: keys \"Env\" and \"env\" in the top-level object are one key when case is folded, as encoding/json folds it`},
+		{`{"env":"staging","\u212a":1,"k":2}`, `Invalid arguments: duplicate JSON key: keys \"\\u212a\" and \"k\" in the top-level object are one key when case is folded, as encoding/json folds it`},
+		{`{"env":"prod","env":"staging"}`, `Invalid arguments: duplicate JSON key: key \"env\" appears twice in the top-level object`},
+	} {
+		for _, params := range []string{
+			`"name":"approve","arguments":` + tt.args,
+			`"name":"approve","arguments":` + tt.args + `,"requestState":"` + st + `","inputResponses":{"q1":{"action":"accept","content":{}}}`,
+			`"name":"twice","arguments":` + tt.args,
+		} {
+			got := r.call(allCaps, params)
+			assert.Equal(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"error":{"code":-32603,"message":"%s"}}`, r.id, tt.msg), got)
+			assert.ErrorIs(t, r.lastErr(), toolnexus.ErrDuplicateKey)
+		}
+	}
+	assertJSON(t, `{"content":[{"type":"text","text":"deployed to staging"}],"resultType":"complete"}`,
+		result(t, r.call(allCaps, `"name":"approve","arguments":{"env":"staging"},"requestState":"`+st+`","inputResponses":{"q1":{"action":"accept","content":{}}}`)))
+}
+
+// withoutState returns res without its requestState.
+func withoutState(res map[string]any) map[string]any {
+	delete(res, "requestState")
+	return res
 }
