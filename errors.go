@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // Sentinel errors. Every error the package returns starts with "toolnexus: ",
@@ -138,6 +139,25 @@ func (e *PartTooLargeError) Is(target error) bool { return target == ErrPartTooL
 func errorf(sentinel error, format string, args ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{sentinel}, args...)...)
 }
+
+// errorfCause wraps a sentinel and cause, an error of the package, with
+// details: errorfCause(ErrX, cause, "call %s", id) reads "toolnexus: x:
+// call "id": cause's message without its prefix", and matches both.
+func errorfCause(sentinel, cause error, format string, args ...any) error {
+	msg := sentinel.Error() + ": " + fmt.Sprintf(format, args...) + ": " + strings.TrimPrefix(cause.Error(), "toolnexus: ")
+	return &causeError{msg: msg, errs: []error{sentinel, cause}}
+}
+
+// causeError is the error of errorfCause.
+type causeError struct {
+	msg  string
+	errs []error
+}
+
+func (e *causeError) Error() string { return e.msg }
+
+// Unwrap returns the sentinel and the cause of e.
+func (e *causeError) Unwrap() []error { return e.errs }
 
 // alsoError is a sentinel that also matches another one with [errors.Is].
 type alsoError struct {

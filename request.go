@@ -120,12 +120,78 @@ func (r Request) Expiry() (time.Time, error) {
 }
 
 // parseRFC3339 reads an RFC 3339 date-time as the RFC has it, with "T" and
-// "Z" in either case.
+// "Z" in either case, an offset's hour 00 to 23 and minute 00 to 59, and a
+// leap second, 23:59:60 in UTC, read as the second after 23:59:59.
 func parseRFC3339(s string) (time.Time, error) {
 	if t, ok := parseUTC(s); ok {
 		return t, nil
 	}
+	leap, ok := checkRFC3339(s)
+	if !ok {
+		return time.Time{}, errorf(ErrInvalidExpiry, "%s is not RFC 3339", quote(s))
+	}
+	if leap {
+		t, err := parseRFC3339Std(s[:17] + "59" + s[19:])
+		return t.Add(time.Second), err
+	}
 	return parseRFC3339Std(s)
+}
+
+// checkRFC3339 reports whether s is an RFC 3339 date-time, by the grammar
+// of its section 5.6 and the rules of 5.7: a day of its month, an hour
+// 00-23, a minute 00-59, a second 00-59 or 60 for a leap second, which is
+// the last second of a minute 23:59 in UTC once the offset is applied, and
+// an offset of hours 00-23 and minutes 00-59. It also reports whether s is
+// such a leap second.
+func checkRFC3339(s string) (leap, ok bool) {
+	if len(s) < len("2006-01-02T15:04:05Z") || s[4] != '-' || s[7] != '-' || s[10] != 'T' && s[10] != 't' || s[13] != ':' || s[16] != ':' {
+		return false, false
+	}
+	for _, i := range [...]int{0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18} {
+		if s[i]-'0' > 9 {
+			return false, false
+		}
+	}
+	two := func(i int) int { return int(s[i]-'0')*10 + int(s[i+1]-'0') }
+	year, month, day := two(0)*100+two(2), two(5), two(8)
+	hour, minute, sec := two(11), two(14), two(17)
+	if month == 0 || month > 12 || day == 0 || day > daysIn(month, year) || hour > 23 || minute > 59 || sec > 60 {
+		return false, false
+	}
+	rest := s[19:]
+	if len(rest) > 0 && rest[0] == '.' {
+		n := 1
+		for n < len(rest) && rest[n]-'0' <= 9 {
+			n++
+		}
+		if n == 1 {
+			return false, false
+		}
+		rest = rest[n:]
+	}
+	offset := 0 // minutes east of UTC
+	switch {
+	case rest == "Z" || rest == "z":
+	case len(rest) == 6 && (rest[0] == '+' || rest[0] == '-') && rest[3] == ':' &&
+		rest[1]-'0' <= 9 && rest[2]-'0' <= 9 && rest[4]-'0' <= 9 && rest[5]-'0' <= 9:
+		oh, om := int(rest[1]-'0')*10+int(rest[2]-'0'), int(rest[4]-'0')*10+int(rest[5]-'0')
+		if oh > 23 || om > 59 {
+			return false, false
+		}
+		if offset = oh*60 + om; rest[0] == '-' {
+			offset = -offset
+		}
+	default:
+		return false, false
+	}
+	if sec == 60 {
+		utc := ((hour*60+minute-offset)%1440 + 1440) % 1440
+		if utc != 23*60+59 {
+			return false, false
+		}
+		return true, true
+	}
+	return false, true
 }
 
 // parseUTC reads, as time.Parse would, the form that WithExpiry writes:

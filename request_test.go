@@ -193,6 +193,15 @@ func TestParseUTC(t *testing.T) {
 			require.Equal(t, time.UTC, got.Location(), "%s", s)
 		}
 		back, err := toolnexus.Request{ExpiresAt: s}.Expiry()
+		if s == "2026-07-28T23:59:60Z" { // a leap second, which time.Parse refuses
+			require.NoError(t, err)
+			require.Equal(t, time.Date(2026, 7, 29, 0, 0, 0, 0, time.UTC), back)
+			continue
+		}
+		if s == "2026-07-28T16:00:00,5Z" { // time.Parse takes a comma, RFC 3339 only a dot
+			require.Error(t, err)
+			continue
+		}
 		require.Equal(t, wantErr == nil, err == nil, "%s", s)
 		require.Equal(t, want, back, "%s", s)
 	}
@@ -211,6 +220,17 @@ func TestRequestExpiry(t *testing.T) {
 		{"2026-12-01T00:00:00Z", time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), false},
 		{"2026-12-01T02:00:00+02:00", time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), false},
 		{"2026-12-01T00:00:00.25Z", time.Date(2026, 12, 1, 0, 0, 0, 250_000_000, time.UTC), false},
+		// RFC 3339 has a leap second as 23:59:60 in UTC, the second after
+		// 23:59:59, and offsets of hours 00 to 23 and minutes 00 to 59.
+		{"1998-12-31T23:59:60Z", time.Date(1999, 1, 1, 0, 0, 0, 0, time.UTC), false},
+		{"1998-12-31T15:59:60.5-08:00", time.Date(1999, 1, 1, 0, 0, 0, 500_000_000, time.UTC), false},
+		{"1998-12-31T23:59:61Z", time.Time{}, true},
+		{"1998-12-31T23:58:60Z", time.Time{}, true},
+		{"1998-12-31T22:59:60Z", time.Time{}, true},
+		{"2026-12-01T00:00:00+24:00", time.Time{}, true},
+		{"2026-12-01T00:00:00-24:00", time.Time{}, true},
+		{"2026-12-01T00:00:00+23:60", time.Time{}, true},
+		{"2026-12-01T00:00:00+23:59", time.Date(2026, 11, 30, 0, 1, 0, 0, time.UTC), false},
 		// RFC 3339 allows "t" and "z" in lower case.
 		{"2026-12-01t00:00:00z", time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), false},
 		{"2026-12-01t00:00:00Z", time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), false},

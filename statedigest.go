@@ -889,3 +889,19 @@ func stringEnd(s []byte, i int) (end int, escaped, ok bool) {
 		}
 	}
 }
+
+// sameArguments reports whether the arguments a and b bind alike (see
+// argsBinding.bind): the same JSON value, whatever the order of keys, the
+// spacing and the escapes. It reports the error of either that binds to
+// nothing.
+func sameArguments(a, b json.RawMessage) (bool, error) {
+	var ba, bb argsBinding
+	var scratch []byte
+	if err := ba.bind(&scratch, a); err != nil {
+		return false, err
+	}
+	if err := bb.bind(&scratch, b); err != nil {
+		return false, err
+	}
+	return bytes.Equal(ba.bytes(), bb.bytes()), nil
+}
