@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -126,9 +127,17 @@ func (e *MCPError) Unwrap() error { return e.Err }
 // Expiry is how long a Request without ExpiresAt can be answered (zero:
 // until the state expires, after the Sealer's maximum age); Logger gets
 // what the client is never told, such as why a state did not open and the
-// stack of a tool that panicked (nil: [slog.Default]). An MCPServer is safe
-// for concurrent use once set up; its zero value has no Sealer and answers
-// every call with an internal error.
+// stack of a tool that panicked (nil: [slog.Default]).
+//
+// The lines a client's refused calls log (a state that does not open, a
+// malformed answer, arguments that repeat a name) are at most
+// [MaxRefusalLines] a second, so that a client cannot fill the log: the
+// others are counted, and the next line logged says how many were left
+// out under "suppressed".
+//
+// An MCPServer is safe for concurrent use once set up, and must not be
+// copied once in use; its zero value has no Sealer and answers every call
+// with an internal error.
 type MCPServer struct {
 	Sealer *Sealer
 	Expiry time.Duration
@@ -136,6 +145,51 @@ type MCPServer struct {
 	// Time, when set, returns the current time, as in crypto/tls.Config;
 	// nil means time.Now.
 	Time func() time.Time
+
+	refusals refusalLog
+}
+
+// MaxRefusalLines is how many lines the refused calls of an [MCPServer]
+// log in a second at most.
+const MaxRefusalLines = 10
+
+// refusalLog counts the lines of refused calls logged in the current
+// second, and those left out since the last one logged.
+type refusalLog struct {
+	mu         sync.Mutex
+	second     time.Time // when the current second began
+	lines      int       // logged in it
+	suppressed int       // left out since the last line logged
+}
+
+// allow reports whether a refusal may log a line at now, and how many were
+// left out before it.
+func (r *refusalLog) allow(now time.Time) (ok bool, suppressed int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if d := now.Sub(r.second); d >= time.Second || d < 0 {
+		r.second, r.lines = now, 0
+	}
+	if r.lines >= MaxRefusalLines {
+		r.suppressed++
+		return false, 0
+	}
+	r.lines++
+	suppressed, r.suppressed = r.suppressed, 0
+	return true, suppressed
+}
+
+// refused logs the line of a refused call at level, unless too many have
+// been logged this second.
+func (s *MCPServer) refused(ctx context.Context, level slog.Level, msg string, args ...any) {
+	ok, suppressed := s.refusals.allow(s.clock())
+	if !ok {
+		return
+	}
+	if suppressed > 0 {
+		args = append(args, "suppressed", suppressed)
+	}
+	s.logger().Log(ctx, level, msg, args...)
 }
 
 // MCPServerOptions configures the [MCPServer] that [NewMCPServer] returns:
@@ -508,7 +562,7 @@ func (s *MCPServer) canAsk(ctx context.Context, c MCPToolCall, reqs []Request) e
 		Data:    json.RawMessage(data),
 		Err:     errorf(ErrMissingCapability, "tool %s asks for %s", quote(c.Tool), strings.Join(names, ", ")),
 	}
-	s.logger().InfoContext(ctx, "toolnexus: MCP client lacks a capability the tool asks for", "tool", c.Tool, "err", err.Err)
+	s.refused(ctx, slog.LevelInfo, "toolnexus: MCP client lacks a capability the tool asks for", "tool", c.Tool, "err", err.Err)
 	return err
 }
 
@@ -531,16 +585,19 @@ func contains(names []string, name string) bool {
 // invalidState logs why c's state did not open and returns the error the
 // client gets for it.
 func (s *MCPServer) invalidState(ctx context.Context, c MCPToolCall, err error) error {
-	s.logger().WarnContext(ctx, "toolnexus: MCP request state refused", "tool", c.Tool, "err", err)
+	s.refused(ctx, slog.LevelWarn, "toolnexus: MCP request state refused", "tool", c.Tool, "err", err)
 	return &MCPError{Code: CodeInvalidParams, Message: invalidStateMessage, Data: json.RawMessage(invalidStateData), Err: err}
 }
 
 // claimFailed returns the error of a state the Sealer could not claim: a
-// replay is a state that does not open; a claim store that cannot be
-// reached is an internal error, and the call does not run.
+// replay is a state that does not open, to the client, and logged apart
+// from a forged one (a client that retried after a lost response, a crash
+// or a tool's panic sends a state already used); a claim store that
+// cannot be reached is an internal error, and the call does not run.
 func (s *MCPServer) claimFailed(ctx context.Context, c MCPToolCall, err error) error {
 	if errors.Is(err, ErrStateReplayed) {
-		return s.invalidState(ctx, c, err)
+		s.refused(ctx, slog.LevelWarn, "toolnexus: MCP request state already used", "tool", c.Tool, "err", err)
+		return &MCPError{Code: CodeInvalidParams, Message: invalidStateMessage, Data: json.RawMessage(invalidStateData), Err: err}
 	}
 	return s.internal(ctx, c, err)
 }
@@ -553,7 +610,7 @@ func (s *MCPServer) internal(ctx context.Context, c MCPToolCall, err error) erro
 
 // logged logs the reason of e, an error for the client, and returns it.
 func (s *MCPServer) logged(ctx context.Context, c MCPToolCall, err error) error {
-	s.logger().InfoContext(ctx, "toolnexus: MCP call refused", "tool", c.Tool, "err", err)
+	s.refused(ctx, slog.LevelInfo, "toolnexus: MCP call refused", "tool", c.Tool, "err", err)
 	return err
 }
 

@@ -837,3 +837,41 @@ func TestMCPServerCallRefusesAmbiguousArguments(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, `{"content":[{"type":"text","text":"Hello, Alice!"}],"isError":false,"resultType":"complete"}`, wire(t, res))
 }
+
+// TestMCPServerThrottlesRefusals checks that a client's refused states log
+// at most MaxRefusalLines lines a second, the next line counting those left
+// out, and that a replay logs apart from a forged state.
+func TestMCPServerThrottlesRefusals(t *testing.T) {
+	t.Parallel()
+	s, log := newMCPServer(t, toolnexus.SealerOptions{Claims: toolnexus.NewMemoryClaims()})
+	var mu sync.Mutex
+	now := serveNow
+	s.Time = func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	forged := toolnexus.MCPToolCall{Tool: "name", RequestState: "tn1.forged", Client: newClient}
+	for range 25 {
+		_, err := s.Call(context.Background(), forged, nameTool(nil))
+		require.ErrorIs(t, err, toolnexus.ErrInvalidState)
+	}
+	assert.Equal(t, toolnexus.MaxRefusalLines, strings.Count(log.String(), "msg=\"toolnexus: MCP request state refused\""))
+	assert.NotContains(t, log.String(), "suppressed")
+	mu.Lock()
+	now = now.Add(time.Second)
+	mu.Unlock()
+
+	first, err := s.Call(context.Background(), toolnexus.MCPToolCall{Tool: "name", Client: newClient}, nameTool(nil))
+	require.NoError(t, err)
+	again := retry(toolnexus.MCPToolCall{Tool: "name", Client: newClient}, first, map[string]string{"name": acceptAlice})
+	_, err = s.Call(context.Background(), again, nameTool(nil))
+	require.NoError(t, err)
+	_, err = s.Call(context.Background(), again, nameTool(nil))
+	var e *toolnexus.MCPError
+	require.ErrorAs(t, err, &e)
+	assert.Equal(t, toolnexus.CodeInvalidParams, e.Code)
+	assert.Equal(t, "Invalid or expired requestState", e.Message)
+	assert.ErrorIs(t, err, toolnexus.ErrStateReplayed)
+	lines := strings.Split(strings.TrimSpace(log.String()), "\n")
+	last := lines[len(lines)-1]
+	assert.Contains(t, last, `level=WARN msg="toolnexus: MCP request state already used" tool=name err="toolnexus: request state already used: state `)
+	assert.Contains(t, last, "suppressed=15")
+	assert.Equal(t, toolnexus.MaxRefusalLines+1, len(lines))
+}

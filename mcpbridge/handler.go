@@ -71,7 +71,7 @@ type Options struct {
 // read that time from the requestState with
 // [toolnexus.RequestStateExpiry].
 type Bridge struct {
-	server    toolnexus.MCPServer
+	server    *toolnexus.MCPServer
 	principal func(*mcp.CallToolRequest) string
 }
 
@@ -95,7 +95,7 @@ func New(key []byte, opts *Options) (*Bridge, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mcpbridge: %w", err)
 	}
-	return &Bridge{server: *server, principal: o.Principal}, nil
+	return &Bridge{server: server, principal: o.Principal}, nil
 }
 
 // ToolFunc is a tool that can suspend. It is called with its input and a

@@ -68,7 +68,7 @@ type Options struct {
 // ([toolnexus.DefaultStateMaxAge]; see [Options].MaxAge). A host can read
 // that time from the requestState with [toolnexus.RequestStateExpiry].
 type Bridge struct {
-	core      toolnexus.MCPServer
+	core      *toolnexus.MCPServer
 	principal func(context.Context, mcp.CallToolRequest) string
 }
 
@@ -91,7 +91,7 @@ func New(key []byte, opts *Options) (*Bridge, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mcpgobridge: %w", err)
 	}
-	return &Bridge{core: *core, principal: o.Principal}, nil
+	return &Bridge{core: core, principal: o.Principal}, nil
 }
 
 // ToolFunc is a tool that can suspend. It is called with its input and a
