@@ -128,3 +128,14 @@ var ParseUTC, ParseRFC3339Std = parseUTC, parseRFC3339Std
 // CheckNames is the check of duplicate member names that every place
 // binding or decoding arguments runs.
 var CheckNames = checkNames
+
+// DrawsEachNonce reports whether every key of s has its AEAD draw the
+// nonce of each state, rather than take those Seal draws many at a time.
+func DrawsEachNonce(s *Sealer) bool {
+	for _, k := range s.keys {
+		if !k.randomNonce {
+			return false
+		}
+	}
+	return true
+}

@@ -210,6 +210,9 @@ type MCPServerOptions struct {
 	ClockSkew time.Duration
 	// Claims, when set, lets each state finish at most once.
 	Claims ClaimStore
+	// DrawEachNonce draws each state's nonce as it is sealed; see
+	// [SealerOptions].DrawEachNonce.
+	DrawEachNonce bool
 	// Expiry is how long a Request without ExpiresAt can be answered; zero
 	// means until its state expires.
 	Expiry time.Duration
@@ -235,6 +238,8 @@ func NewMCPServer(key []byte, o MCPServerOptions) (*MCPServer, error) {
 		MaxAge:    o.MaxAge,
 		ClockSkew: o.ClockSkew,
 		Claims:    o.Claims,
+
+		DrawEachNonce: o.DrawEachNonce,
 	})
 	if err != nil {
 		return nil, err

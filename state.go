@@ -91,6 +91,12 @@ type SealerOptions struct {
 	// [Sealer.Claim]. Nil lets a client retry a state until it expires,
 	// as it may after a lost response.
 	Claims ClaimStore
+	// DrawEachNonce, when set, draws the nonce of each state from
+	// crypto/rand as it is sealed, rather than many at a time into the
+	// process's memory, for a process that a virtual machine snapshot may
+	// clone (see [Sealer]). It costs a call into the kernel per state. In
+	// FIPS 140-3 mode each nonce is drawn so whatever it says.
+	DrawEachNonce bool
 }
 
 // Sealer seals the request state of a suspended tool call (such as the
@@ -126,6 +132,20 @@ type SealerOptions struct {
 // (servers seal with it and still open the old key's states); once the
 // maximum age has passed since the last server stopped sealing with the old
 // key, no state of the old key can open anymore: remove it.
+//
+// Rotate a key before all the servers sealing with it together have sealed
+// 2^32 states with it: NIST SP 800-38D bounds the use of random 96-bit
+// nonces under one key to 2^32 encryptions, beyond which two states may
+// share a nonce, which lets their key's states be forged. At 1,000 states a
+// second that is 49 days; a rotation every 30 days keeps up to 1,600 a
+// second within the bound, every 7 days up to 7,000.
+//
+// Seal draws random nonces from crypto/rand 64 at a time, and hands each
+// out once. A process that may be cloned with its memory, as a virtual
+// machine restored twice from one snapshot is, would hand out the nonces
+// drawn before the snapshot once in each clone: set
+// [SealerOptions].DrawEachNonce there, so that each nonce is drawn as its
+// state is sealed, from the kernel, which a restored machine reseeds.
 type Sealer struct {
 	keys     []stateKey // keys[0] seals
 	audience string
@@ -162,14 +182,15 @@ func NewSealer(o SealerOptions) (*Sealer, error) {
 	case s.skew < 0 || s.skew > MaxStateClockSkew:
 		return nil, errorf(ErrInvalidSealer, "ClockSkew %v is not between 0 and %v", o.ClockSkew, MaxStateClockSkew)
 	}
-	if err := s.deriveKeys(o.Keys); err != nil {
+	if err := s.deriveKeys(o.Keys, o.DrawEachNonce); err != nil {
 		return nil, err
 	}
 	return s, nil
 }
 
-// deriveKeys builds the key ring of secrets.
-func (s *Sealer) deriveKeys(secrets [][]byte) error {
+// deriveKeys builds the key ring of secrets, whose ciphers draw each nonce
+// themselves when drawEach is set.
+func (s *Sealer) deriveKeys(secrets [][]byte, drawEach bool) error {
 	if len(secrets) == 0 {
 		return errorf(ErrInvalidKey, "no key")
 	}
@@ -181,7 +202,7 @@ func (s *Sealer) deriveKeys(secrets [][]byte) error {
 			}
 			return errorf(ErrShortKey, "key %d of %d: %d bytes, want at least %d", i+1, len(secrets), len(secret), MinStateKeyLen)
 		}
-		k, err := newStateKey(secret, fips140.Enabled())
+		k, err := newStateKey(secret, drawEach || fips140.Enabled())
 		if err != nil {
 			return err
 		}
@@ -634,11 +655,15 @@ func RequestStateExpiry(state string) (time.Time, error) {
 }
 
 // KeysFromHex returns the keys of list, comma-separated hex keys, such as
-// an environment variable holds them for [SealerOptions].Keys: the first
-// seals, all open. It reports [ErrInvalidKey] for an empty list, an empty
-// key or one that is not hex, and [ErrShortKey] for a key shorter than
-// [MinStateKeyLen] bytes. The errors never show a key.
+// an environment variable or a secret's file holds them for
+// [SealerOptions].Keys: the first seals, all open. ASCII white space around
+// the list (a file's last newline) is not part of it; white space within it
+// is not hex.
+// It reports [ErrInvalidKey] for an empty list, an empty key or one that is
+// not hex, and [ErrShortKey] for a key shorter than [MinStateKeyLen] bytes.
+// The errors never show a key.
 func KeysFromHex(list string) ([][]byte, error) {
+	list = strings.Trim(list, asciiSpace)
 	if list == "" {
 		return nil, errorf(ErrInvalidKey, "no key")
 	}
@@ -658,6 +683,9 @@ func KeysFromHex(list string) ([][]byte, error) {
 	}
 	return keys, nil
 }
+
+// asciiSpace is the white space of ASCII.
+const asciiSpace = " \t\n\v\f\r"
 
 // SealRequestState returns the request state of a call to tool with
 // arguments args that suspended on req: the one-key, unbound form of
@@ -697,7 +725,7 @@ func OpenRequestState(key []byte, state, tool string, args json.RawMessage, now 
 // audience, no maximum age.
 func unboundSealer(key []byte) (*Sealer, error) {
 	s := &Sealer{}
-	if err := s.deriveKeys([][]byte{key}); err != nil {
+	if err := s.deriveKeys([][]byte{key}, false); err != nil {
 		return nil, err
 	}
 	return s, nil

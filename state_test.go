@@ -151,6 +151,27 @@ func TestSealerNonces(t *testing.T) {
 	}
 }
 
+// TestSealerDrawEachNonce checks that DrawEachNonce makes every key draw
+// each nonce as its state is sealed, and that such states open on a Sealer
+// that batches its nonces, and the other way round.
+func TestSealerDrawEachNonce(t *testing.T) {
+	t.Parallel()
+	opts := toolnexus.SealerOptions{Keys: [][]byte{stateKey, newKey}, Audience: "https://mcp.example.com"}
+	batched := newSealer(t, opts)
+	assert.False(t, toolnexus.DrawsEachNonce(batched))
+	opts.DrawEachNonce = true
+	each := newSealer(t, opts)
+	assert.True(t, toolnexus.DrawsEachNonce(each))
+	for _, pair := range [][2]*toolnexus.Sealer{{each, batched}, {batched, each}} {
+		got, err := pair[1].Open(seal(t, pair[0], benchCall, benchState, stateNow), benchCall, stateNow)
+		require.NoError(t, err)
+		assert.Equal(t, benchState.Requests, got.Requests())
+	}
+	server, err := toolnexus.NewMCPServer(stateKey, toolnexus.MCPServerOptions{DrawEachNonce: true})
+	require.NoError(t, err)
+	assert.True(t, toolnexus.DrawsEachNonce(server.Sealer))
+}
+
 func TestSealerSealsAnew(t *testing.T) {
 	t.Parallel()
 	s := newSealer(t, toolnexus.SealerOptions{})
@@ -574,6 +595,9 @@ func TestKeysFromHex(t *testing.T) {
 		{"two keys", newHex + "," + oldHex, [][]byte{newKey, oldKey}, nil, ""},
 		{"upper case", strings.ToUpper(newHex), [][]byte{newKey}, nil, ""},
 		{"a longer key", oldHex + "ff", [][]byte{append(bytes.Clone(oldKey), 0xff)}, nil, ""},
+		{"a file's trailing newline", newHex + "," + oldHex + "\n", [][]byte{newKey, oldKey}, nil, ""},
+		{"white space around", " \t\r\n" + oldHex + "\r\n\v\f ", [][]byte{oldKey}, nil, ""},
+		{"white space alone", " \n", nil, toolnexus.ErrInvalidKey, "toolnexus: invalid request state key: no key"},
 		{"empty", "", nil, toolnexus.ErrInvalidKey, "toolnexus: invalid request state key: no key"},
 		{"trailing comma", oldHex + ",", nil, toolnexus.ErrInvalidKey, "toolnexus: invalid request state key: key 2 of 2 is empty"},
 		{"space after the comma", newHex + ", " + oldHex, nil, toolnexus.ErrInvalidKey, "toolnexus: invalid request state key: key 2 of 2 is not hex"},

@@ -30,7 +30,7 @@ type Options struct {
 	// Keys are keys that open request states besides the key given to
 	// [New], which seals them: the keys of a rotation, each at least
 	// [toolnexus.MinStateKeyLen] bytes. See [toolnexus.Sealer] for the
-	// procedure.
+	// procedure, and how often: a key seals at most 2^32 states.
 	Keys [][]byte
 	// Audience names this service, such as its URL: a state opens only on
 	// a Bridge with the same audience, so two services that share a key
@@ -48,6 +48,10 @@ type Options struct {
 	// client retry a state until it expires, as it may after a lost
 	// response.
 	Claims toolnexus.ClaimStore
+	// DrawEachNonce draws the nonce of each state from crypto/rand as it
+	// is sealed, for a server that a virtual machine snapshot may clone;
+	// see [toolnexus.SealerOptions].DrawEachNonce.
+	DrawEachNonce bool
 	// Logger gets what a client is never told: why a state did not open,
 	// the stack of a tool that panicked. Nil means [slog.Default].
 	Logger *slog.Logger
@@ -90,7 +94,7 @@ func New(key []byte, opts *Options) (*Bridge, error) {
 	}
 	server, err := toolnexus.NewMCPServer(key, toolnexus.MCPServerOptions{
 		Keys: o.Keys, Audience: o.Audience, MaxAge: o.MaxAge, ClockSkew: o.ClockSkew, Claims: o.Claims,
-		Expiry: cmp.Or(o.Expiry, DefaultExpiry), Logger: o.Logger,
+		DrawEachNonce: o.DrawEachNonce, Expiry: cmp.Or(o.Expiry, DefaultExpiry), Logger: o.Logger,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("mcpbridge: %w", err)

@@ -28,7 +28,7 @@ type Options struct {
 	// Keys are keys that open states besides the key given to [New], which
 	// seals them: the keys of a rotation, each at least
 	// [toolnexus.MinStateKeyLen] bytes. See [toolnexus.Sealer] for the
-	// procedure.
+	// procedure, and how often: a key seals at most 2^32 states.
 	Keys [][]byte
 	// Audience names this service, such as its URL: a state opens only on
 	// a Bridge with the same audience, so two services that share a key
@@ -49,6 +49,10 @@ type Options struct {
 	// state is bound. mcp-go verifies no token itself: put the user into
 	// the context with server.WithHTTPContextFunc and read it here.
 	Principal func(ctx context.Context, req mcp.CallToolRequest) string
+	// DrawEachNonce draws the nonce of each state from crypto/rand as it
+	// is sealed, for a server that a virtual machine snapshot may clone;
+	// see [toolnexus.SealerOptions].DrawEachNonce.
+	DrawEachNonce bool
 	// Logger gets what the client is never told, such as why a state did
 	// not open and the stack of a tool that panicked; nil means
 	// slog.Default.
@@ -86,7 +90,7 @@ func New(key []byte, opts *Options) (*Bridge, error) {
 	}
 	core, err := toolnexus.NewMCPServer(key, toolnexus.MCPServerOptions{
 		Keys: o.Keys, Audience: o.Audience, MaxAge: o.MaxAge, ClockSkew: o.ClockSkew, Claims: o.Claims,
-		Expiry: cmp.Or(o.Expiry, DefaultExpiry), Logger: o.Logger,
+		DrawEachNonce: o.DrawEachNonce, Expiry: cmp.Or(o.Expiry, DefaultExpiry), Logger: o.Logger,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("mcpgobridge: %w", err)
