@@ -77,6 +77,10 @@ var (
 	// other than the one it was sealed for: another tool, other arguments,
 	// another audience or another principal.
 	ErrStateMismatch = errors.New("toolnexus: request state does not match the call")
+	// ErrNoPrincipal reports a call that came with a credential, such as
+	// an OAuth token, but names no user: binding its state to no user
+	// would let anyone without a token open it, so the call is refused.
+	ErrNoPrincipal = errors.New("toolnexus: authenticated call without a principal")
 	// ErrShortKey reports a sealing key shorter than [MinStateKeyLen] bytes.
 	ErrShortKey = errors.New("toolnexus: request state key too short")
 	// ErrInvalidKey reports a list of request state keys that is empty,

@@ -82,7 +82,9 @@ func (c MCPClient) multiRound() bool {
 // inputResponses of a retry, each response the raw JSON of a result of
 // elicitation/create, sampling/createMessage or roots/list; the
 // authenticated user the call is made for, if any (a token's subject); and
-// the client's declarations.
+// the client's declarations. Authenticated says that the call came with a
+// credential, such as an OAuth token: Principal must then name its user
+// (see [Principal]), or Call refuses it.
 //
 // Ask, when set, sends one input request to the client while the call is
 // served and returns the client's response: Call then asks the client
@@ -95,6 +97,7 @@ type MCPToolCall struct {
 	RequestState   string
 	InputResponses map[string]json.RawMessage
 	Principal      string
+	Authenticated  bool
 	Client         MCPClient
 	Ask            func(ctx context.Context, id string, r MCPInputRequest) (json.RawMessage, error)
 }
@@ -251,6 +254,10 @@ func NewMCPServer(key []byte, o MCPServerOptions) (*MCPServer, error) {
 // first, and returns the result to send, or an [*MCPError] to send as the
 // JSON-RPC error.
 //
+// A call that is Authenticated but has no Principal is the error -32603
+// "Internal error", its reason ([ErrNoPrincipal]) logged, and the tool does
+// not run: its state would be bound to no user.
+//
 // Arguments with an object, at any depth, that repeats a name or holds two
 // names that are one when case is folded ({"Env":"prod","env":"staging"})
 // are the error -32602 "Invalid arguments: …" naming them, on the first call
@@ -288,6 +295,9 @@ func NewMCPServer(key []byte, o MCPServerOptions) (*MCPServer, error) {
 func (s *MCPServer) Call(ctx context.Context, c MCPToolCall, tool func(ctx context.Context, answers Answers) ToolResult) (MCPCallToolResult, error) {
 	if s.Sealer == nil {
 		return MCPCallToolResult{}, s.internal(ctx, c, errors.New("toolnexus: MCPServer has no Sealer"))
+	}
+	if c.Authenticated && c.Principal == "" {
+		return MCPCallToolResult{}, s.internal(ctx, c, errorf(ErrNoPrincipal, "call of %s: its token names no subject", quote(c.Tool)))
 	}
 	if err := checkNames(c.Arguments); err != nil {
 		return MCPCallToolResult{}, s.logged(ctx, c, &MCPError{Code: CodeInvalidParams, Message: "Invalid arguments: " + reason(err), Err: err})

@@ -875,3 +875,22 @@ func TestMCPServerThrottlesRefusals(t *testing.T) {
 	assert.Contains(t, last, "suppressed=15")
 	assert.Equal(t, toolnexus.MaxRefusalLines+1, len(lines))
 }
+
+// TestMCPServerCallAuthenticatedWithoutPrincipal refuses an authenticated
+// call that names no user with -32603, and never runs the tool.
+func TestMCPServerCallAuthenticatedWithoutPrincipal(t *testing.T) {
+	t.Parallel()
+	s, log := newMCPServer(t, toolnexus.SealerOptions{})
+	runs := 0
+	_, err := s.Call(context.Background(), toolnexus.MCPToolCall{Tool: "name", Authenticated: true, Client: newClient}, nameTool(&runs))
+	var e *toolnexus.MCPError
+	require.ErrorAs(t, err, &e)
+	assert.Equal(t, toolnexus.CodeInternalError, e.Code)
+	assert.Equal(t, "Internal error", e.Message)
+	assert.ErrorIs(t, err, toolnexus.ErrNoPrincipal)
+	assert.Equal(t, 0, runs)
+	assert.Contains(t, log.String(), `err="toolnexus: authenticated call without a principal: call of \"name\": its token names no subject"`)
+	_, err = s.Call(context.Background(), toolnexus.MCPToolCall{Tool: "name", Authenticated: true, Principal: toolnexus.Principal("https://issuer.example", "alice"), Client: newClient}, nameTool(&runs))
+	require.NoError(t, err)
+	assert.Equal(t, 1, runs)
+}

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -76,7 +77,8 @@ type SealerOptions struct {
 	Keys [][]byte
 	// Audience names this service, such as its URL; a state opens only for
 	// the audience it was sealed for, so two services sharing a key cannot
-	// open each other's states.
+	// open each other's states. Set it: every service that leaves it empty
+	// shares the empty audience.
 	Audience string
 	// MaxAge is how long after it is sealed a state may open, at most
 	// MaxStateMaxAge; zero means DefaultStateMaxAge. A state expires at the
@@ -251,9 +253,20 @@ type StateCall struct {
 	// [Sealer.Seal] for how they are compared.
 	Arguments json.RawMessage
 	// Principal names the authenticated user of the call, such as the
-	// issuer and subject of its OAuth token; empty for a call without one.
-	// A state sealed for one principal opens for no other, nor for none.
+	// issuer and subject of its OAuth token ([Principal] writes them as
+	// one string); empty for a call without one. A state sealed for one
+	// principal opens for no other, nor for none.
 	Principal string
+}
+
+// Principal returns the principal of a user whose token issuer issued for
+// subject, as [StateCall].Principal names it: a string no other pair of
+// issuer and subject gives, the issuer's length first, so that issuer "a"
+// and subject "bc" are not issuer "ab" and subject "c". Empty strings are
+// kept as they are: a subject is never left out, but a bridge refuses a
+// token without one before it comes here.
+func Principal(issuer, subject string) string {
+	return "iss:" + strconv.Itoa(len(issuer)) + ":" + issuer + "sub:" + subject
 }
 
 // State is what a request state carries from one round of a suspended call

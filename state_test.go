@@ -1117,3 +1117,17 @@ func TestSealerData(t *testing.T) {
 		Data: map[string]any{"nan": math.NaN()}}}}, stateNow)
 	assertErr(t, err, toolnexus.ErrInvalidRequest, `toolnexus: invalid request: request "pnd-1": json: unsupported value: NaN`)
 }
+
+// TestPrincipal checks that a principal names its issuer and subject so
+// that no other pair gives it.
+func TestPrincipal(t *testing.T) {
+	t.Parallel()
+	assert.Equal(t, "iss:22:https://issuer.examplesub:alice", toolnexus.Principal("https://issuer.example", "alice"))
+	seen := map[string][2]string{}
+	for _, pair := range [][2]string{{"a", "bc"}, {"ab", "c"}, {"", "abc"}, {"abc", ""}, {"a:", "b"}, {"a", ":b"}, {"1:a", "sub:"}, {"", "1:asub:"}, {"", ""}} {
+		p := toolnexus.Principal(pair[0], pair[1])
+		prev, dup := seen[p]
+		assert.False(t, dup, "%q and %q give %q", prev, pair, p)
+		seen[p] = pair
+	}
+}

@@ -34,7 +34,8 @@ type Options struct {
 	Keys [][]byte
 	// Audience names this service, such as its URL: a state opens only on
 	// a Bridge with the same audience, so two services that share a key
-	// cannot open each other's states.
+	// cannot open each other's states. Set it: every service that leaves
+	// it empty shares the empty audience.
 	Audience string
 	// MaxAge is how long after it was sealed a state can open at all;
 	// zero means [toolnexus.DefaultStateMaxAge].
@@ -56,8 +57,12 @@ type Options struct {
 	// the stack of a tool that panicked. Nil means [slog.Default].
 	Logger *slog.Logger
 	// Principal returns the authenticated user a call is made for, to
-	// which its state is bound; nil means the UserID of the request's
-	// token (req.Extra.TokenInfo), or no user without a token.
+	// which its state is bound, such as [toolnexus.Principal] of its
+	// token's issuer and subject. Nil means the token's (req.Extra.TokenInfo):
+	// toolnexus.Principal of the string under "iss" in its Extra, if any,
+	// and its UserID; and no user without a token. A call with a token for
+	// which the principal is empty (a TokenInfo without UserID) is refused
+	// with -32603, never bound to no user.
 	Principal func(req *mcp.CallToolRequest) string
 }
 
@@ -226,6 +231,7 @@ func (b *Bridge) toolCall(req *mcp.CallToolRequest) (toolnexus.MCPToolCall, erro
 		Principal:    b.principalOf(req),
 		Client:       client(req),
 	}
+	c.Authenticated = req.Extra != nil && req.Extra.TokenInfo != nil
 	if len(p.InputResponses) > 0 {
 		c.InputResponses = make(map[string]json.RawMessage, len(p.InputResponses))
 		for id, r := range p.InputResponses {
@@ -249,10 +255,11 @@ func (b *Bridge) principalOf(req *mcp.CallToolRequest) string {
 	if b.principal != nil {
 		return b.principal(req)
 	}
-	if req.Extra != nil && req.Extra.TokenInfo != nil {
-		return req.Extra.TokenInfo.UserID
+	if req.Extra == nil || req.Extra.TokenInfo == nil || req.Extra.TokenInfo.UserID == "" {
+		return ""
 	}
-	return ""
+	issuer, _ := req.Extra.TokenInfo.Extra["iss"].(string)
+	return toolnexus.Principal(issuer, req.Extra.TokenInfo.UserID)
 }
 
 // client returns what the client of req negotiated and declared, read

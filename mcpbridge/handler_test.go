@@ -844,6 +844,38 @@ func TestHandlerPrincipal(t *testing.T) {
 	assert.Equal(t, "alice in prod, session true", text(t, call(t, alice, retry)))
 }
 
+// TestHandlerTokenWithoutSubject refuses, with -32603, a call whose token
+// names no user, rather than bind its state to no user; and binds a state
+// to the issuer and subject of a token, so that one subject of two issuers
+// are two users.
+func TestHandlerTokenWithoutSubject(t *testing.T) {
+	t.Parallel()
+	verify := func(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
+		token = strings.TrimSuffix(token, "-token")
+		at := strings.LastIndex(token, "/") // the issuer, then the user
+		issuer, user := token[:at], token[at+1:]
+		return &auth.TokenInfo{UserID: user, Extra: map[string]any{"iss": issuer}, Expiration: time.Now().Add(time.Hour)}, nil
+	}
+	log := &wire{}
+	s := newTestServer(t, testKey, &mcpbridge.Options{Logger: slog.New(slog.NewTextHandler(log, nil))})
+	as := func(token string) *mcp.ClientSession {
+		c := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "v0.0.1"}, manual)
+		return connectHTTP(t, s, c, auth.RequireBearerToken(verify, nil), "Authorization", "Bearer "+token+"-token")
+	}
+	e := callError(t, as("https://a.example/"), &mcp.CallToolParams{Name: "render"})
+	assert.Equal(t, int64(-32603), e.Code)
+	assert.Equal(t, "Internal error", e.Message)
+	assert.Contains(t, log.String(), `err="toolnexus: authenticated call without a principal: call of \"render\": its token names no subject"`)
+
+	args := map[string]any{"env": "prod"}
+	id, state := suspended(t, as("https://a.example/alice"), "whoami", args)
+	retry := &mcp.CallToolParams{Name: "whoami", Arguments: args, RequestState: state,
+		InputResponses: mcp.InputResponseMap{id: &mcp.ElicitResult{Action: "accept"}}}
+	e = callError(t, as("https://b.example/alice"), retry)
+	assert.Equal(t, int64(-32602), e.Code, "alice of another issuer is another user")
+	assert.Equal(t, "alice in prod, session true", text(t, call(t, as("https://a.example/alice"), retry)))
+}
+
 // TestHandlerPanic answers a tool that panics with an internal error, and
 // the server goes on.
 func TestHandlerPanic(t *testing.T) {

@@ -16,7 +16,7 @@ import (
 // with the question and a sealed requestState.
 func ExampleHandler() {
 	key := []byte("an example key of 32 bytes, at least") // a secret in a real server
-	bridge, err := mcpgobridge.New(key, nil)
+	bridge, err := mcpgobridge.New(key, &mcpgobridge.Options{Audience: "https://ops.example.com/mcp"})
 	if err != nil {
 		panic(err)
 	}

@@ -32,7 +32,8 @@ type Options struct {
 	Keys [][]byte
 	// Audience names this service, such as its URL: a state opens only on
 	// a Bridge with the same audience, so two services that share a key
-	// cannot open each other's states.
+	// cannot open each other's states. Set it: every service that leaves
+	// it empty shares the empty audience.
 	Audience string
 	// MaxAge is how long after it was sealed a state can open at all;
 	// zero means [toolnexus.DefaultStateMaxAge].
@@ -45,9 +46,13 @@ type Options struct {
 	// expires, as it may after a lost response.
 	Claims toolnexus.ClaimStore
 	// Principal, when set, returns the authenticated user a call is made
-	// for (such as the issuer and subject of its OAuth token), to which its
-	// state is bound. mcp-go verifies no token itself: put the user into
-	// the context with server.WithHTTPContextFunc and read it here.
+	// for, to which its state is bound, such as [toolnexus.Principal] of
+	// its OAuth token's issuer and subject. mcp-go verifies no token
+	// itself: put the user into the context with
+	// server.WithHTTPContextFunc and read it here. A call whose request
+	// carries an Authorization header is refused (an error, -32603 as
+	// mcp-go sends it) when Principal is nil or returns "": its state
+	// would be bound to no user.
 	Principal func(ctx context.Context, req mcp.CallToolRequest) string
 	// DrawEachNonce draws the nonce of each state from crypto/rand as it
 	// is sealed, for a server that a virtual machine snapshot may clone;
@@ -211,6 +216,7 @@ func (b *Bridge) serve(ctx context.Context, req mcp.CallToolRequest, args json.R
 	if b.principal != nil {
 		c.Principal = b.principal(ctx, req)
 	}
+	c.Authenticated = req.Header.Get("Authorization") != ""
 	if !mcp.IsModernProtocol(c.Client.Protocol) {
 		c.Ask = asker(server.ServerFromContext(ctx))
 	}

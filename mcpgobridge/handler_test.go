@@ -654,3 +654,50 @@ func withoutState(res map[string]any) map[string]any {
 	delete(res, "requestState")
 	return res
 }
+
+// TestHandlerTokenWithoutPrincipal calls over streamable HTTP, with an
+// mcp-go client, a Bridge whose calls carry an Authorization header: with
+// no Principal, or one that names no user, every call is refused and no
+// tool runs; with a Principal, the state binds to its user.
+func TestHandlerTokenWithoutPrincipal(t *testing.T) {
+	t.Parallel()
+	fromToken := func(_ context.Context, req mcp.CallToolRequest) string {
+		user, _ := strings.CutPrefix(req.Header.Get("Authorization"), "Bearer ")
+		return toolnexus.Principal("https://issuer.example", user)
+	}
+	for _, tt := range []struct {
+		name      string
+		principal func(context.Context, mcp.CallToolRequest) string
+		refused   bool
+	}{
+		{"no Principal", nil, true},
+		{"a Principal that names no one", func(context.Context, mcp.CallToolRequest) string { return "" }, true},
+		{"a Principal", fromToken, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			r := newRig(t, keyA, mcpgobridge.Options{Principal: tt.principal})
+			hs := httptest.NewServer(server.NewStreamableHTTPServer(r.srv))
+			t.Cleanup(hs.Close)
+			tr, err := transport.NewStreamableHTTP(hs.URL, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer alice"}))
+			require.NoError(t, err)
+			c := goclient.NewClient(tr)
+			require.NoError(t, c.Start(t.Context()))
+			t.Cleanup(func() { assert.NoError(t, c.Close()) })
+			var init mcp.InitializeRequest
+			init.Params.ClientInfo = mcp.Implementation{Name: "token", Version: "v0"}
+			_, err = c.Initialize(t.Context(), init)
+			require.NoError(t, err)
+			res, err := c.CallTool(t.Context(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "plain"}})
+			if tt.refused {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), "Internal error")
+				assert.ErrorIs(t, r.lastErr(), toolnexus.ErrNoPrincipal)
+				assert.Contains(t, r.logs.String(), `toolnexus: authenticated call without a principal: call of \"plain\": its token names no subject`)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, []mcp.Content{mcp.TextContent{Type: "text", Text: "plain"}}, res.Content)
+		})
+	}
+}

@@ -20,7 +20,7 @@ import (
 )
 
 // The name and version of both example servers, and the audience of their
-// states.
+// states when TOOLNEXUS_AUDIENCE does not name another.
 const (
 	Name     = "toolnexus-example"
 	Version  = "v0.1.0"
@@ -38,6 +38,10 @@ const (
 // a client holds between a question and its answer; each field is the one
 // of the same name of the bridge's Options, Key the key given to its New.
 type Config struct {
+	// Audience names the service: a state opens only on a server with the
+	// same audience, so that two services sharing a key cannot open each
+	// other's states.
+	Audience string
 	// Key seals states, and opens them.
 	Key []byte
 	// Keys open states too: the older keys of a rotation.
@@ -55,6 +59,8 @@ type Config struct {
 // FromEnv returns the Config that the environment, read with getenv, asks
 // for:
 //
+//   - TOOLNEXUS_AUDIENCE: the Audience, such as the service's URL;
+//     [Audience] when it is empty. Give each service its own.
 //   - TOOLNEXUS_STATE_KEYS: comma-separated hex keys, the first of which
 //     seals (Key), the others open (Keys).
 //   - TOOLNEXUS_STATE_KEY: one hex key, when there is no ring; without
@@ -70,7 +76,10 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	if err != nil {
 		return Config{}, err
 	}
-	c := Config{Key: keys[0], Keys: keys[1:]}
+	c := Config{Audience: Audience, Key: keys[0], Keys: keys[1:]}
+	if a := getenv("TOOLNEXUS_AUDIENCE"); a != "" {
+		c.Audience = a
+	}
 	switch v := getenv("TOOLNEXUS_SINGLE_USE"); v {
 	case "", "0":
 	case "1":

@@ -10,6 +10,10 @@
 // Redis client it can use is no dependency of mcpbridge. The environment
 // configures the state a client holds between a question and its answer:
 //
+//   - TOOLNEXUS_AUDIENCE: the name of this service, such as its URL, which
+//     every state is bound to: a state opens only on a server with the same
+//     audience, so two services sharing a key cannot open each other's
+//     states. Give each service its own; toolnexus-example by default.
 //   - TOOLNEXUS_STATE_KEYS: comma-separated hex keys, each at least 32
 //     bytes: the first seals states, every one opens them, so a key can be
 //     rotated without failing a parked call (add the new key second, then
@@ -72,7 +76,7 @@ func config(getenv func(string) string) ([]byte, *mcpbridge.Options, error) {
 		return nil, nil, err
 	}
 	return c.Key, &mcpbridge.Options{
-		Audience: mcpexample.Audience, Keys: c.Keys, Claims: c.Claims, Expiry: c.Expiry, MaxAge: c.MaxAge,
+		Audience: c.Audience, Keys: c.Keys, Claims: c.Claims, Expiry: c.Expiry, MaxAge: c.MaxAge,
 	}, nil
 }
 
