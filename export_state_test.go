@@ -17,6 +17,15 @@ func NewMemoryClaimsAt(now func() time.Time, sweep int) (ClaimStore, func() int)
 	return m, m.len
 }
 
+// NewMemoryClaimsCapacity returns a memory claim store of capacity claims
+// that reads the time from now, and a function that reports how many
+// claims it holds.
+func NewMemoryClaimsCapacity(now func() time.Time, capacity int) (ClaimStore, func() int) {
+	m := newMemoryClaims(now)
+	m.capacity = capacity
+	return m, m.len
+}
+
 // StatePlaintext returns the plaintext and the associated data that s
 // seals for call and st at now, for the benchmark of a bare AES-GCM seal
 // of the same bytes.

@@ -211,7 +211,9 @@ type MCPServerOptions struct {
 	// ClockSkew is how far ahead another server's clock may run; zero
 	// means [DefaultStateClockSkew].
 	ClockSkew time.Duration
-	// Claims, when set, lets each state finish at most once.
+	// Claims, when set, lets each state finish at most once: a call whose
+	// server crashes, or whose tool panics, after its claim does not
+	// finish, and its retry is refused (see [ClaimStore]).
 	Claims ClaimStore
 	// DrawEachNonce draws each state's nonce as it is sealed; see
 	// [SealerOptions].DrawEachNonce.
@@ -291,7 +293,9 @@ func NewMCPServer(key []byte, o MCPServerOptions) (*MCPServer, error) {
 // the client each round's requests through it and runs the tool again with
 // the answers, at most ten rounds, instead of returning input_required. A
 // tool that panics is the error -32603 "Internal error", its panic and
-// stack logged.
+// stack logged; when the Sealer claims states, the state it ran with stays
+// claimed, since the tool may have acted before it panicked, and the same
+// retry is refused as a state already used.
 func (s *MCPServer) Call(ctx context.Context, c MCPToolCall, tool func(ctx context.Context, answers Answers) ToolResult) (MCPCallToolResult, error) {
 	if s.Sealer == nil {
 		return MCPCallToolResult{}, s.internal(ctx, c, errors.New("toolnexus: MCPServer has no Sealer"))

@@ -894,3 +894,35 @@ func TestMCPServerCallAuthenticatedWithoutPrincipal(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 1, runs)
 }
+
+// TestMCPServerPanicKeepsClaim runs a tool that panics once it has its
+// answer: the call is -32603, and its state stays claimed, so the same
+// retry is refused as a state already used, logged apart from a forged one.
+func TestMCPServerPanicKeepsClaim(t *testing.T) {
+	t.Parallel()
+	s, log := newMCPServer(t, toolnexus.SealerOptions{Claims: toolnexus.NewMemoryClaims()})
+	runs := 0
+	tool := func(ctx context.Context, as toolnexus.Answers) toolnexus.ToolResult {
+		if len(as) > 0 {
+			runs++
+			panic("after it acted")
+		}
+		return nameTool(nil)(ctx, as)
+	}
+	c := toolnexus.MCPToolCall{Tool: "name", Client: newClient}
+	first, err := s.Call(context.Background(), c, tool)
+	require.NoError(t, err)
+	again := retry(c, first, map[string]string{"name": acceptAlice})
+	_, err = s.Call(context.Background(), again, tool)
+	var e *toolnexus.MCPError
+	require.ErrorAs(t, err, &e)
+	assert.Equal(t, toolnexus.CodeInternalError, e.Code)
+	assert.ErrorIs(t, err, toolnexus.ErrToolPanicked)
+	_, err = s.Call(context.Background(), again, tool)
+	require.ErrorAs(t, err, &e)
+	assert.Equal(t, toolnexus.CodeInvalidParams, e.Code)
+	assert.ErrorIs(t, err, toolnexus.ErrStateReplayed)
+	assert.Equal(t, 1, runs, "the tool ran once")
+	assert.Contains(t, log.String(), `msg="toolnexus: MCP request state already used"`)
+	assert.NotContains(t, log.String(), `msg="toolnexus: MCP request state refused"`)
+}

@@ -304,6 +304,10 @@ type OpenedState struct {
 	// rounds holds the requests, then the answers, as appendState wrote
 	// them, under the state's key.
 	rounds string
+	// sealedExpiry is the expiry of the state's header, in Unix
+	// milliseconds, which its sealer authenticated: the latest a state can
+	// open on any server, whose clock or maximum age differ from this one's.
+	sealedExpiry int64
 }
 
 // Requests returns the requests of the state's latest round, read anew
@@ -523,6 +527,7 @@ func (s *Sealer) Open(state string, call StateCall, now time.Time) (st OpenedSta
 	// The result is written in place: copied, it would be read before its
 	// stores had landed.
 	st.IssuedAt, st.ID, st.rounds = time.UnixMilli(c.issuedAt).UTC(), text[:stateIDLen], text[stateIDLen:]
+	st.sealedExpiry = expiry
 	if s.maxAge > 0 {
 		// In milliseconds, as the issue time is: later than now and the
 		// skew, to the nanosecond, is later than their millisecond.
@@ -630,6 +635,14 @@ func (s *Sealer) expired(st OpenedState, now time.Time) error {
 // fails reports [ErrClaimStore], wrapping the store's error, and the call
 // must be refused, never run unchecked. Without a ClaimStore, Claim does
 // nothing: a state may then finish any number of times until it expires.
+//
+// The claim lasts until the state can open on no server: until the expiry
+// its sealer wrote in it, which no server's maximum age extends, plus
+// [MaxStateClockSkew], the most by which a server's clock may lag. A state
+// is so used at most once: taken before the tool runs, its claim stays when
+// the tool does not finish (the process crashed, or the tool panicked,
+// perhaps after it acted), and the client's retry is refused as a state
+// already used. Each call runs at most once; one may not run at all.
 func (s *Sealer) Claim(ctx context.Context, st OpenedState) error {
 	if s.claims == nil {
 		return nil
@@ -637,7 +650,11 @@ func (s *Sealer) Claim(ctx context.Context, st OpenedState) error {
 	if st.ID == "" || st.ExpiresAt.IsZero() {
 		return errorf(ErrInvalidState, "the state to claim has no ID or no expiry: claim an OpenedState that Open returned")
 	}
-	fresh, err := s.claims.Claim(ctx, st.ID, st.ExpiresAt)
+	until := st.ExpiresAt
+	if st.sealedExpiry != 0 && st.sealedExpiry != noExpiry {
+		until = time.UnixMilli(st.sealedExpiry).UTC()
+	}
+	fresh, err := s.claims.Claim(ctx, st.ID, until.Add(MaxStateClockSkew))
 	if err != nil {
 		return fmt.Errorf("%w: state %s: %w", ErrClaimStore, st.ID, err)
 	}

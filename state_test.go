@@ -678,7 +678,30 @@ func TestSealerClaim(t *testing.T) {
 		opened, err := s.Open(seal(t, s, stagingFor, st, stateNow), stagingFor, stateNow)
 		require.NoError(t, err)
 		require.NoError(t, s.Claim(context.Background(), opened))
-		assert.Equal(t, []string{opened.ID + " until " + stateNow.Add(time.Minute).Truncate(time.Millisecond).UTC().Format(time.RFC3339Nano)}, rec.calls)
+		until := stateNow.Add(time.Minute).Truncate(time.Millisecond).Add(toolnexus.MaxStateClockSkew)
+		assert.Equal(t, []string{opened.ID + " until " + until.UTC().Format(time.RFC3339Nano)}, rec.calls,
+			"the expiry it was sealed with, and the largest skew a server may have")
+	})
+	t.Run("a claim outlives the state on every server", func(t *testing.T) {
+		t.Parallel()
+		// A state sealed by a server with a longer maximum age opens on one
+		// with a shorter one until the shorter age, and on the sealer's
+		// until the longer age, and on a server whose clock lags by the
+		// most skew allowed until that much later: the claim lasts past
+		// all of them.
+		rec := &recordingClaims{}
+		long := newSealer(t, toolnexus.SealerOptions{Claims: rec, MaxAge: 2 * time.Hour})
+		short := newSealer(t, toolnexus.SealerOptions{Claims: rec, MaxAge: time.Hour, ClockSkew: toolnexus.MaxStateClockSkew})
+		state := seal(t, long, stagingFor, st, stateNow)
+		opened, err := short.Open(state, stagingFor, stateNow)
+		require.NoError(t, err)
+		assert.Equal(t, stateNow.Add(time.Hour).Truncate(time.Millisecond).UTC(), opened.ExpiresAt, "the short server's view")
+		require.NoError(t, short.Claim(context.Background(), opened))
+		lagging := stateNow.Add(2*time.Hour - time.Millisecond)
+		_, err = long.Open(state, stagingFor, lagging)
+		require.NoError(t, err, "the long server still opens it")
+		until := stateNow.Add(2 * time.Hour).Truncate(time.Millisecond).Add(toolnexus.MaxStateClockSkew)
+		assert.Equal(t, []string{opened.ID + " until " + until.UTC().Format(time.RFC3339Nano)}, rec.calls)
 	})
 }
 

@@ -47,7 +47,13 @@ type Options struct {
 	// server that shares the store: [toolnexus.NewMemoryClaims] for one
 	// process, the redisclaims module behind a load balancer. Nil lets a
 	// client retry a state until it expires, as it may after a lost
-	// response.
+	// response. At most once means a call may not finish at all: the
+	// claim is taken before the tool runs, and stays when the server
+	// crashes or the tool panics (the client gets -32603 "Internal error";
+	// the tool may have acted before it panicked), so the client's retry
+	// is refused as a state already used (-32602, logged apart from a
+	// forged state). A store that cannot be reached refuses the call with
+	// -32603, which the client may retry.
 	Claims toolnexus.ClaimStore
 	// DrawEachNonce draws the nonce of each state from crypto/rand as it
 	// is sealed, for a server that a virtual machine snapshot may clone;

@@ -43,7 +43,12 @@ type Options struct {
 	ClockSkew time.Duration
 	// Claims, when set, lets each state finish at most once, across every
 	// server sharing the store; nil lets a client retry a state until it
-	// expires, as it may after a lost response.
+	// expires, as it may after a lost response. At most once means a call
+	// may not finish at all: the claim is taken before the tool runs, and
+	// stays when the server crashes or the tool panics (the tool may have
+	// acted before it panicked), so the client's retry is refused as a
+	// state already used (logged apart from a forged state). A store that
+	// cannot be reached refuses the call, which the client may retry.
 	Claims toolnexus.ClaimStore
 	// Principal, when set, returns the authenticated user a call is made
 	// for, to which its state is bound, such as [toolnexus.Principal] of

@@ -12,6 +12,7 @@ import (
 	"context"
 	"crypto/rand"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -66,7 +67,9 @@ type Config struct {
 //   - TOOLNEXUS_STATE_KEY: one hex key, when there is no ring; without
 //     either, Key is random.
 //   - TOOLNEXUS_SINGLE_USE=1: claims kept in memory, for one process.
-//   - TOOLNEXUS_REDIS_URL=redis://host:port/db: claims kept in the Redis.
+//   - TOOLNEXUS_REDIS_URL=redis://host:port/db: claims kept in the Redis,
+//     whose configuration is checked ([redisclaims.Store.Check]): what
+//     makes single use less durable is logged as a warning.
 //   - TOOLNEXUS_EXPIRY: a positive Go duration such as 2h; MaxAge is
 //     then the longer of it and [toolnexus.DefaultStateMaxAge].
 //
@@ -92,9 +95,18 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		if err != nil {
 			return Config{}, fmt.Errorf("TOOLNEXUS_REDIS_URL: %w", err)
 		}
-		if c.Claims, err = redisclaims.New(redis.NewClient(ro), nil); err != nil {
+		store, err := redisclaims.New(redis.NewClient(ro), nil)
+		if err != nil {
 			return Config{}, err
 		}
+		// Single use is as durable as the Redis: say at start what in its
+		// configuration makes it less so.
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := store.Check(ctx); err != nil {
+			slog.Warn("TOOLNEXUS_REDIS_URL: single use is less durable than it should be", "err", err)
+		}
+		c.Claims = store
 	}
 	if v := getenv("TOOLNEXUS_EXPIRY"); v != "" {
 		d, err := time.ParseDuration(v)

@@ -24,7 +24,10 @@
 //   - TOOLNEXUS_SINGLE_USE=1: each state is answered at most once, a replay
 //     refused (claims kept in memory, for one process).
 //   - TOOLNEXUS_REDIS_URL=redis://host:port/db: the same, for every server
-//     that shares the Redis.
+//     that shares the Redis. Single use is as durable as that Redis: give
+//     it one of its own, maxmemory-policy noeviction and appendonly yes
+//     (the server warns at start of what it finds otherwise); a failover
+//     may lose the last claims.
 //   - TOOLNEXUS_EXPIRY: how long a parked call stays answerable, as a Go
 //     duration such as 2h: 10m by default, at most 30 days. Its state is
 //     refused after that, and in any case a day after it was sealed when
