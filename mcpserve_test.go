@@ -926,3 +926,30 @@ func TestMCPServerPanicKeepsClaim(t *testing.T) {
 	assert.Contains(t, log.String(), `msg="toolnexus: MCP request state already used"`)
 	assert.NotContains(t, log.String(), `msg="toolnexus: MCP request state refused"`)
 }
+
+// TestMCPServerCallSelfReferringData runs a tool that suspends on a
+// Request whose Data holds itself: the call is the error -32603, logged,
+// and the server goes on.
+func TestMCPServerCallSelfReferringData(t *testing.T) {
+	t.Parallel()
+	s, log := newMCPServer(t, toolnexus.SealerOptions{})
+	for _, client := range []toolnexus.MCPClient{newClient, oldClient} {
+		for _, kind := range []string{toolnexus.KindInput, toolnexus.KindSampling} {
+			tool := func(context.Context, toolnexus.Answers) toolnexus.ToolResult {
+				return toolnexus.Pending(toolnexus.Request{ID: "r", Kind: kind, Prompt: "p", Data: selfMap()})
+			}
+			c := toolnexus.MCPToolCall{Tool: "t", Client: client}
+			if client.Protocol == oldClient.Protocol {
+				c.Ask = func(context.Context, string, toolnexus.MCPInputRequest) (json.RawMessage, error) {
+					return nil, errors.New("never asked")
+				}
+			}
+			_, err := s.Call(context.Background(), c, tool)
+			var e *toolnexus.MCPError
+			require.ErrorAs(t, err, &e, "%s %s", client.Protocol, kind)
+			assert.Equal(t, toolnexus.CodeInternalError, e.Code)
+			assert.ErrorIs(t, err, toolnexus.ErrInvalidRequest)
+		}
+	}
+	assert.Contains(t, log.String(), "data nests deeper than 10000 levels, or holds itself")
+}

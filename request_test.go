@@ -489,3 +489,85 @@ func TestAnswersGet(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(mustJSON(t, as)), &back))
 	assert.Equal(t, as, back)
 }
+
+// selfMap returns a map that holds itself, and selfList a list that does.
+func selfMap() map[string]any {
+	m := map[string]any{"a": 1.0}
+	m["self"] = m
+	return m
+}
+
+func selfList() map[string]any {
+	l := []any{"x", nil}
+	l[1] = l
+	return map[string]any{"l": l}
+}
+
+// deepData returns Data nested n objects deep.
+func deepData(n int) map[string]any {
+	m := map[string]any{"leaf": true}
+	for range n - 1 {
+		m = map[string]any{"a": m}
+	}
+	return m
+}
+
+// selfNode is a Go value that holds itself through a pointer.
+type selfNode struct {
+	Name string
+	Next *selfNode
+}
+
+// hostileData are Data that nest without end or deeper than MaxDataDepth.
+func hostileData() map[string]map[string]any {
+	n := &selfNode{Name: "n"}
+	n.Next = n
+	deepList := []any{}
+	for range toolnexus.MaxDataDepth + 5 {
+		deepList = []any{deepList}
+	}
+	return map[string]map[string]any{
+		"a map that holds itself":  selfMap(),
+		"a list that holds itself": selfList(),
+		"a pointer cycle":          {"n": n},
+		"too deep":                 deepData(toolnexus.MaxDataDepth + 2),
+		"a list too deep":          {"l": deepList},
+	}
+}
+
+// TestRequestDataBound checks that Validate, DecodeData and the requests'
+// conversions refuse Data that nests without end or too deep with
+// ErrInvalidRequest, and take Data exactly MaxDataDepth deep.
+func TestRequestDataBound(t *testing.T) {
+	t.Parallel()
+	for name, data := range hostileData() {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			for _, kind := range []string{toolnexus.KindInput, toolnexus.KindSampling} {
+				req := toolnexus.Request{ID: "r", Kind: kind, Prompt: "p", Data: data}
+				assertErr(t, req.Validate(), toolnexus.ErrInvalidRequest, `toolnexus: invalid request: request "r": data nests deeper than 10000 levels, or holds itself`)
+				_, err := req.MCPInputRequest()
+				assert.ErrorIs(t, err, toolnexus.ErrInvalidRequest)
+			}
+			var v struct{ A any }
+			err := toolnexus.Answer{ID: "r", OK: true, Data: data}.DecodeData(&v)
+			assertErr(t, err, toolnexus.ErrInvalidRequest, `toolnexus: invalid request: answer "r": data nests deeper than 10000 levels, or holds itself`)
+			assert.NotPanics(t, func() { _ = fmt.Sprint(toolnexus.Ok("x").WithMetadata("d", data)) })
+		})
+	}
+	req := toolnexus.Request{ID: "r", Kind: toolnexus.KindInput, Prompt: "p", Data: deepData(toolnexus.MaxDataDepth)}
+	assert.NoError(t, req.Validate(), "as deep as allowed")
+}
+
+// TestDecodeDataSelfEmbedding decodes into a struct that embeds itself
+// through a pointer, which encoding/json follows once.
+func TestDecodeDataSelfEmbedding(t *testing.T) {
+	t.Parallel()
+	type node struct {
+		*node
+		Name string `json:"name"`
+	}
+	var n node
+	require.NoError(t, toolnexus.Answer{ID: "r", Data: map[string]any{"name": "x", "NAME": "y"}}.DecodeData(&n))
+	assert.Equal(t, "x", n.Name)
+}

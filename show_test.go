@@ -632,3 +632,59 @@ func TestRedactedWireValues(t *testing.T) {
 	web := toolnexus.OpenAIImageURL{URL: "https://example.com/a.png"}
 	assert.Equal(t, web, toolnexus.Ok("x").WithMetadata("u", web).Redacted().Metadata["u"])
 }
+
+// TestWireValuesThatHoldThemselves prints and logs wire values and results
+// that hold each other, through maps, lists and pointers, or that share one
+// map many times: every form ends, and shows no value twice.
+func TestWireValuesThatHoldThemselves(t *testing.T) {
+	t.Parallel()
+	selfWire := func() any {
+		m := map[string]any{}
+		e := toolnexus.MCPElicitResult{Action: "accept", Content: m}
+		m["e"] = e
+		return e
+	}
+	resultInWire := func() any {
+		m := map[string]any{}
+		r := toolnexus.Ok("x")
+		r.Metadata = m
+		m["w"] = toolnexus.MCPElicitResult{Action: "accept", Content: map[string]any{"r": r, "p": &r}}
+		return r
+	}
+	pointerLoop := func() any {
+		var x any
+		x = &x
+		return toolnexus.MCPElicitResult{Action: "accept", Content: map[string]any{"p": x}}
+	}
+	shared := func() any {
+		m := map[string]any{}
+		for i := range 64 {
+			m[strconv.Itoa(i)] = m
+		}
+		return toolnexus.MCPElicitResult{Action: "accept", Content: m}
+	}
+	turnLoop := func() any {
+		m := map[string]any{}
+		tr := toolnexus.Turn{Calls: []toolnexus.ToolCall{{ID: "c", Name: "t", Result: toolnexus.Ok("x").WithMetadata("m", m)}}}
+		m["turn"] = tr
+		m["self"] = m
+		return tr
+	}
+	for name, build := range map[string]func() any{"a wire value in itself": selfWire, "a result in a wire value in it": resultInWire,
+		"a pointer to itself": pointerLoop, "one map shared 64 times": shared, "a turn in its call's metadata": turnLoop} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			v := build()
+			for _, verb := range printVerbs {
+				assert.Less(t, len(fmt.Sprintf(verb, v)), 1<<16, verb)
+			}
+			text, js := logWithoutTime(slog.Any("v", v))
+			assert.Less(t, len(text), 1<<16)
+			assert.Less(t, len(js), 1<<16)
+			_, _ = json.Marshal(toolnexus.Ok("x").WithMetadata("v", v).Redacted())
+		})
+	}
+	text, _ := logWithoutTime(slog.Any("v", selfWire()))
+	assert.Equal(t, `level=INFO msg=m v.action=accept v.content.e.action=accept v.content.e.content="map[string]interface {} (len 1, seen above)"`, text)
+	assert.Equal(t, `{Action:"accept" Content:map["e":{Action:"accept" Content:map[string]interface {}(len 1, seen above)}]}`, fmt.Sprint(selfWire()))
+}

@@ -1154,3 +1154,26 @@ func TestPrincipal(t *testing.T) {
 		seen[p] = pair
 	}
 }
+
+// TestSealDataBound seals requests and answers whose Data nests without
+// end or deeper than MaxDataDepth: Seal refuses them with
+// ErrInvalidRequest, and takes Data exactly MaxDataDepth deep.
+func TestSealDataBound(t *testing.T) {
+	t.Parallel()
+	s := newSealer(t, toolnexus.SealerOptions{})
+	for name, data := range hostileData() {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			_, err := s.Seal(stagingFor, toolnexus.State{Requests: []toolnexus.Request{{ID: "pnd-1", Kind: "input", Prompt: "Name?", Data: data}}}, stateNow)
+			assertErr(t, err, toolnexus.ErrInvalidRequest, `toolnexus: invalid request: request "pnd-1": data nests deeper than 10000 levels, or holds itself`)
+			_, err = s.Seal(stagingFor, toolnexus.State{Requests: []toolnexus.Request{stateReq}, Answers: toolnexus.Answers{{ID: "a", OK: true, Data: data}}}, stateNow)
+			assertErr(t, err, toolnexus.ErrInvalidRequest, "")
+		})
+	}
+	deep := deepData(100)
+	state, err := s.Seal(stagingFor, toolnexus.State{Requests: []toolnexus.Request{{ID: "pnd-1", Kind: "input", Prompt: "Name?", Data: deep}}}, stateNow)
+	require.NoError(t, err)
+	opened, err := s.Open(state, stagingFor, stateNow)
+	require.NoError(t, err)
+	assert.Equal(t, deep, opened.Requests()[0].Data)
+}

@@ -1045,3 +1045,29 @@ func TestHandlerAmbiguousArguments(t *testing.T) {
 		InputResponses: mcp.InputResponseMap{id: &mcp.ElicitResult{Action: "accept", Content: map[string]any{}}}})
 	assert.Equal(t, "deployed to staging", text(t, res))
 }
+
+// TestHandlerSelfReferringData serves a tool that suspends on a Request
+// whose Data holds itself, and a result whose structured content does: the
+// call is -32603 and the server goes on; the result does not convert.
+func TestHandlerSelfReferringData(t *testing.T) {
+	t.Parallel()
+	b, err := mcpbridge.New(testKey, &mcpbridge.Options{Logger: quiet})
+	require.NoError(t, err)
+	s := mcp.NewServer(&mcp.Implementation{Name: "test-server", Version: "v0.0.1"}, nil)
+	self := map[string]any{"a": 1.0}
+	self["self"] = self
+	mcp.AddTool(s, &mcp.Tool{Name: "loop"}, mcpbridge.Handler(b, func(context.Context, struct{}, *toolnexus.Answer) toolnexus.ToolResult {
+		return toolnexus.Pending(toolnexus.Request{ID: "r", Kind: toolnexus.KindInput, Prompt: "p", Data: self})
+	}))
+	mcp.AddTool(s, &mcp.Tool{Name: "ok"}, mcpbridge.Handler(b, func(context.Context, struct{}, *toolnexus.Answer) toolnexus.ToolResult {
+		return toolnexus.Ok("fine")
+	}))
+	for _, version := range []string{"", "2025-11-25"} {
+		cs, _ := connect(t, s, manual, version)
+		e := callError(t, cs, &mcp.CallToolParams{Name: "loop"})
+		assert.Equal(t, int64(-32603), e.Code, version)
+		assert.Equal(t, "fine", text(t, call(t, cs, &mcp.CallToolParams{Name: "ok"})))
+	}
+	_, err = mcpbridge.FromCallToolResult(&mcp.CallToolResult{StructuredContent: self})
+	assert.ErrorIs(t, err, toolnexus.ErrInvalidMCP)
+}

@@ -701,3 +701,23 @@ func TestHandlerTokenWithoutPrincipal(t *testing.T) {
 		})
 	}
 }
+
+// TestHandlerSelfReferringData serves a tool that suspends on a Request
+// whose Data holds itself: the call is an error and the server goes on; a
+// result whose structured content holds itself does not convert.
+func TestHandlerSelfReferringData(t *testing.T) {
+	t.Parallel()
+	r := newRig(t, keyA, mcpgobridge.Options{})
+	b, err := mcpgobridge.New(keyA, nil)
+	require.NoError(t, err)
+	self := map[string]any{"a": 1.0}
+	self["self"] = self
+	r.srv.AddTool(mcp.NewTool("loop"), mcpgobridge.Handler(b, func(context.Context, struct{}, *toolnexus.Answer) toolnexus.ToolResult {
+		return toolnexus.Pending(toolnexus.Request{ID: "r", Kind: toolnexus.KindInput, Prompt: "p", Data: self})
+	}))
+	assert.Equal(t, `{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Internal error"}}`, r.call(allCaps, `"name":"loop"`))
+	assert.ErrorIs(t, r.lastErr(), toolnexus.ErrInvalidRequest)
+	assertJSON(t, `{"content":[{"type":"text","text":"plain"}],"resultType":"complete"}`, result(t, r.call(`{}`, `"name":"plain"`)))
+	_, err = mcpgobridge.FromCallToolResult(&mcp.CallToolResult{StructuredContent: self})
+	assert.ErrorIs(t, err, toolnexus.ErrInvalidMCP)
+}
