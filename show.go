@@ -274,7 +274,7 @@ func (w *walk) inline(v reflect.Value, n *node, depth int) {
 	case reflect.Struct:
 		for i := range v.NumField() {
 			switch {
-			case isPayload(v.Type(), i, v.Field(i)):
+			case isDropped(v.Type(), i, v.Field(i)):
 				n.direct = true
 			case v.Type().Field(i).IsExported():
 				w.inline(v.Field(i), n, depth+1)
@@ -491,7 +491,7 @@ func (w *walk) redact(v reflect.Value, depth int) (reflect.Value, bool) {
 				continue
 			}
 			e, changed := w.redact(elem(i), depth+1)
-			if v.Kind() == reflect.Struct && isPayload(v.Type(), i, e) {
+			if v.Kind() == reflect.Struct && isDropped(v.Type(), i, e) {
 				e, changed = reflect.Zero(e.Type()), true // a wire value's payload
 			}
 			if !changed {
@@ -813,7 +813,7 @@ func (w *walk) goValue(v any, depth int) string {
 // wirePayloads names, for each wire type, the fields that hold a payload:
 // base64, a data URL, or JSON a tool returned.
 var wirePayloads = map[reflect.Type][]string{
-	reflect.TypeFor[MCPCallToolResult]():          {"StructuredContent"},
+	reflect.TypeFor[MCPCallToolResult]():          {"StructuredContent", "RequestState"},
 	reflect.TypeFor[MCPInputRequest]():            {"Params"},
 	reflect.TypeFor[MCPContent]():                 {"Data"},
 	reflect.TypeFor[MCPResource]():                {"Blob"},
@@ -837,12 +837,36 @@ var wirePayloads = map[reflect.Type][]string{
 	reflect.TypeFor[GeminiContent]():              nil,
 	reflect.TypeFor[GeminiPart]():                 nil,
 	reflect.TypeFor[Turn]():                       nil,
-	reflect.TypeFor[ToolCall]():                   nil,
+	reflect.TypeFor[ToolCall]():                   {"Arguments"},
+	reflect.TypeFor[Wait]():                       nil,
+	reflect.TypeFor[Request]():                    {"Data"},
+	reflect.TypeFor[Answer]():                     {"Data"},
+	reflect.TypeFor[MCPToolCall]():                {"Arguments", "RequestState", "InputResponses"},
+	reflect.TypeFor[MCPServerOptions]():           {"Keys"},
+	reflect.TypeFor[StateCall]():                  {"Arguments"},
+	reflect.TypeFor[State]():                      nil,
+	reflect.TypeFor[OpenedState]():                nil,
+	reflect.TypeFor[SealerOptions]():              {"Keys"},
+}
+
+// redactedInside names the payload fields of wire types that print as their
+// size but that Redacted keeps, with the payloads in them redacted: the
+// Data of a Request or an Answer, which a suspension needs (an
+// elicitation's schema) and which holds parts only where it holds them.
+var redactedInside = map[reflect.Type]string{
+	reflect.TypeFor[Request](): "Data",
+	reflect.TypeFor[Answer]():  "Data",
+}
+
+// isDropped reports whether Redacted drops the i'th field of the struct
+// type t, a payload it does not redact in place.
+func isDropped(t reflect.Type, i int, v reflect.Value) bool {
+	return isPayload(t, i, v) && redactedInside[t] != t.Field(i).Name
 }
 
 // isPayload reports whether the i'th field of the struct type t holds a
-// payload: a field wirePayloads names whose value, a string or raw JSON, is
-// not empty, other than an http(s) URL.
+// payload: a field wirePayloads names whose value (a string, raw JSON,
+// bytes, a Data map, keys) is not empty, other than an http(s) URL.
 func isPayload(t reflect.Type, i int, v reflect.Value) bool {
 	names := wirePayloads[t]
 	if names == nil || !slices.Contains(names, t.Field(i).Name) || v.IsZero() {
@@ -1439,3 +1463,84 @@ func (v ToolCall) Format(f fmt.State, verb rune) { format(f, verb, v) }
 
 // LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
 func (v ToolCall) LogValue() slog.Value { return logWire(v) }
+
+// String returns v's fields without payload, for %v.
+func (v Wait) String() string { return showWire(v, false) }
+
+// GoString returns v in Go syntax without payload, for %#v.
+func (v Wait) GoString() string { return showWire(v, true) }
+
+// Format prints v for every verb without payload, as [Wait.String] (%#v: [Wait.GoString]).
+func (v Wait) Format(f fmt.State, verb rune) { format(f, verb, v) }
+
+// LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
+func (v Wait) LogValue() slog.Value { return logWire(v) }
+
+// String returns r's fields, its Data as its size: Data may carry a
+// payload, such as the image of a sampling request.
+func (r Request) String() string { return showWire(r, false) }
+
+// GoString returns r in Go syntax, its Data as its size, for %#v.
+func (r Request) GoString() string { return showWire(r, true) }
+
+// Format prints r for every verb without its Data, as [Request.String] (%#v: [Request.GoString]).
+func (r Request) Format(f fmt.State, verb rune) { format(f, verb, r) }
+
+// String returns a's fields, its Data as its size: Data may carry a
+// payload, such as the image of a client's sampling result.
+func (a Answer) String() string { return showWire(a, false) }
+
+// GoString returns a in Go syntax, its Data as its size, for %#v.
+func (a Answer) GoString() string { return showWire(a, true) }
+
+// Format prints a for every verb without its Data, as [Answer.String] (%#v: [Answer.GoString]).
+func (a Answer) Format(f fmt.State, verb rune) { format(f, verb, a) }
+
+// LogValue implements [slog.LogValuer]: a logs as a group of its non-empty fields, its Data as its size.
+func (a Answer) LogValue() slog.Value { return logWire(a) }
+
+// String returns the answers as [Answer.String] writes each.
+func (as Answers) String() string {
+	var w walk
+	return w.wireField(reflect.ValueOf([]Answer(as)), false, 0)
+}
+
+// GoString returns the answers in Go syntax, each as [Answer.GoString] writes it.
+func (as Answers) GoString() string {
+	var w walk
+	return "toolnexus.Answers" + w.wireField(reflect.ValueOf([]Answer(as)), true, 0)
+}
+
+// Format prints the answers for every verb without their Data, as [Answers.String] (%#v: [Answers.GoString]).
+func (as Answers) Format(f fmt.State, verb rune) { format(f, verb, as) }
+
+// LogValue implements [slog.LogValuer]: the answers log as a group of each, by index, without their Data.
+func (as Answers) LogValue() slog.Value {
+	var w walk
+	return w.wireLogValue(reflect.ValueOf([]Answer(as)), 0)
+}
+
+// String returns c's fields, its arguments, state and input responses as
+// their size, for %v.
+func (c MCPToolCall) String() string { return showWire(c, false) }
+
+// GoString returns c in Go syntax without payload, for %#v.
+func (c MCPToolCall) GoString() string { return showWire(c, true) }
+
+// Format prints c for every verb without payload, as [MCPToolCall.String] (%#v: [MCPToolCall.GoString]).
+func (c MCPToolCall) Format(f fmt.State, verb rune) { format(f, verb, c) }
+
+// LogValue implements [slog.LogValuer]: c logs as a group of its non-empty fields, without payload.
+func (c MCPToolCall) LogValue() slog.Value { return logWire(c) }
+
+// String returns o's fields, its keys as their number, for %v.
+func (o MCPServerOptions) String() string { return showWire(o, false) }
+
+// GoString returns o in Go syntax without its keys, for %#v.
+func (o MCPServerOptions) GoString() string { return showWire(o, true) }
+
+// Format prints o for every verb without its keys, as [MCPServerOptions.String] (%#v: [MCPServerOptions.GoString]).
+func (o MCPServerOptions) Format(f fmt.State, verb rune) { format(f, verb, o) }
+
+// LogValue implements [slog.LogValuer]: o logs as a group of its non-empty fields, without its keys.
+func (o MCPServerOptions) LogValue() slog.Value { return logWire(o) }

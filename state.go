@@ -14,6 +14,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"math"
 	"slices"
 	"strconv"
@@ -764,3 +765,53 @@ func unboundSealer(key []byte) (*Sealer, error) {
 // errInvalidState is the one error of a state that fails to open: it does
 // not say which check failed.
 var errInvalidState = errorf(ErrInvalidState, "not sealed with this key, or altered")
+
+// String returns c's fields, its arguments as their size, for %v.
+func (c StateCall) String() string { return showWire(c, false) }
+
+// GoString returns c in Go syntax, its arguments as their size, for %#v.
+func (c StateCall) GoString() string { return showWire(c, true) }
+
+// Format prints c for every verb without its arguments, as [StateCall.String] (%#v: [StateCall.GoString]).
+func (c StateCall) Format(f fmt.State, verb rune) { format(f, verb, c) }
+
+// LogValue implements [slog.LogValuer]: c logs as a group of its non-empty fields, without its arguments.
+func (c StateCall) LogValue() slog.Value { return logWire(c) }
+
+// String returns st's fields, the Data of its requests and answers as
+// their size, for %v.
+func (st State) String() string { return showWire(st, false) }
+
+// GoString returns st in Go syntax without Data, for %#v.
+func (st State) GoString() string { return showWire(st, true) }
+
+// Format prints st for every verb without Data, as [State.String] (%#v: [State.GoString]).
+func (st State) Format(f fmt.State, verb rune) { format(f, verb, st) }
+
+// LogValue implements [slog.LogValuer]: st logs as a group of its non-empty fields, without Data.
+func (st State) LogValue() slog.Value { return logWire(st) }
+
+// String returns o's issue time, expiry and ID, never its requests and
+// answers, for %v.
+func (o OpenedState) String() string { return showWire(o, false) }
+
+// GoString returns o's exported fields in Go syntax, for %#v.
+func (o OpenedState) GoString() string { return showWire(o, true) }
+
+// Format prints o for every verb as [OpenedState.String] (%#v: [OpenedState.GoString]).
+func (o OpenedState) Format(f fmt.State, verb rune) { format(f, verb, o) }
+
+// LogValue implements [slog.LogValuer]: o logs as a group of its issue time, expiry and ID.
+func (o OpenedState) LogValue() slog.Value { return logWire(o) }
+
+// String returns o's fields, its keys as their number, for %v.
+func (o SealerOptions) String() string { return showWire(o, false) }
+
+// GoString returns o in Go syntax without its keys, for %#v.
+func (o SealerOptions) GoString() string { return showWire(o, true) }
+
+// Format prints o for every verb without its keys, as [SealerOptions.String] (%#v: [SealerOptions.GoString]).
+func (o SealerOptions) Format(f fmt.State, verb rune) { format(f, verb, o) }
+
+// LogValue implements [slog.LogValuer]: o logs as a group of its non-empty fields, without its keys.
+func (o SealerOptions) LogValue() slog.Value { return logWire(o) }
