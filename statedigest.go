@@ -760,12 +760,12 @@ func readMember(s []byte, i int, frames []nameFrame, names [][]byte) (int, [][]b
 	if i >= len(s) || s[i] != '"' {
 		return -1, names, nil
 	}
-	end, escaped, ok := stringEnd(s, i)
+	end, plain, ok := stringEnd(s, i)
 	if !ok {
 		return -1, names, nil
 	}
 	name := s[i+1 : end-1]
-	if escaped || !utf8.Valid(name) {
+	if !plain && (bytes.IndexByte(name, '\\') >= 0 || !utf8.Valid(name)) {
 		var decoded string
 		if json.Unmarshal(s[i:end], &decoded) != nil {
 			return -1, names, nil
@@ -855,35 +855,38 @@ func foldName(name []byte) []byte {
 }
 
 // stringEnd returns the index after the JSON string whose opening quote is
-// at s[i], and whether it holds an escape; false for a string that is not
-// JSON.
-func stringEnd(s []byte, i int) (end int, escaped, ok bool) {
-	for j := i + 1; ; {
+// at s[i], and whether it is plain, ASCII without escapes, and so its own
+// content; false for a string that is not JSON.
+func stringEnd(s []byte, i int) (end int, plain, ok bool) {
+	j := plainRun(s, i+1)
+	if j < len(s) && s[j] == '"' {
+		return j + 1, true, true
+	}
+	for {
 		j = plainRun(s, j)
 		if j >= len(s) {
-			return j, escaped, false
+			return j, false, false
 		}
 		switch c := s[j]; {
 		case c == '"':
-			return j + 1, escaped, true
+			return j + 1, false, true
 		case c == '\\':
-			escaped = true
 			if j+1 >= len(s) {
-				return j, escaped, false
+				return j, false, false
 			}
 			switch s[j+1] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 				j += 2
 			case 'u':
 				if _, ok := hex4(s[j+2:]); !ok {
-					return j, escaped, false
+					return j, false, false
 				}
 				j += 6
 			default:
-				return j, escaped, false
+				return j, false, false
 			}
 		case c < 0x20:
-			return j, escaped, false
+			return j, false, false
 		default: // a byte of a non-ASCII rune, valid or not
 			j++
 		}
