@@ -168,6 +168,14 @@ func Handler[In any](b *Bridge, fn ToolFunc[In]) mcp.ToolHandlerFor[In, any] {
 // 2026-07-28 and the suspension's text as an error result on older
 // protocols.
 //
+// Arguments whose objects repeat a name, or hold two names that are one
+// when case is folded ({"Env":"prod","env":"staging"}), are the JSON-RPC
+// error -32602 "Invalid arguments: …" naming them, on the first call and on
+// every retry, and fn never runs: a decoder that keeps the first or the last
+// of them, or folds case, would read another call than the one a state
+// binds (the SDK's own check of the input schema may refuse a name the
+// tool does not take first, with an error result).
+//
 // A retry whose state does not open (altered, sealed with another key, for
 // another tool, other arguments or another user, expired, or already used
 // with [Options].Claims) is the JSON-RPC error -32602 "Invalid or expired
