@@ -570,4 +570,5 @@ func TestDecodeDataSelfEmbedding(t *testing.T) {
 	var n node
 	require.NoError(t, toolnexus.Answer{ID: "r", Data: map[string]any{"name": "x", "NAME": "y"}}.DecodeData(&n))
 	assert.Equal(t, "x", n.Name)
+	assert.Nil(t, n.node, "an unexported embedded pointer is not set")
 }
