@@ -997,6 +997,7 @@ func FuzzArgsBinding(f *testing.F) {
 // tokenizer decodes them: the reference of CheckNames.
 func foldedTwice(t *testing.T, data []byte) bool {
 	d := json.NewDecoder(bytes.NewReader(data))
+	d.UseNumber()
 	type frame struct {
 		object, atKey bool
 		names         []string
