@@ -118,3 +118,45 @@ func TestSealerClaimAcrossInstances(t *testing.T) {
 	require.NoError(t, err)
 	require.ErrorIs(t, a.Claim(context.Background(), replay), toolnexus.ErrStateReplayed)
 }
+
+// TestMemoryClaimsCapacity fills a store of 100 claims: a new claim is
+// refused while all 100 are of states that may still open, never by
+// forgetting one, and taken once one of them has expired.
+func TestMemoryClaimsCapacity(t *testing.T) {
+	t.Parallel()
+	c := &clock{now: stateNow}
+	claims, held := toolnexus.NewMemoryClaimsCapacity(c.Now, 100)
+	ctx := context.Background()
+	for i := range 100 {
+		fresh, err := claims.Claim(ctx, fmt.Sprint("s", i), stateNow.Add(time.Duration(i+1)*time.Minute))
+		require.NoError(t, err)
+		require.True(t, fresh)
+	}
+	for range 3 {
+		fresh, err := claims.Claim(ctx, "one more", stateNow.Add(time.Hour))
+		require.EqualError(t, err, "toolnexus: memory claim store is full: its 100 claims are of states that may still open")
+		assert.False(t, fresh)
+	}
+	for i := range 100 {
+		fresh, err := claims.Claim(ctx, fmt.Sprint("s", i), stateNow.Add(time.Hour))
+		require.NoError(t, err, "a full store still tells a replay")
+		assert.False(t, fresh, "s%d is still claimed", i)
+	}
+	assert.Equal(t, 100, held())
+	c.Add(time.Minute) // s0 has expired
+	fresh, err := claims.Claim(ctx, "one more", stateNow.Add(time.Hour))
+	require.NoError(t, err)
+	assert.True(t, fresh)
+	assert.Equal(t, 100, held())
+	_, err = claims.Claim(ctx, "and another", stateNow.Add(time.Hour))
+	require.Error(t, err, "s1 expires a minute later")
+
+	// Through a Sealer, a full store refuses the call.
+	s := newSealer(t, toolnexus.SealerOptions{Claims: claims})
+	st := toolnexus.State{Requests: []toolnexus.Request{{ID: "pnd-1", Kind: toolnexus.KindApproval, Prompt: "Deploy?"}}}
+	opened, err := s.Open(seal(t, s, stagingFor, st, stateNow), stagingFor, stateNow)
+	require.NoError(t, err)
+	err = s.Claim(ctx, opened)
+	require.ErrorIs(t, err, toolnexus.ErrClaimStore)
+	assert.NotErrorIs(t, err, toolnexus.ErrStateReplayed)
+}

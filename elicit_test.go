@@ -365,3 +365,40 @@ func TestAnswerFromMCPElicitResult(t *testing.T) {
 		})
 	}
 }
+
+// TestDateTimeFormat checks the date-time format of an elicitation's
+// string against RFC 3339's grammar (section 5.6) and its leap second
+// (5.7): 23:59:60 in UTC once the offset is applied, in either case of "T"
+// and "Z".
+func TestDateTimeFormat(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		s     string
+		valid bool
+	}{
+		{"1963-06-19T08:30:06.283185Z", true},
+		{"1963-06-19t08:30:06.283185z", true},
+		{"1963-06-19T08:30:06+23:59", true},
+		{"1963-06-19T08:30:06-00:00", true},
+		{"1998-12-31T23:59:60Z", true},
+		{"1998-12-31T15:59:60.123-08:00", true},
+		{"1999-01-01T00:59:60+01:00", true},
+		{"1998-12-31T23:59:61Z", false},
+		{"1998-12-31T23:58:60Z", false},
+		{"1998-12-31T22:59:60Z", false},
+		{"1998-12-31T23:59:60+01:00", false},
+		{"1963-06-19T08:30:06+24:00", false},
+		{"1963-06-19T08:30:06-24:00", false},
+		{"1963-06-19T08:30:06+23:60", false},
+		{"1963-06-19T08:30:06+2:00", false},
+		{"1963-06-19T24:00:00Z", false},
+		{"1963-06-19T08:60:00Z", false},
+		{"1990-02-31T15:59:59.123-08:00", false},
+		{"1963-06-19 08:30:06Z", false},
+		{"1963-06-19T08:30:06.Z", false},
+		{"1963-06-19T08:30:06", false},
+		{"06/19/1963 08:30:06 PST", false},
+	} {
+		assert.Equal(t, tt.valid, toolnexus.ValidFormat("date-time", tt.s), tt.s)
+	}
+}

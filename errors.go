@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // Sentinel errors. Every error the package returns starts with "toolnexus: ",
@@ -54,6 +55,14 @@ var (
 	// as an elicitation's content off the schema it was asked with (see
 	// [Request.AnswerFromMCP]). It also matches [ErrInvalidMCP].
 	ErrInvalidAnswer error = &alsoError{msg: "toolnexus: invalid answer", also: ErrInvalidMCP}
+	// ErrDuplicateKey reports a JSON object, at any depth, with two members
+	// of one name, or of names that are one when case is folded ("Env" and
+	// "env", "k" and the Kelvin sign): a reader that keeps the first of two
+	// members, one that keeps the last and one that folds case, as
+	// encoding/json does into a struct, would each read another value, so
+	// RFC 7493 (I-JSON) asks for unique names. It also matches
+	// [ErrInvalidJSON].
+	ErrDuplicateKey error = &alsoError{msg: "toolnexus: duplicate JSON key", also: ErrInvalidJSON}
 	// ErrInvalidJSON reports JSON that does not decode into a value of this
 	// package: a key holds a value of the wrong type, or the input is not
 	// JSON.
@@ -68,6 +77,10 @@ var (
 	// other than the one it was sealed for: another tool, other arguments,
 	// another audience or another principal.
 	ErrStateMismatch = errors.New("toolnexus: request state does not match the call")
+	// ErrNoPrincipal reports a call that came with a credential, such as
+	// an OAuth token, but names no user: binding its state to no user
+	// would let anyone without a token open it, so the call is refused.
+	ErrNoPrincipal = errors.New("toolnexus: authenticated call without a principal")
 	// ErrShortKey reports a sealing key shorter than [MinStateKeyLen] bytes.
 	ErrShortKey = errors.New("toolnexus: request state key too short")
 	// ErrInvalidKey reports a list of request state keys that is empty,
@@ -130,6 +143,25 @@ func (e *PartTooLargeError) Is(target error) bool { return target == ErrPartTooL
 func errorf(sentinel error, format string, args ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{sentinel}, args...)...)
 }
+
+// errorfCause wraps a sentinel and cause, an error of the package, with
+// details: errorfCause(ErrX, cause, "call %s", id) reads "toolnexus: x:
+// call "id": cause's message without its prefix", and matches both.
+func errorfCause(sentinel, cause error, format string, args ...any) error {
+	msg := sentinel.Error() + ": " + fmt.Sprintf(format, args...) + ": " + strings.TrimPrefix(cause.Error(), "toolnexus: ")
+	return &causeError{msg: msg, errs: []error{sentinel, cause}}
+}
+
+// causeError is the error of errorfCause.
+type causeError struct {
+	msg  string
+	errs []error
+}
+
+func (e *causeError) Error() string { return e.msg }
+
+// Unwrap returns the sentinel and the cause of e.
+func (e *causeError) Unwrap() []error { return e.errs }
 
 // alsoError is a sentinel that also matches another one with [errors.Is].
 type alsoError struct {

@@ -17,6 +17,15 @@ func NewMemoryClaimsAt(now func() time.Time, sweep int) (ClaimStore, func() int)
 	return m, m.len
 }
 
+// NewMemoryClaimsCapacity returns a memory claim store of capacity claims
+// that reads the time from now, and a function that reports how many
+// claims it holds.
+func NewMemoryClaimsCapacity(now func() time.Time, capacity int) (ClaimStore, func() int) {
+	m := newMemoryClaims(now)
+	m.capacity = capacity
+	return m, m.len
+}
+
 // StatePlaintext returns the plaintext and the associated data that s
 // seals for call and st at now, for the benchmark of a bare AES-GCM seal
 // of the same bytes.
@@ -124,3 +133,18 @@ func NewSealerNonces(o SealerOptions, randomNonce bool) (*Sealer, error) {
 // ParseUTC and ParseRFC3339Std are the two ways Request.Expiry reads a
 // time: its fast path for the form WithExpiry writes, and time.Parse.
 var ParseUTC, ParseRFC3339Std = parseUTC, parseRFC3339Std
+
+// CheckNames is the check of duplicate member names that every place
+// binding or decoding arguments runs.
+var CheckNames = checkNames
+
+// DrawsEachNonce reports whether every key of s has its AEAD draw the
+// nonce of each state, rather than take those Seal draws many at a time.
+func DrawsEachNonce(s *Sealer) bool {
+	for _, k := range s.keys {
+		if !k.randomNonce {
+			return false
+		}
+	}
+	return true
+}

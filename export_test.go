@@ -12,6 +12,7 @@ var (
 	CheckBase64  = checkBase64
 	Encode       = encode
 	Quote        = quote
+	ValidFormat  = validFormat
 )
 
 // Base64Kernel is one way of encoding and checking base64 in this build on

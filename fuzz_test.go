@@ -954,7 +954,8 @@ func FuzzSealerOpen(f *testing.F) {
 func FuzzArgsBinding(f *testing.F) {
 	for _, s := range []string{`{"env":"staging","replicas":3}`, `{"b":1,"a":[true,false,null,{"c":"\u00e9\n"}]}`, ` null `, ``,
 		`{"a":1,"a":2}`, `{"o":{"b":1,"a":0,"b":3},"c":[{"y":1,"x":2}]}`, `[-0.5e+10,1E-2,0]`, `"\ud83d\ude00"`, "\"\xff\"", `{"a":1} x`, `[1,]`, `{"a":01}`,
-		`{"a":1,"b":[true,{"c":"\u001f\n"}]}`, `{"a!":1,"a":{"b ":2,"b":"\ud83d"}}`, "{\"k\":\"\x7f\u2028\"}", `{"k":"\u001F\/"}`} {
+		`{"a":1,"b":[true,{"c":"\u001f\n"}]}`, `{"a!":1,"a":{"b ":2,"b":"\ud83d"}}`, "{\"k\":\"\x7f\u2028\"}", `{"k":"\u001F\/"}`,
+		`{"Env":"prod","env":"staging"}`, `{"k":1,"\u212a":2}`, `{"s":{"\u017f":1,"S":2}}`, `{"\ud800":1,"\udbff":2}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, args []byte) {
@@ -975,7 +976,15 @@ func FuzzArgsBinding(f *testing.F) {
 				require.Equal(t, decodeNumbers(t, args), decodeNumbers(t, want), "the canonical form %q is another value", want)
 			}
 		}
+		namesErr := toolnexus.CheckNames(args)
+		if err == nil {
+			require.Equal(t, foldedTwice(t, args), namesErr != nil, "CheckNames: %v", namesErr)
+		}
 		binding, bindErr := toolnexus.ArgsBinding(args)
+		if namesErr != nil {
+			require.ErrorIs(t, bindErr, toolnexus.ErrDuplicateKey)
+			return
+		}
 		require.Equal(t, err == nil, bindErr == nil)
 		if bindErr != nil {
 			require.ErrorIs(t, bindErr, toolnexus.ErrInvalidJSON)
@@ -983,6 +992,47 @@ func FuzzArgsBinding(f *testing.F) {
 		}
 		require.Equal(t, wantBinding(want), binding)
 	})
+}
+
+// foldedTwice reports whether an object of data, valid JSON, has two
+// member names that strings.EqualFold finds equal, as encoding/json's
+// tokenizer decodes them: the reference of CheckNames.
+func foldedTwice(t *testing.T, data []byte) bool {
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.UseNumber()
+	type frame struct {
+		object, atKey bool
+		names         []string
+	}
+	var stack []frame
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			return false
+		}
+		require.NoError(t, err)
+		top := len(stack) - 1
+		if name, ok := tok.(string); ok && top >= 0 && stack[top].object && stack[top].atKey {
+			for _, prev := range stack[top].names {
+				if strings.EqualFold(prev, name) {
+					return true
+				}
+			}
+			stack[top].names = append(stack[top].names, name)
+			stack[top].atKey = false
+			continue
+		}
+		switch tok {
+		case json.Delim('{'), json.Delim('['):
+			stack = append(stack, frame{object: tok == json.Delim('{'), atKey: tok == json.Delim('{')})
+			continue
+		case json.Delim('}'), json.Delim(']'):
+			stack = stack[:top]
+		}
+		if top := len(stack) - 1; top >= 0 && stack[top].object {
+			stack[top].atKey = true
+		}
+	}
 }
 
 // decodeNumbers decodes data as encoding/json does, numbers kept as written.

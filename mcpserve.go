@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -81,7 +82,9 @@ func (c MCPClient) multiRound() bool {
 // inputResponses of a retry, each response the raw JSON of a result of
 // elicitation/create, sampling/createMessage or roots/list; the
 // authenticated user the call is made for, if any (a token's subject); and
-// the client's declarations.
+// the client's declarations. Authenticated says that the call came with a
+// credential, such as an OAuth token: Principal must then name its user
+// (see [Principal]), or Call refuses it.
 //
 // Ask, when set, sends one input request to the client while the call is
 // served and returns the client's response: Call then asks the client
@@ -94,6 +97,7 @@ type MCPToolCall struct {
 	RequestState   string
 	InputResponses map[string]json.RawMessage
 	Principal      string
+	Authenticated  bool
 	Client         MCPClient
 	Ask            func(ctx context.Context, id string, r MCPInputRequest) (json.RawMessage, error)
 }
@@ -126,9 +130,17 @@ func (e *MCPError) Unwrap() error { return e.Err }
 // Expiry is how long a Request without ExpiresAt can be answered (zero:
 // until the state expires, after the Sealer's maximum age); Logger gets
 // what the client is never told, such as why a state did not open and the
-// stack of a tool that panicked (nil: [slog.Default]). An MCPServer is safe
-// for concurrent use once set up; its zero value has no Sealer and answers
-// every call with an internal error.
+// stack of a tool that panicked (nil: [slog.Default]).
+//
+// The lines a client's refused calls log (a state that does not open, a
+// malformed answer, arguments that repeat a name) are at most
+// [MaxRefusalLines] a second, so that a client cannot fill the log: the
+// others are counted, and the next line logged says how many were left
+// out under "suppressed".
+//
+// An MCPServer is safe for concurrent use once set up, and must not be
+// copied once in use; its zero value has no Sealer and answers every call
+// with an internal error.
 type MCPServer struct {
 	Sealer *Sealer
 	Expiry time.Duration
@@ -136,6 +148,51 @@ type MCPServer struct {
 	// Time, when set, returns the current time, as in crypto/tls.Config;
 	// nil means time.Now.
 	Time func() time.Time
+
+	refusals refusalLog
+}
+
+// MaxRefusalLines is how many lines the refused calls of an [MCPServer]
+// log in a second at most.
+const MaxRefusalLines = 10
+
+// refusalLog counts the lines of refused calls logged in the current
+// second, and those left out since the last one logged.
+type refusalLog struct {
+	mu         sync.Mutex
+	second     time.Time // when the current second began
+	lines      int       // logged in it
+	suppressed int       // left out since the last line logged
+}
+
+// allow reports whether a refusal may log a line at now, and how many were
+// left out before it.
+func (r *refusalLog) allow(now time.Time) (ok bool, suppressed int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if d := now.Sub(r.second); d >= time.Second || d < 0 {
+		r.second, r.lines = now, 0
+	}
+	if r.lines >= MaxRefusalLines {
+		r.suppressed++
+		return false, 0
+	}
+	r.lines++
+	suppressed, r.suppressed = r.suppressed, 0
+	return true, suppressed
+}
+
+// refused logs the line of a refused call at level, unless too many have
+// been logged this second.
+func (s *MCPServer) refused(ctx context.Context, level slog.Level, msg string, args ...any) {
+	ok, suppressed := s.refusals.allow(s.clock())
+	if !ok {
+		return
+	}
+	if suppressed > 0 {
+		args = append(args, "suppressed", suppressed)
+	}
+	s.logger().Log(ctx, level, msg, args...)
 }
 
 // MCPServerOptions configures the [MCPServer] that [NewMCPServer] returns:
@@ -154,8 +211,13 @@ type MCPServerOptions struct {
 	// ClockSkew is how far ahead another server's clock may run; zero
 	// means [DefaultStateClockSkew].
 	ClockSkew time.Duration
-	// Claims, when set, lets each state finish at most once.
+	// Claims, when set, lets each state finish at most once: a call whose
+	// server crashes, or whose tool panics, after its claim does not
+	// finish, and its retry is refused (see [ClaimStore]).
 	Claims ClaimStore
+	// DrawEachNonce draws each state's nonce as it is sealed; see
+	// [SealerOptions].DrawEachNonce.
+	DrawEachNonce bool
 	// Expiry is how long a Request without ExpiresAt can be answered; zero
 	// means until its state expires.
 	Expiry time.Duration
@@ -181,6 +243,8 @@ func NewMCPServer(key []byte, o MCPServerOptions) (*MCPServer, error) {
 		MaxAge:    o.MaxAge,
 		ClockSkew: o.ClockSkew,
 		Claims:    o.Claims,
+
+		DrawEachNonce: o.DrawEachNonce,
 	})
 	if err != nil {
 		return nil, err
@@ -191,6 +255,17 @@ func NewMCPServer(key []byte, o MCPServerOptions) (*MCPServer, error) {
 // Call runs one tools/call of tool, given every answer so far, earliest
 // first, and returns the result to send, or an [*MCPError] to send as the
 // JSON-RPC error.
+//
+// A call that is Authenticated but has no Principal is the error -32603
+// "Internal error", its reason ([ErrNoPrincipal]) logged, and the tool does
+// not run: its state would be bound to no user.
+//
+// Arguments with an object, at any depth, that repeats a name or holds two
+// names that are one when case is folded ({"Env":"prod","env":"staging"})
+// are the error -32602 "Invalid arguments: …" naming them, on the first call
+// and on every retry, and the tool never runs: decoders that keep the first
+// or the last of two members, or fold case, would read different calls
+// from the one a state binds (see [ErrDuplicateKey]).
 //
 // A retry's requestState is opened first: one that does not open (altered,
 // sealed with a key the Sealer does not hold, for another tool, other
@@ -218,10 +293,18 @@ func NewMCPServer(key []byte, o MCPServerOptions) (*MCPServer, error) {
 // the client each round's requests through it and runs the tool again with
 // the answers, at most ten rounds, instead of returning input_required. A
 // tool that panics is the error -32603 "Internal error", its panic and
-// stack logged.
+// stack logged; when the Sealer claims states, the state it ran with stays
+// claimed, since the tool may have acted before it panicked, and the same
+// retry is refused as a state already used.
 func (s *MCPServer) Call(ctx context.Context, c MCPToolCall, tool func(ctx context.Context, answers Answers) ToolResult) (MCPCallToolResult, error) {
 	if s.Sealer == nil {
 		return MCPCallToolResult{}, s.internal(ctx, c, errors.New("toolnexus: MCPServer has no Sealer"))
+	}
+	if c.Authenticated && c.Principal == "" {
+		return MCPCallToolResult{}, s.internal(ctx, c, errorf(ErrNoPrincipal, "call of %s: its token names no subject", quote(c.Tool)))
+	}
+	if err := checkNames(c.Arguments); err != nil {
+		return MCPCallToolResult{}, s.logged(ctx, c, &MCPError{Code: CodeInvalidParams, Message: "Invalid arguments: " + reason(err), Err: err})
 	}
 	call := StateCall{Tool: c.Tool, Arguments: c.Arguments, Principal: c.Principal}
 	var (
@@ -498,7 +581,7 @@ func (s *MCPServer) canAsk(ctx context.Context, c MCPToolCall, reqs []Request) e
 		Data:    json.RawMessage(data),
 		Err:     errorf(ErrMissingCapability, "tool %s asks for %s", quote(c.Tool), strings.Join(names, ", ")),
 	}
-	s.logger().InfoContext(ctx, "toolnexus: MCP client lacks a capability the tool asks for", "tool", c.Tool, "err", err.Err)
+	s.refused(ctx, slog.LevelInfo, "toolnexus: MCP client lacks a capability the tool asks for", "tool", c.Tool, "err", err.Err)
 	return err
 }
 
@@ -521,16 +604,19 @@ func contains(names []string, name string) bool {
 // invalidState logs why c's state did not open and returns the error the
 // client gets for it.
 func (s *MCPServer) invalidState(ctx context.Context, c MCPToolCall, err error) error {
-	s.logger().WarnContext(ctx, "toolnexus: MCP request state refused", "tool", c.Tool, "err", err)
+	s.refused(ctx, slog.LevelWarn, "toolnexus: MCP request state refused", "tool", c.Tool, "err", err)
 	return &MCPError{Code: CodeInvalidParams, Message: invalidStateMessage, Data: json.RawMessage(invalidStateData), Err: err}
 }
 
 // claimFailed returns the error of a state the Sealer could not claim: a
-// replay is a state that does not open; a claim store that cannot be
-// reached is an internal error, and the call does not run.
+// replay is a state that does not open, to the client, and logged apart
+// from a forged one (a client that retried after a lost response, a crash
+// or a tool's panic sends a state already used); a claim store that
+// cannot be reached is an internal error, and the call does not run.
 func (s *MCPServer) claimFailed(ctx context.Context, c MCPToolCall, err error) error {
 	if errors.Is(err, ErrStateReplayed) {
-		return s.invalidState(ctx, c, err)
+		s.refused(ctx, slog.LevelWarn, "toolnexus: MCP request state already used", "tool", c.Tool, "err", err)
+		return &MCPError{Code: CodeInvalidParams, Message: invalidStateMessage, Data: json.RawMessage(invalidStateData), Err: err}
 	}
 	return s.internal(ctx, c, err)
 }
@@ -543,7 +629,7 @@ func (s *MCPServer) internal(ctx context.Context, c MCPToolCall, err error) erro
 
 // logged logs the reason of e, an error for the client, and returns it.
 func (s *MCPServer) logged(ctx context.Context, c MCPToolCall, err error) error {
-	s.logger().InfoContext(ctx, "toolnexus: MCP call refused", "tool", c.Tool, "err", err)
+	s.refused(ctx, slog.LevelInfo, "toolnexus: MCP call refused", "tool", c.Tool, "err", err)
 	return err
 }
 

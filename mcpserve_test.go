@@ -791,3 +791,165 @@ func TestNewMCPServerKeys(t *testing.T) {
 	require.ErrorAs(t, err, &mcpErr)
 	assert.Equal(t, -32602, mcpErr.Code)
 }
+
+// TestMCPServerCallRefusesAmbiguousArguments checks that arguments whose
+// objects repeat a name, or hold names that are one when case is folded,
+// are refused with -32602 on the first call and on a retry whose state was
+// sealed for the unambiguous arguments, and that the tool never runs with
+// them.
+func TestMCPServerCallRefusesAmbiguousArguments(t *testing.T) {
+	t.Parallel()
+	s, log := newMCPServer(t, toolnexus.SealerOptions{})
+	runs := 0
+	tool := nameTool(&runs)
+	first, err := s.Call(context.Background(), toolnexus.MCPToolCall{Tool: "deploy", Arguments: json.RawMessage(`{"env":"staging"}`), Client: newClient}, tool)
+	require.NoError(t, err)
+	require.Equal(t, 1, runs)
+	for _, tt := range []struct {
+		name, args, msg string
+	}{
+		{"folded", `{"env":"staging","Env":"prod"}`,
+			`Invalid arguments: duplicate JSON key: keys "env" and "Env" in the top-level object are one key when case is folded, as encoding/json folds it`},
+		{"escaped and folded", `{"\u0045nv":"prod","env":"staging"}`,
+			`Invalid arguments: duplicate JSON key: keys "Env" and "env" in the top-level object are one key when case is folded, as encoding/json folds it`},
+		{"Kelvin sign", `{"env":"staging","o":{"k":1,"\u212a":2}}`,
+			`Invalid arguments: duplicate JSON key: keys "k" and "\u212a" in the object at o are one key when case is folded, as encoding/json folds it`},
+		{"twice", `{"env":"prod","env":"staging"}`, `Invalid arguments: duplicate JSON key: key "env" appears twice in the top-level object`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, c := range []toolnexus.MCPToolCall{
+				{Tool: "deploy", Arguments: json.RawMessage(tt.args), Client: newClient},
+				retry(toolnexus.MCPToolCall{Tool: "deploy", Arguments: json.RawMessage(tt.args), Client: newClient}, first, map[string]string{"name": acceptAlice}),
+			} {
+				_, err := s.Call(context.Background(), c, tool)
+				var e *toolnexus.MCPError
+				require.ErrorAs(t, err, &e)
+				assert.Equal(t, toolnexus.CodeInvalidParams, e.Code)
+				assert.Equal(t, tt.msg, e.Message)
+				assert.ErrorIs(t, err, toolnexus.ErrDuplicateKey)
+			}
+			assert.Equal(t, 1, runs, "the tool never runs with them")
+		})
+	}
+	assert.Contains(t, log.String(), "duplicate JSON key")
+	// The unambiguous retry still finishes.
+	res, err := s.Call(context.Background(), retry(toolnexus.MCPToolCall{Tool: "deploy", Arguments: json.RawMessage(`{ "env" : "staging" }`), Client: newClient}, first, map[string]string{"name": acceptAlice}), tool)
+	require.NoError(t, err)
+	assert.Equal(t, `{"content":[{"type":"text","text":"Hello, Alice!"}],"isError":false,"resultType":"complete"}`, wire(t, res))
+}
+
+// TestMCPServerThrottlesRefusals checks that a client's refused states log
+// at most MaxRefusalLines lines a second, the next line counting those left
+// out, and that a replay logs apart from a forged state.
+func TestMCPServerThrottlesRefusals(t *testing.T) {
+	t.Parallel()
+	s, log := newMCPServer(t, toolnexus.SealerOptions{Claims: toolnexus.NewMemoryClaims()})
+	var mu sync.Mutex
+	now := serveNow
+	s.Time = func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	forged := toolnexus.MCPToolCall{Tool: "name", RequestState: "tn1.forged", Client: newClient}
+	for range 25 {
+		_, err := s.Call(context.Background(), forged, nameTool(nil))
+		require.ErrorIs(t, err, toolnexus.ErrInvalidState)
+	}
+	assert.Equal(t, toolnexus.MaxRefusalLines, strings.Count(log.String(), "msg=\"toolnexus: MCP request state refused\""))
+	assert.NotContains(t, log.String(), "suppressed")
+	mu.Lock()
+	now = now.Add(time.Second)
+	mu.Unlock()
+
+	first, err := s.Call(context.Background(), toolnexus.MCPToolCall{Tool: "name", Client: newClient}, nameTool(nil))
+	require.NoError(t, err)
+	again := retry(toolnexus.MCPToolCall{Tool: "name", Client: newClient}, first, map[string]string{"name": acceptAlice})
+	_, err = s.Call(context.Background(), again, nameTool(nil))
+	require.NoError(t, err)
+	_, err = s.Call(context.Background(), again, nameTool(nil))
+	var e *toolnexus.MCPError
+	require.ErrorAs(t, err, &e)
+	assert.Equal(t, toolnexus.CodeInvalidParams, e.Code)
+	assert.Equal(t, "Invalid or expired requestState", e.Message)
+	assert.ErrorIs(t, err, toolnexus.ErrStateReplayed)
+	lines := strings.Split(strings.TrimSpace(log.String()), "\n")
+	last := lines[len(lines)-1]
+	assert.Contains(t, last, `level=WARN msg="toolnexus: MCP request state already used" tool=name err="toolnexus: request state already used: state `)
+	assert.Contains(t, last, "suppressed=15")
+	assert.Equal(t, toolnexus.MaxRefusalLines+1, len(lines))
+}
+
+// TestMCPServerCallAuthenticatedWithoutPrincipal refuses an authenticated
+// call that names no user with -32603, and never runs the tool.
+func TestMCPServerCallAuthenticatedWithoutPrincipal(t *testing.T) {
+	t.Parallel()
+	s, log := newMCPServer(t, toolnexus.SealerOptions{})
+	runs := 0
+	_, err := s.Call(context.Background(), toolnexus.MCPToolCall{Tool: "name", Authenticated: true, Client: newClient}, nameTool(&runs))
+	var e *toolnexus.MCPError
+	require.ErrorAs(t, err, &e)
+	assert.Equal(t, toolnexus.CodeInternalError, e.Code)
+	assert.Equal(t, "Internal error", e.Message)
+	assert.ErrorIs(t, err, toolnexus.ErrNoPrincipal)
+	assert.Equal(t, 0, runs)
+	assert.Contains(t, log.String(), `err="toolnexus: authenticated call without a principal: call of \"name\": its token names no subject"`)
+	_, err = s.Call(context.Background(), toolnexus.MCPToolCall{Tool: "name", Authenticated: true, Principal: toolnexus.Principal("https://issuer.example", "alice"), Client: newClient}, nameTool(&runs))
+	require.NoError(t, err)
+	assert.Equal(t, 1, runs)
+}
+
+// TestMCPServerPanicKeepsClaim runs a tool that panics once it has its
+// answer: the call is -32603, and its state stays claimed, so the same
+// retry is refused as a state already used, logged apart from a forged one.
+func TestMCPServerPanicKeepsClaim(t *testing.T) {
+	t.Parallel()
+	s, log := newMCPServer(t, toolnexus.SealerOptions{Claims: toolnexus.NewMemoryClaims()})
+	runs := 0
+	tool := func(ctx context.Context, as toolnexus.Answers) toolnexus.ToolResult {
+		if len(as) > 0 {
+			runs++
+			panic("after it acted")
+		}
+		return nameTool(nil)(ctx, as)
+	}
+	c := toolnexus.MCPToolCall{Tool: "name", Client: newClient}
+	first, err := s.Call(context.Background(), c, tool)
+	require.NoError(t, err)
+	again := retry(c, first, map[string]string{"name": acceptAlice})
+	_, err = s.Call(context.Background(), again, tool)
+	var e *toolnexus.MCPError
+	require.ErrorAs(t, err, &e)
+	assert.Equal(t, toolnexus.CodeInternalError, e.Code)
+	assert.ErrorIs(t, err, toolnexus.ErrToolPanicked)
+	_, err = s.Call(context.Background(), again, tool)
+	require.ErrorAs(t, err, &e)
+	assert.Equal(t, toolnexus.CodeInvalidParams, e.Code)
+	assert.ErrorIs(t, err, toolnexus.ErrStateReplayed)
+	assert.Equal(t, 1, runs, "the tool ran once")
+	assert.Contains(t, log.String(), `msg="toolnexus: MCP request state already used"`)
+	assert.NotContains(t, log.String(), `msg="toolnexus: MCP request state refused"`)
+}
+
+// TestMCPServerCallSelfReferringData runs a tool that suspends on a
+// Request whose Data holds itself: the call is the error -32603, logged,
+// and the server goes on.
+func TestMCPServerCallSelfReferringData(t *testing.T) {
+	t.Parallel()
+	s, log := newMCPServer(t, toolnexus.SealerOptions{})
+	for _, client := range []toolnexus.MCPClient{newClient, oldClient} {
+		for _, kind := range []string{toolnexus.KindInput, toolnexus.KindSampling} {
+			tool := func(context.Context, toolnexus.Answers) toolnexus.ToolResult {
+				return toolnexus.Pending(toolnexus.Request{ID: "r", Kind: kind, Prompt: "p", Data: selfMap()})
+			}
+			c := toolnexus.MCPToolCall{Tool: "t", Client: client}
+			if client.Protocol == oldClient.Protocol {
+				c.Ask = func(context.Context, string, toolnexus.MCPInputRequest) (json.RawMessage, error) {
+					return nil, errors.New("never asked")
+				}
+			}
+			_, err := s.Call(context.Background(), c, tool)
+			var e *toolnexus.MCPError
+			require.ErrorAs(t, err, &e, "%s %s", client.Protocol, kind)
+			assert.Equal(t, toolnexus.CodeInternalError, e.Code)
+			assert.ErrorIs(t, err, toolnexus.ErrInvalidRequest)
+		}
+	}
+	assert.Contains(t, log.String(), "data nests deeper than 10000 levels, or holds itself")
+}

@@ -586,9 +586,10 @@ func openPeerJSON(data []byte, maxBytes int64, sentinel error) (jsonReader, erro
 }
 
 // notJSON says where data, which is not JSON, stops being JSON: the byte
-// that cannot be there, counted from 1, or the end that comes inside a
-// value. It never names a JSON type the input might have begun: "nope" is
-// not a null gone wrong.
+// that cannot be there, counted from 1, the end that comes inside a value,
+// or the byte where it nests deeper than maxDepth, which JSON may do but
+// no reader here follows. It never names a JSON type the input might have
+// begun: "nope" is not a null gone wrong.
 func notJSON(data []byte) string {
 	if len(bytes.TrimLeft(data, " \t\r\n")) == 0 {
 		return "the input is empty, not JSON"
@@ -596,6 +597,9 @@ func notJSON(data []byte) string {
 	var se *json.SyntaxError
 	if !errors.As(json.Unmarshal(data, &struct{}{}), &se) || se.Offset <= 0 || se.Offset > int64(len(data)) {
 		return "the input is not JSON"
+	}
+	if strings.HasSuffix(se.Error(), "exceeded max depth") {
+		return fmt.Sprintf("the input nests more than %d levels deep at byte %d of %d, deeper than JSON is read here", maxDepth, se.Offset, len(data))
 	}
 	// encoding/json reads a literal cut short, such as "tru", as if a space
 	// came after it.

@@ -3,6 +3,7 @@ package toolnexus
 import (
 	"cmp"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"reflect"
 	"strings"
@@ -59,8 +60,9 @@ const (
 )
 
 // Validate reports whether r is a well-formed suspension: it has an ID, a
-// Kind and a Prompt, an absolute URL if any, and an ExpiresAt, if any, in
-// RFC 3339.
+// Kind and a Prompt, an absolute URL if any, an ExpiresAt, if any, in
+// RFC 3339, and Data nested at most [MaxDataDepth] levels deep (Data that
+// holds itself nests without end).
 func (r Request) Validate() error {
 	_, err := r.validate()
 	return err
@@ -81,7 +83,92 @@ func (r Request) validate() (time.Time, error) {
 			return time.Time{}, errorf(ErrInvalidRequest, "request %s: url %s is not an absolute URL", quote(r.ID), quote(r.URL))
 		}
 	}
+	if err := checkData(r.Data); err != nil {
+		return time.Time{}, errorf(ErrInvalidRequest, "request %s: data %v", quote(r.ID), err)
+	}
 	return r.Expiry()
+}
+
+// MaxDataDepth is how deeply the Data of a [Request] or an [Answer] may
+// nest, objects and lists in each other (a Go value inside another counts
+// as a level, as it does in its JSON): as deeply as JSON is read anywhere
+// in this module. Deeper Data, or Data that holds itself, is refused with
+// [ErrInvalidRequest] by the readers, sealers and encoders of the module,
+// rather than followed without end.
+const MaxDataDepth = maxDepth
+
+// errDataDepth reports Data nested deeper than MaxDataDepth.
+var errDataDepth = fmt.Errorf("nests deeper than %d levels, or holds itself", MaxDataDepth)
+
+// checkData reports errDataDepth for v, a Data or a value in one, when it
+// nests deeper than MaxDataDepth. It follows v depth first and stops at
+// the first level too deep, so that a value that holds itself is refused
+// after MaxDataDepth steps; it walks the values JSON decodes to without
+// reflection, and allocates nothing for them.
+func checkData(v any) error {
+	if checkDataAt(v, 0) {
+		return nil
+	}
+	return errDataDepth
+}
+
+// checkDataAt reports whether v, at depth, nests at most MaxDataDepth deep.
+func checkDataAt(v any, depth int) bool {
+	if depth > MaxDataDepth {
+		return false
+	}
+	switch v := v.(type) {
+	case nil, bool, float64, string, json.Number:
+		return true
+	case map[string]any:
+		for _, e := range v {
+			if !checkDataAt(e, depth+1) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		for _, e := range v {
+			if !checkDataAt(e, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	return checkValueAt(reflect.ValueOf(v), depth)
+}
+
+// checkValueAt is checkDataAt for a Go value of any other type.
+func checkValueAt(v reflect.Value, depth int) bool {
+	if depth > MaxDataDepth {
+		return false
+	}
+	switch v.Kind() {
+	case reflect.Interface, reflect.Pointer:
+		return v.IsNil() || checkValueAt(v.Elem(), depth+1)
+	case reflect.Map:
+		for it := v.MapRange(); it.Next(); {
+			if !checkValueAt(it.Value(), depth+1) {
+				return false
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		if v.Type().Elem().Kind() == reflect.Uint8 {
+			return true // bytes, which JSON writes as one string
+		}
+		for i := range v.Len() {
+			if !checkValueAt(v.Index(i), depth+1) {
+				return false
+			}
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() && !checkValueAt(v.Field(i), depth+1) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // WithExpiry returns a copy of r that expires at t, written in UTC as
@@ -120,12 +207,78 @@ func (r Request) Expiry() (time.Time, error) {
 }
 
 // parseRFC3339 reads an RFC 3339 date-time as the RFC has it, with "T" and
-// "Z" in either case.
+// "Z" in either case, an offset's hour 00 to 23 and minute 00 to 59, and a
+// leap second, 23:59:60 in UTC, read as the second after 23:59:59.
 func parseRFC3339(s string) (time.Time, error) {
 	if t, ok := parseUTC(s); ok {
 		return t, nil
 	}
+	leap, ok := checkRFC3339(s)
+	if !ok {
+		return time.Time{}, errorf(ErrInvalidExpiry, "%s is not RFC 3339", quote(s))
+	}
+	if leap {
+		t, err := parseRFC3339Std(s[:17] + "59" + s[19:])
+		return t.Add(time.Second), err
+	}
 	return parseRFC3339Std(s)
+}
+
+// checkRFC3339 reports whether s is an RFC 3339 date-time, by the grammar
+// of its section 5.6 and the rules of 5.7: a day of its month, an hour
+// 00-23, a minute 00-59, a second 00-59 or 60 for a leap second, which is
+// the last second of a minute 23:59 in UTC once the offset is applied, and
+// an offset of hours 00-23 and minutes 00-59. It also reports whether s is
+// such a leap second.
+func checkRFC3339(s string) (leap, ok bool) {
+	if len(s) < len("2006-01-02T15:04:05Z") || s[4] != '-' || s[7] != '-' || s[10] != 'T' && s[10] != 't' || s[13] != ':' || s[16] != ':' {
+		return false, false
+	}
+	for _, i := range [...]int{0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18} {
+		if s[i]-'0' > 9 {
+			return false, false
+		}
+	}
+	two := func(i int) int { return int(s[i]-'0')*10 + int(s[i+1]-'0') }
+	year, month, day := two(0)*100+two(2), two(5), two(8)
+	hour, minute, sec := two(11), two(14), two(17)
+	if month == 0 || month > 12 || day == 0 || day > daysIn(month, year) || hour > 23 || minute > 59 || sec > 60 {
+		return false, false
+	}
+	rest := s[19:]
+	if len(rest) > 0 && rest[0] == '.' {
+		n := 1
+		for n < len(rest) && rest[n]-'0' <= 9 {
+			n++
+		}
+		if n == 1 {
+			return false, false
+		}
+		rest = rest[n:]
+	}
+	offset := 0 // minutes east of UTC
+	switch {
+	case rest == "Z" || rest == "z":
+	case len(rest) == 6 && (rest[0] == '+' || rest[0] == '-') && rest[3] == ':' &&
+		rest[1]-'0' <= 9 && rest[2]-'0' <= 9 && rest[4]-'0' <= 9 && rest[5]-'0' <= 9:
+		oh, om := int(rest[1]-'0')*10+int(rest[2]-'0'), int(rest[4]-'0')*10+int(rest[5]-'0')
+		if oh > 23 || om > 59 {
+			return false, false
+		}
+		if offset = oh*60 + om; rest[0] == '-' {
+			offset = -offset
+		}
+	default:
+		return false, false
+	}
+	if sec == 60 {
+		utc := ((hour*60+minute-offset)%1440 + 1440) % 1440
+		if utc != 23*60+59 {
+			return false, false
+		}
+		return true, true
+	}
+	return false, true
 }
 
 // parseUTC reads, as time.Parse would, the form that WithExpiry writes:
@@ -267,11 +420,15 @@ func (a Answer) Check(req Request, now time.Time) error {
 // caller's, as encoding/json decodes the JSON of Data, except that keys are
 // matched exactly: a key that differs from a field's JSON name only in case
 // (which encoding/json would take for it) is ignored, as an unknown key is.
-// A value of the wrong type reports [ErrInvalidJSON].
+// A value of the wrong type reports [ErrInvalidJSON], and Data nested
+// deeper than [MaxDataDepth], or that holds itself, [ErrInvalidRequest].
 func (a Answer) DecodeData(v any) error {
 	rv := reflect.ValueOf(v)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
 		return errorf(ErrInvalidJSON, "DecodeData needs a non-nil pointer, not %T", v)
+	}
+	if err := checkData(a.Data); err != nil {
+		return errorf(ErrInvalidRequest, "answer %s: data %v", quote(a.ID), err)
 	}
 	b, err := json.Marshal(exactKeys(a.Data, rv.Type().Elem()))
 	if err != nil {
@@ -325,8 +482,17 @@ func exactKeys(v any, t reflect.Type) any {
 }
 
 // jsonFields maps the JSON names of the fields encoding/json decodes into a
-// struct of type t, embedded structs' included, to their types.
+// struct of type t, embedded structs' included, to their types. A struct
+// that embeds itself, through a pointer, is followed once.
 func jsonFields(t reflect.Type) map[string]reflect.Type {
+	return embeddedFields(t, map[reflect.Type]bool{})
+}
+
+// embeddedFields is jsonFields, for t and the structs it embeds that are
+// not in outer, the structs that embed t.
+func embeddedFields(t reflect.Type, outer map[reflect.Type]bool) map[string]reflect.Type {
+	outer[t] = true
+	defer delete(outer, t)
 	fields := map[string]reflect.Type{}
 	for i := range t.NumField() {
 		f := t.Field(i)
@@ -340,7 +506,10 @@ func jsonFields(t reflect.Type) map[string]reflect.Type {
 			ft = ft.Elem()
 		}
 		if f.Anonymous && name == "" && ft.Kind() == reflect.Struct {
-			for n, t := range jsonFields(ft) {
+			if outer[ft] {
+				continue // embedded in itself: its fields are there already
+			}
+			for n, t := range embeddedFields(ft, outer) {
 				if _, ok := fields[n]; !ok {
 					fields[n] = t
 				}

@@ -193,6 +193,15 @@ func TestParseUTC(t *testing.T) {
 			require.Equal(t, time.UTC, got.Location(), "%s", s)
 		}
 		back, err := toolnexus.Request{ExpiresAt: s}.Expiry()
+		if s == "2026-07-28T23:59:60Z" { // a leap second, which time.Parse refuses
+			require.NoError(t, err)
+			require.Equal(t, time.Date(2026, 7, 29, 0, 0, 0, 0, time.UTC), back)
+			continue
+		}
+		if s == "2026-07-28T16:00:00,5Z" { // time.Parse takes a comma, RFC 3339 only a dot
+			require.Error(t, err)
+			continue
+		}
 		require.Equal(t, wantErr == nil, err == nil, "%s", s)
 		require.Equal(t, want, back, "%s", s)
 	}
@@ -211,6 +220,17 @@ func TestRequestExpiry(t *testing.T) {
 		{"2026-12-01T00:00:00Z", time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), false},
 		{"2026-12-01T02:00:00+02:00", time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), false},
 		{"2026-12-01T00:00:00.25Z", time.Date(2026, 12, 1, 0, 0, 0, 250_000_000, time.UTC), false},
+		// RFC 3339 has a leap second as 23:59:60 in UTC, the second after
+		// 23:59:59, and offsets of hours 00 to 23 and minutes 00 to 59.
+		{"1998-12-31T23:59:60Z", time.Date(1999, 1, 1, 0, 0, 0, 0, time.UTC), false},
+		{"1998-12-31T15:59:60.5-08:00", time.Date(1999, 1, 1, 0, 0, 0, 500_000_000, time.UTC), false},
+		{"1998-12-31T23:59:61Z", time.Time{}, true},
+		{"1998-12-31T23:58:60Z", time.Time{}, true},
+		{"1998-12-31T22:59:60Z", time.Time{}, true},
+		{"2026-12-01T00:00:00+24:00", time.Time{}, true},
+		{"2026-12-01T00:00:00-24:00", time.Time{}, true},
+		{"2026-12-01T00:00:00+23:60", time.Time{}, true},
+		{"2026-12-01T00:00:00+23:59", time.Date(2026, 11, 30, 0, 1, 0, 0, time.UTC), false},
 		// RFC 3339 allows "t" and "z" in lower case.
 		{"2026-12-01t00:00:00z", time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), false},
 		{"2026-12-01t00:00:00Z", time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), false},
@@ -479,4 +499,87 @@ func TestAnswersGet(t *testing.T) {
 	var back toolnexus.Answers
 	require.NoError(t, json.Unmarshal([]byte(mustJSON(t, as)), &back))
 	assert.Equal(t, as, back)
+}
+
+// selfMap returns a map that holds itself, and selfList a list that does.
+func selfMap() map[string]any {
+	m := map[string]any{"a": 1.0}
+	m["self"] = m
+	return m
+}
+
+func selfList() map[string]any {
+	l := []any{"x", nil}
+	l[1] = l
+	return map[string]any{"l": l}
+}
+
+// deepData returns Data nested n objects deep.
+func deepData(n int) map[string]any {
+	m := map[string]any{"leaf": true}
+	for range n - 1 {
+		m = map[string]any{"a": m}
+	}
+	return m
+}
+
+// selfNode is a Go value that holds itself through a pointer.
+type selfNode struct {
+	Name string
+	Next *selfNode
+}
+
+// hostileData are Data that nest without end or deeper than MaxDataDepth.
+func hostileData() map[string]map[string]any {
+	n := &selfNode{Name: "n"}
+	n.Next = n
+	deepList := []any{}
+	for range toolnexus.MaxDataDepth + 5 {
+		deepList = []any{deepList}
+	}
+	return map[string]map[string]any{
+		"a map that holds itself":  selfMap(),
+		"a list that holds itself": selfList(),
+		"a pointer cycle":          {"n": n},
+		"too deep":                 deepData(toolnexus.MaxDataDepth + 2),
+		"a list too deep":          {"l": deepList},
+	}
+}
+
+// TestRequestDataBound checks that Validate, DecodeData and the requests'
+// conversions refuse Data that nests without end or too deep with
+// ErrInvalidRequest, and take Data exactly MaxDataDepth deep.
+func TestRequestDataBound(t *testing.T) {
+	t.Parallel()
+	for name, data := range hostileData() {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			for _, kind := range []string{toolnexus.KindInput, toolnexus.KindSampling} {
+				req := toolnexus.Request{ID: "r", Kind: kind, Prompt: "p", Data: data}
+				assertErr(t, req.Validate(), toolnexus.ErrInvalidRequest, `toolnexus: invalid request: request "r": data nests deeper than 10000 levels, or holds itself`)
+				_, err := req.MCPInputRequest()
+				assert.ErrorIs(t, err, toolnexus.ErrInvalidRequest)
+			}
+			var v struct{ A any }
+			err := toolnexus.Answer{ID: "r", OK: true, Data: data}.DecodeData(&v)
+			assertErr(t, err, toolnexus.ErrInvalidRequest, `toolnexus: invalid request: answer "r": data nests deeper than 10000 levels, or holds itself`)
+			assert.NotPanics(t, func() { _ = fmt.Sprint(toolnexus.Ok("x").WithMetadata("d", data)) })
+		})
+	}
+	req := toolnexus.Request{ID: "r", Kind: toolnexus.KindInput, Prompt: "p", Data: deepData(toolnexus.MaxDataDepth)}
+	assert.NoError(t, req.Validate(), "as deep as allowed")
+}
+
+// TestDecodeDataSelfEmbedding decodes into a struct that embeds itself
+// through a pointer, which encoding/json follows once.
+func TestDecodeDataSelfEmbedding(t *testing.T) {
+	t.Parallel()
+	type node struct {
+		*node
+		Name string `json:"name"`
+	}
+	var n node
+	require.NoError(t, toolnexus.Answer{ID: "r", Data: map[string]any{"name": "x", "NAME": "y"}}.DecodeData(&n))
+	assert.Equal(t, "x", n.Name)
+	assert.Nil(t, n.node, "an unexported embedded pointer is not set")
 }

@@ -274,7 +274,7 @@ func (w *walk) inline(v reflect.Value, n *node, depth int) {
 	case reflect.Struct:
 		for i := range v.NumField() {
 			switch {
-			case isPayload(v.Type(), i, v.Field(i)):
+			case isDropped(v.Type(), i, v.Field(i)):
 				n.direct = true
 			case v.Type().Field(i).IsExported():
 				w.inline(v.Field(i), n, depth+1)
@@ -491,7 +491,7 @@ func (w *walk) redact(v reflect.Value, depth int) (reflect.Value, bool) {
 				continue
 			}
 			e, changed := w.redact(elem(i), depth+1)
-			if v.Kind() == reflect.Struct && isPayload(v.Type(), i, e) {
+			if v.Kind() == reflect.Struct && isDropped(v.Type(), i, e) {
 				e, changed = reflect.Zero(e.Type()), true // a wire value's payload
 			}
 			if !changed {
@@ -678,8 +678,14 @@ func (w *walk) logValue(v any, depth int) slog.Value {
 			return v.logValue(w, depth+1)
 		}
 	case slog.LogValuer:
-		if rv := reflect.ValueOf(v); rv.Kind() == reflect.Pointer && rv.IsNil() {
+		rv := reflect.ValueOf(v)
+		if rv.Kind() == reflect.Pointer && rv.IsNil() {
 			return slog.StringValue(fmt.Sprintf("%T(nil)", v))
+		}
+		if isWire(rv.Type()) || rv.Kind() == reflect.Pointer && isWire(rv.Type().Elem()) {
+			// Logged by this walk, which bounds values that hold
+			// results that hold them.
+			return w.wireLogValue(rv, depth)
 		}
 		return v.LogValue()
 	}
@@ -807,7 +813,7 @@ func (w *walk) goValue(v any, depth int) string {
 // wirePayloads names, for each wire type, the fields that hold a payload:
 // base64, a data URL, or JSON a tool returned.
 var wirePayloads = map[reflect.Type][]string{
-	reflect.TypeFor[MCPCallToolResult]():          {"StructuredContent"},
+	reflect.TypeFor[MCPCallToolResult]():          {"StructuredContent", "RequestState"},
 	reflect.TypeFor[MCPInputRequest]():            {"Params"},
 	reflect.TypeFor[MCPContent]():                 {"Data"},
 	reflect.TypeFor[MCPResource]():                {"Blob"},
@@ -831,14 +837,38 @@ var wirePayloads = map[reflect.Type][]string{
 	reflect.TypeFor[GeminiContent]():              nil,
 	reflect.TypeFor[GeminiPart]():                 nil,
 	reflect.TypeFor[Turn]():                       nil,
-	reflect.TypeFor[ToolCall]():                   nil,
+	reflect.TypeFor[ToolCall]():                   {"Arguments"},
 	reflect.TypeFor[OpenAIAgentsToolResult]():     nil,
 	reflect.TypeFor[OpenAIAgentsContent]():        {"ImageURL"},
+	reflect.TypeFor[Wait]():                       nil,
+	reflect.TypeFor[Request]():                    {"Data"},
+	reflect.TypeFor[Answer]():                     {"Data"},
+	reflect.TypeFor[MCPToolCall]():                {"Arguments", "RequestState", "InputResponses"},
+	reflect.TypeFor[MCPServerOptions]():           {"Keys"},
+	reflect.TypeFor[StateCall]():                  {"Arguments"},
+	reflect.TypeFor[State]():                      nil,
+	reflect.TypeFor[OpenedState]():                nil,
+	reflect.TypeFor[SealerOptions]():              {"Keys"},
+}
+
+// redactedInside names the payload fields of wire types that print as their
+// size but that Redacted keeps, with the payloads in them redacted: the
+// Data of a Request or an Answer, which a suspension needs (an
+// elicitation's schema) and which holds parts only where it holds them.
+var redactedInside = map[reflect.Type]string{
+	reflect.TypeFor[Request](): "Data",
+	reflect.TypeFor[Answer]():  "Data",
+}
+
+// isDropped reports whether Redacted drops the i'th field of the struct
+// type t, a payload it does not redact in place.
+func isDropped(t reflect.Type, i int, v reflect.Value) bool {
+	return isPayload(t, i, v) && redactedInside[t] != t.Field(i).Name
 }
 
 // isPayload reports whether the i'th field of the struct type t holds a
-// payload: a field wirePayloads names whose value, a string or raw JSON, is
-// not empty, other than an http(s) URL.
+// payload: a field wirePayloads names whose value (a string, raw JSON,
+// bytes, a Data map, keys) is not empty, other than an http(s) URL.
 func isPayload(t reflect.Type, i int, v reflect.Value) bool {
 	names := wirePayloads[t]
 	if names == nil || !slices.Contains(names, t.Field(i).Name) || v.IsZero() {
@@ -850,7 +880,21 @@ func isPayload(t reflect.Type, i int, v reflect.Value) bool {
 // showWire returns v, a wire value, for %v, its non-zero fields, or for %#v
 // when goSyntax, all its fields, with the named fields shown as their size.
 func showWire(v any, goSyntax bool) string {
-	rv := reflect.ValueOf(v)
+	var w walk
+	return w.showWire(reflect.ValueOf(v), goSyntax, 0)
+}
+
+// isWire reports whether t is a wire type, which wirePayloads names.
+func isWire(t reflect.Type) bool {
+	_, ok := wirePayloads[t]
+	return ok
+}
+
+// showWire is showWire for a wire value nested depth deep in what w
+// prints: a wire value in another is shown by the same walk, not by its
+// String, so that values that hold each other are shown to a bounded
+// depth, and each map, slice or pointer once.
+func (w *walk) showWire(rv reflect.Value, goSyntax bool, depth int) string {
 	t := rv.Type()
 	var b strings.Builder
 	if goSyntax {
@@ -874,40 +918,71 @@ func showWire(v any, goSyntax bool) string {
 		first = false
 		b.WriteString(f.Name)
 		b.WriteByte(':')
-		if isPayload(t, i, fv) && fv.Kind() == reflect.String {
-			b.WriteString(payloadShown(fv.String()))
+		if isPayload(t, i, fv) {
+			b.WriteString(payloadShown(fv))
 			continue
 		}
-		b.WriteString(wireField(fv, goSyntax, 0))
+		b.WriteString(w.wireField(fv, goSyntax, depth))
 	}
 	b.WriteByte('}')
 	return b.String()
 }
 
-// payloadShown is a payload as a wire value shows it: its size, or a data
-// URL without its data.
-func payloadShown(s string) string {
-	if s == "" {
-		return `""`
+// payloadShown is a payload field as a wire value shows it: a string as
+// its decoded size, or a data URL without its data; raw JSON and bytes as
+// their length; any other value (a map of Data) as its type and length.
+func payloadShown(v reflect.Value) string {
+	switch {
+	case v.Kind() == reflect.String:
+		s := v.String()
+		if isDataURL(s) {
+			return strconv.Quote(redactDataURL(s))
+		}
+		return "\"<" + strconv.FormatInt(decodedLen(s), 10) + " bytes>\""
+	case v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.Uint8:
+		return fmt.Sprintf("%s(%d bytes)", v.Type(), v.Len())
+	case v.Kind() == reflect.Slice || v.Kind() == reflect.Map:
+		return fmt.Sprintf("%s(len %d)", v.Type(), v.Len())
 	}
-	if isDataURL(s) {
-		return strconv.Quote(redactDataURL(s))
-	}
-	return "\"<" + strconv.FormatInt(decodedLen(s), 10) + " bytes>\""
+	return v.Type().String() + "{…}"
 }
 
-// wireField shows one field or element of a wire value.
-func wireField(v reflect.Value, goSyntax bool, depth int) string {
+// payloadLogged is a payload field as a wire value logs it.
+func payloadLogged(v reflect.Value) slog.Value {
+	if v.Kind() == reflect.String {
+		return slog.StringValue(strings.Trim(payloadShown(v), `"`))
+	}
+	return slog.StringValue(payloadShown(v))
+}
+
+// wireField shows one field or element of a wire value, depth deep.
+func (w *walk) wireField(v reflect.Value, goSyntax bool, depth int) string {
 	if v.Kind() == reflect.Interface || v.Kind() == reflect.Pointer {
 		if v.IsNil() {
 			return "nil"
 		}
-		if v.Kind() == reflect.Pointer && depth < maxItems {
-			return "&" + wireField(v.Elem(), goSyntax, depth+1)
+		if depth >= maxItems {
+			return v.Type().String() + "{…}"
 		}
 		if v.Kind() == reflect.Interface {
-			return wireField(v.Elem(), goSyntax, depth+1)
+			return w.wireField(v.Elem(), goSyntax, depth+1)
 		}
+		if !w.once(v) {
+			return v.Type().String() + "(seen above)"
+		}
+		return "&" + w.wireField(v.Elem(), goSyntax, depth+1)
+	}
+	if isWire(v.Type()) {
+		if depth >= maxItems {
+			return v.Type().String() + "{…}"
+		}
+		return w.showWire(v, goSyntax, depth+1)
+	}
+	if v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.Uint8 {
+		if v.IsNil() {
+			return "nil"
+		}
+		return fmt.Sprintf("%s(%d bytes)", v.Type(), v.Len()) // raw JSON too, which may be a Stringer
 	}
 	if v.CanInterface() {
 		switch x := v.Interface().(type) {
@@ -932,8 +1007,8 @@ func wireField(v reflect.Value, goSyntax bool, depth int) string {
 		if v.IsNil() {
 			return "nil"
 		}
-		if v.Type().Elem().Kind() == reflect.Uint8 {
-			return fmt.Sprintf("%s(%d bytes)", v.Type(), v.Len())
+		if !w.once(v) {
+			return fmt.Sprintf("%s(len %d, seen above)", v.Type(), v.Len())
 		}
 		fallthrough
 	case reflect.Array:
@@ -946,7 +1021,7 @@ func wireField(v reflect.Value, goSyntax bool, depth int) string {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			b.WriteString(wireField(v.Index(i), goSyntax, depth+1))
+			b.WriteString(w.wireField(v.Index(i), goSyntax, depth+1))
 		}
 		if v.Len() > maxItems {
 			fmt.Fprintf(&b, ", … (len %d)", v.Len())
@@ -960,6 +1035,9 @@ func wireField(v reflect.Value, goSyntax bool, depth int) string {
 		if depth >= maxItems || v.Len() > maxItems {
 			return fmt.Sprintf("%s(len %d)", v.Type(), v.Len())
 		}
+		if !w.once(v) {
+			return fmt.Sprintf("%s(len %d, seen above)", v.Type(), v.Len())
+		}
 		keys := v.MapKeys()
 		slices.SortFunc(keys, func(a, b reflect.Value) int { return strings.Compare(fmt.Sprint(a), fmt.Sprint(b)) })
 		var b strings.Builder
@@ -970,7 +1048,7 @@ func wireField(v reflect.Value, goSyntax bool, depth int) string {
 			}
 			b.WriteString(logString(fmt.Sprint(k)))
 			b.WriteByte(':')
-			b.WriteString(wireField(v.MapIndex(k), goSyntax, depth+1))
+			b.WriteString(w.wireField(v.MapIndex(k), goSyntax, depth+1))
 		}
 		b.WriteByte(']')
 		return b.String()
@@ -997,7 +1075,15 @@ func format(f fmt.State, verb rune, v interface {
 // logWire logs v, a wire value, as a group of its non-zero exported fields
 // under their JSON keys, with the named fields logged as their size.
 func logWire(v any) slog.Value {
-	rv := reflect.ValueOf(v)
+	var w walk
+	return w.logWire(reflect.ValueOf(v), 0)
+}
+
+// logWire is logWire for a wire value nested depth deep in what w logs:
+// wire values and results in it are logged by the same walk, not by their
+// LogValue, so that values that hold each other are logged to a bounded
+// depth, and each map, slice or pointer once.
+func (w *walk) logWire(rv reflect.Value, depth int) slog.Value {
 	t := rv.Type()
 	attrs := make([]slog.Attr, 0, t.NumField())
 	for i := range t.NumField() {
@@ -1008,22 +1094,38 @@ func logWire(v any) slog.Value {
 		}
 		key, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 		key = cmp.Or(key, f.Name)
-		if isPayload(t, i, fv) && fv.Kind() == reflect.String {
-			attrs = append(attrs, slog.String(key, strings.Trim(payloadShown(fv.String()), `"`)))
+		if isPayload(t, i, fv) {
+			attrs = append(attrs, slog.Attr{Key: key, Value: payloadLogged(fv)})
 			continue
 		}
-		attrs = append(attrs, slog.Attr{Key: key, Value: wireLogValue(fv, 0)})
+		attrs = append(attrs, slog.Attr{Key: key, Value: w.wireLogValue(fv, depth)})
 	}
 	return slog.GroupValue(attrs...)
 }
 
-// wireLogValue logs one field or element of a wire value.
-func wireLogValue(v reflect.Value, depth int) slog.Value {
+// wireLogValue logs one field or element of a wire value, depth deep.
+func (w *walk) wireLogValue(v reflect.Value, depth int) slog.Value {
 	for v.Kind() == reflect.Interface || v.Kind() == reflect.Pointer {
 		if v.IsNil() {
 			return slog.StringValue("nil")
 		}
-		v = v.Elem()
+		if depth >= maxItems {
+			return slog.StringValue(v.Type().String())
+		}
+		if v.Kind() == reflect.Pointer && !w.once(v) {
+			return seen(v)
+		}
+		v, depth = v.Elem(), depth+1
+	}
+	switch {
+	case depth >= maxItems && (isWire(v.Type()) || v.Type() == resultType):
+		return slog.StringValue(v.Type().String())
+	case isWire(v.Type()):
+		return w.logWire(v, depth+1)
+	case v.Type() == resultType:
+		return v.Interface().(ToolResult).logValue(w, depth+1)
+	case v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.Uint8:
+		return slog.StringValue(fmt.Sprintf("%s (%d bytes)", v.Type(), v.Len()))
 	}
 	if v.CanInterface() {
 		if lv, ok := v.Interface().(slog.LogValuer); ok {
@@ -1037,22 +1139,22 @@ func wireLogValue(v reflect.Value, depth int) slog.Value {
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
 		return slog.AnyValue(v.Interface())
 	case reflect.Slice, reflect.Array, reflect.Map:
-		if v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.Uint8 {
-			return slog.StringValue(fmt.Sprintf("%s (%d bytes)", v.Type(), v.Len()))
-		}
 		if depth >= maxItems || v.Len() > maxItems {
 			return slog.StringValue(fmt.Sprintf("%s (len %d)", v.Type(), v.Len()))
+		}
+		if v.Kind() != reflect.Array && !w.once(v) {
+			return seen(v)
 		}
 		attrs := make([]slog.Attr, 0, v.Len())
 		if v.Kind() == reflect.Map {
 			keys := v.MapKeys()
 			slices.SortFunc(keys, func(a, b reflect.Value) int { return strings.Compare(fmt.Sprint(a), fmt.Sprint(b)) })
 			for _, k := range keys {
-				attrs = append(attrs, slog.Attr{Key: shown(fmt.Sprint(k)), Value: wireLogValue(v.MapIndex(k), depth+1)})
+				attrs = append(attrs, slog.Attr{Key: shown(fmt.Sprint(k)), Value: w.wireLogValue(v.MapIndex(k), depth+1)})
 			}
 		} else {
 			for i := range v.Len() {
-				attrs = append(attrs, slog.Attr{Key: strconv.Itoa(i), Value: wireLogValue(v.Index(i), depth+1)})
+				attrs = append(attrs, slog.Attr{Key: strconv.Itoa(i), Value: w.wireLogValue(v.Index(i), depth+1)})
 			}
 		}
 		return slog.GroupValue(attrs...)
@@ -1387,3 +1489,84 @@ func (v OpenAIAgentsContent) Format(f fmt.State, verb rune) { format(f, verb, v)
 
 // LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
 func (v OpenAIAgentsContent) LogValue() slog.Value { return logWire(v) }
+
+// String returns v's fields without payload, for %v.
+func (v Wait) String() string { return showWire(v, false) }
+
+// GoString returns v in Go syntax without payload, for %#v.
+func (v Wait) GoString() string { return showWire(v, true) }
+
+// Format prints v for every verb without payload, as [Wait.String] (%#v: [Wait.GoString]).
+func (v Wait) Format(f fmt.State, verb rune) { format(f, verb, v) }
+
+// LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
+func (v Wait) LogValue() slog.Value { return logWire(v) }
+
+// String returns r's fields, its Data as its size: Data may carry a
+// payload, such as the image of a sampling request.
+func (r Request) String() string { return showWire(r, false) }
+
+// GoString returns r in Go syntax, its Data as its size, for %#v.
+func (r Request) GoString() string { return showWire(r, true) }
+
+// Format prints r for every verb without its Data, as [Request.String] (%#v: [Request.GoString]).
+func (r Request) Format(f fmt.State, verb rune) { format(f, verb, r) }
+
+// String returns a's fields, its Data as its size: Data may carry a
+// payload, such as the image of a client's sampling result.
+func (a Answer) String() string { return showWire(a, false) }
+
+// GoString returns a in Go syntax, its Data as its size, for %#v.
+func (a Answer) GoString() string { return showWire(a, true) }
+
+// Format prints a for every verb without its Data, as [Answer.String] (%#v: [Answer.GoString]).
+func (a Answer) Format(f fmt.State, verb rune) { format(f, verb, a) }
+
+// LogValue implements [slog.LogValuer]: a logs as a group of its non-empty fields, its Data as its size.
+func (a Answer) LogValue() slog.Value { return logWire(a) }
+
+// String returns the answers as [Answer.String] writes each.
+func (as Answers) String() string {
+	var w walk
+	return w.wireField(reflect.ValueOf([]Answer(as)), false, 0)
+}
+
+// GoString returns the answers in Go syntax, each as [Answer.GoString] writes it.
+func (as Answers) GoString() string {
+	var w walk
+	return "toolnexus.Answers" + w.wireField(reflect.ValueOf([]Answer(as)), true, 0)
+}
+
+// Format prints the answers for every verb without their Data, as [Answers.String] (%#v: [Answers.GoString]).
+func (as Answers) Format(f fmt.State, verb rune) { format(f, verb, as) }
+
+// LogValue implements [slog.LogValuer]: the answers log as a group of each, by index, without their Data.
+func (as Answers) LogValue() slog.Value {
+	var w walk
+	return w.wireLogValue(reflect.ValueOf([]Answer(as)), 0)
+}
+
+// String returns c's fields, its arguments, state and input responses as
+// their size, for %v.
+func (c MCPToolCall) String() string { return showWire(c, false) }
+
+// GoString returns c in Go syntax without payload, for %#v.
+func (c MCPToolCall) GoString() string { return showWire(c, true) }
+
+// Format prints c for every verb without payload, as [MCPToolCall.String] (%#v: [MCPToolCall.GoString]).
+func (c MCPToolCall) Format(f fmt.State, verb rune) { format(f, verb, c) }
+
+// LogValue implements [slog.LogValuer]: c logs as a group of its non-empty fields, without payload.
+func (c MCPToolCall) LogValue() slog.Value { return logWire(c) }
+
+// String returns o's fields, its keys as their number, for %v.
+func (o MCPServerOptions) String() string { return showWire(o, false) }
+
+// GoString returns o in Go syntax without its keys, for %#v.
+func (o MCPServerOptions) GoString() string { return showWire(o, true) }
+
+// Format prints o for every verb without its keys, as [MCPServerOptions.String] (%#v: [MCPServerOptions.GoString]).
+func (o MCPServerOptions) Format(f fmt.State, verb rune) { format(f, verb, o) }
+
+// LogValue implements [slog.LogValuer]: o logs as a group of its non-empty fields, without its keys.
+func (o MCPServerOptions) LogValue() slog.Value { return logWire(o) }

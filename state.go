@@ -14,8 +14,10 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -76,7 +78,8 @@ type SealerOptions struct {
 	Keys [][]byte
 	// Audience names this service, such as its URL; a state opens only for
 	// the audience it was sealed for, so two services sharing a key cannot
-	// open each other's states.
+	// open each other's states. Set it: every service that leaves it empty
+	// shares the empty audience.
 	Audience string
 	// MaxAge is how long after it is sealed a state may open, at most
 	// MaxStateMaxAge; zero means DefaultStateMaxAge. A state expires at the
@@ -91,6 +94,12 @@ type SealerOptions struct {
 	// [Sealer.Claim]. Nil lets a client retry a state until it expires,
 	// as it may after a lost response.
 	Claims ClaimStore
+	// DrawEachNonce, when set, draws the nonce of each state from
+	// crypto/rand as it is sealed, rather than many at a time into the
+	// process's memory, for a process that a virtual machine snapshot may
+	// clone (see [Sealer]). It costs a call into the kernel per state. In
+	// FIPS 140-3 mode each nonce is drawn so whatever it says.
+	DrawEachNonce bool
 }
 
 // Sealer seals the request state of a suspended tool call (such as the
@@ -126,6 +135,20 @@ type SealerOptions struct {
 // (servers seal with it and still open the old key's states); once the
 // maximum age has passed since the last server stopped sealing with the old
 // key, no state of the old key can open anymore: remove it.
+//
+// Rotate a key before all the servers sealing with it together have sealed
+// 2^32 states with it: NIST SP 800-38D bounds the use of random 96-bit
+// nonces under one key to 2^32 encryptions, beyond which two states may
+// share a nonce, which lets their key's states be forged. At 1,000 states a
+// second that is 49 days; a rotation every 30 days keeps up to 1,600 a
+// second within the bound, every 7 days up to 7,000.
+//
+// Seal draws random nonces from crypto/rand 64 at a time, and hands each
+// out once. A process that may be cloned with its memory, as a virtual
+// machine restored twice from one snapshot is, would hand out the nonces
+// drawn before the snapshot once in each clone: set
+// [SealerOptions].DrawEachNonce there, so that each nonce is drawn as its
+// state is sealed, from the kernel, which a restored machine reseeds.
 type Sealer struct {
 	keys     []stateKey // keys[0] seals
 	audience string
@@ -162,14 +185,15 @@ func NewSealer(o SealerOptions) (*Sealer, error) {
 	case s.skew < 0 || s.skew > MaxStateClockSkew:
 		return nil, errorf(ErrInvalidSealer, "ClockSkew %v is not between 0 and %v", o.ClockSkew, MaxStateClockSkew)
 	}
-	if err := s.deriveKeys(o.Keys); err != nil {
+	if err := s.deriveKeys(o.Keys, o.DrawEachNonce); err != nil {
 		return nil, err
 	}
 	return s, nil
 }
 
-// deriveKeys builds the key ring of secrets.
-func (s *Sealer) deriveKeys(secrets [][]byte) error {
+// deriveKeys builds the key ring of secrets, whose ciphers draw each nonce
+// themselves when drawEach is set.
+func (s *Sealer) deriveKeys(secrets [][]byte, drawEach bool) error {
 	if len(secrets) == 0 {
 		return errorf(ErrInvalidKey, "no key")
 	}
@@ -181,7 +205,7 @@ func (s *Sealer) deriveKeys(secrets [][]byte) error {
 			}
 			return errorf(ErrShortKey, "key %d of %d: %d bytes, want at least %d", i+1, len(secrets), len(secret), MinStateKeyLen)
 		}
-		k, err := newStateKey(secret, fips140.Enabled())
+		k, err := newStateKey(secret, drawEach || fips140.Enabled())
 		if err != nil {
 			return err
 		}
@@ -230,9 +254,20 @@ type StateCall struct {
 	// [Sealer.Seal] for how they are compared.
 	Arguments json.RawMessage
 	// Principal names the authenticated user of the call, such as the
-	// issuer and subject of its OAuth token; empty for a call without one.
-	// A state sealed for one principal opens for no other, nor for none.
+	// issuer and subject of its OAuth token ([Principal] writes them as
+	// one string); empty for a call without one. A state sealed for one
+	// principal opens for no other, nor for none.
 	Principal string
+}
+
+// Principal returns the principal of a user whose token issuer issued for
+// subject, as [StateCall].Principal names it: a string no other pair of
+// issuer and subject gives, the issuer's length first, so that issuer "a"
+// and subject "bc" are not issuer "ab" and subject "c". Empty strings are
+// kept as they are: a subject is never left out, but a bridge refuses a
+// token without one before it comes here.
+func Principal(issuer, subject string) string {
+	return "iss:" + strconv.Itoa(len(issuer)) + ":" + issuer + "sub:" + subject
 }
 
 // State is what a request state carries from one round of a suspended call
@@ -270,6 +305,10 @@ type OpenedState struct {
 	// rounds holds the requests, then the answers, as appendState wrote
 	// them, under the state's key.
 	rounds string
+	// sealedExpiry is the expiry of the state's header, in Unix
+	// milliseconds, which its sealer authenticated: the latest a state can
+	// open on any server, whose clock or maximum age differ from this one's.
+	sealedExpiry int64
 }
 
 // Requests returns the requests of the state's latest round, read anew
@@ -303,16 +342,19 @@ func (o OpenedState) Answers() Answers {
 //
 // The arguments are bound by their value, so that the order of keys, the
 // spacing and the escapes do not matter; empty arguments, null and {} are
-// the same call, and numbers must be written the same. Pass them as the
-// tool reads them: a decoder that folds the case of keys, as encoding/json
-// does into a struct, can read two argument objects with different values
-// the same way.
+// the same call, and numbers must be written the same. Arguments with an
+// object, at any depth, that repeats a name or holds two names that are one
+// when case is folded ({"Env":"prod","env":"staging"}) are refused with
+// [ErrDuplicateKey], by Seal and by Open: decoders that keep the first or
+// the last of them, or fold case, would read different calls from one
+// binding.
 //
 // A Request's Data goes through JSON, as it does on the wire: a number
 // comes back as a float64. Seal reports the error of [Request.Validate]
 // for a request that is not valid, [ErrInvalidRequest] for a State without
 // requests, with Data that is not JSON, or whose state would be longer
-// than 64 KiB, and [ErrInvalidJSON] when the arguments are not JSON.
+// than 64 KiB, and [ErrInvalidJSON] when the arguments are not JSON
+// ([ErrDuplicateKey] when they repeat a name).
 func (s *Sealer) Seal(call StateCall, st State, now time.Time) (string, error) {
 	if len(st.Requests) == 0 {
 		return "", errorf(ErrInvalidRequest, "a request state holds no request")
@@ -438,7 +480,8 @@ func keepGrown(b *[]byte, buf []byte) {
 // sealed with a key s does not hold, was altered in any way, or was issued
 // later than now by more than the clock skew allowed; [ErrStateMismatch]
 // for a state sealed for another tool, other arguments, another audience
-// or another principal ([ErrInvalidJSON] when the arguments are not JSON);
+// or another principal ([ErrInvalidJSON] when the arguments are not JSON,
+// [ErrDuplicateKey] when they repeat a name);
 // and [ErrExpired] for one that has expired. Open does not claim the
 // state: see [Sealer.Claim].
 func (s *Sealer) Open(state string, call StateCall, now time.Time) (st OpenedState, err error) {
@@ -485,6 +528,7 @@ func (s *Sealer) Open(state string, call StateCall, now time.Time) (st OpenedSta
 	// The result is written in place: copied, it would be read before its
 	// stores had landed.
 	st.IssuedAt, st.ID, st.rounds = time.UnixMilli(c.issuedAt).UTC(), text[:stateIDLen], text[stateIDLen:]
+	st.sealedExpiry = expiry
 	if s.maxAge > 0 {
 		// In milliseconds, as the issue time is: later than now and the
 		// skew, to the nanosecond, is later than their millisecond.
@@ -592,6 +636,14 @@ func (s *Sealer) expired(st OpenedState, now time.Time) error {
 // fails reports [ErrClaimStore], wrapping the store's error, and the call
 // must be refused, never run unchecked. Without a ClaimStore, Claim does
 // nothing: a state may then finish any number of times until it expires.
+//
+// The claim lasts until the state can open on no server: until the expiry
+// its sealer wrote in it, which no server's maximum age extends, plus
+// [MaxStateClockSkew], the most by which a server's clock may lag. A state
+// is so used at most once: taken before the tool runs, its claim stays when
+// the tool does not finish (the process crashed, or the tool panicked,
+// perhaps after it acted), and the client's retry is refused as a state
+// already used. Each call runs at most once; one may not run at all.
 func (s *Sealer) Claim(ctx context.Context, st OpenedState) error {
 	if s.claims == nil {
 		return nil
@@ -599,7 +651,11 @@ func (s *Sealer) Claim(ctx context.Context, st OpenedState) error {
 	if st.ID == "" || st.ExpiresAt.IsZero() {
 		return errorf(ErrInvalidState, "the state to claim has no ID or no expiry: claim an OpenedState that Open returned")
 	}
-	fresh, err := s.claims.Claim(ctx, st.ID, st.ExpiresAt)
+	until := st.ExpiresAt
+	if st.sealedExpiry != 0 && st.sealedExpiry != noExpiry {
+		until = time.UnixMilli(st.sealedExpiry).UTC()
+	}
+	fresh, err := s.claims.Claim(ctx, st.ID, until.Add(MaxStateClockSkew))
 	if err != nil {
 		return fmt.Errorf("%w: state %s: %w", ErrClaimStore, st.ID, err)
 	}
@@ -630,11 +686,15 @@ func RequestStateExpiry(state string) (time.Time, error) {
 }
 
 // KeysFromHex returns the keys of list, comma-separated hex keys, such as
-// an environment variable holds them for [SealerOptions].Keys: the first
-// seals, all open. It reports [ErrInvalidKey] for an empty list, an empty
-// key or one that is not hex, and [ErrShortKey] for a key shorter than
-// [MinStateKeyLen] bytes. The errors never show a key.
+// an environment variable or a secret's file holds them for
+// [SealerOptions].Keys: the first seals, all open. ASCII white space around
+// the list (a file's last newline) is not part of it; white space within it
+// is not hex.
+// It reports [ErrInvalidKey] for an empty list, an empty key or one that is
+// not hex, and [ErrShortKey] for a key shorter than [MinStateKeyLen] bytes.
+// The errors never show a key.
 func KeysFromHex(list string) ([][]byte, error) {
+	list = strings.Trim(list, asciiSpace)
 	if list == "" {
 		return nil, errorf(ErrInvalidKey, "no key")
 	}
@@ -654,6 +714,9 @@ func KeysFromHex(list string) ([][]byte, error) {
 	}
 	return keys, nil
 }
+
+// asciiSpace is the white space of ASCII.
+const asciiSpace = " \t\n\v\f\r"
 
 // SealRequestState returns the request state of a call to tool with
 // arguments args that suspended on req: the one-key, unbound form of
@@ -693,7 +756,7 @@ func OpenRequestState(key []byte, state, tool string, args json.RawMessage, now 
 // audience, no maximum age.
 func unboundSealer(key []byte) (*Sealer, error) {
 	s := &Sealer{}
-	if err := s.deriveKeys([][]byte{key}); err != nil {
+	if err := s.deriveKeys([][]byte{key}, false); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -702,3 +765,53 @@ func unboundSealer(key []byte) (*Sealer, error) {
 // errInvalidState is the one error of a state that fails to open: it does
 // not say which check failed.
 var errInvalidState = errorf(ErrInvalidState, "not sealed with this key, or altered")
+
+// String returns c's fields, its arguments as their size, for %v.
+func (c StateCall) String() string { return showWire(c, false) }
+
+// GoString returns c in Go syntax, its arguments as their size, for %#v.
+func (c StateCall) GoString() string { return showWire(c, true) }
+
+// Format prints c for every verb without its arguments, as [StateCall.String] (%#v: [StateCall.GoString]).
+func (c StateCall) Format(f fmt.State, verb rune) { format(f, verb, c) }
+
+// LogValue implements [slog.LogValuer]: c logs as a group of its non-empty fields, without its arguments.
+func (c StateCall) LogValue() slog.Value { return logWire(c) }
+
+// String returns st's fields, the Data of its requests and answers as
+// their size, for %v.
+func (st State) String() string { return showWire(st, false) }
+
+// GoString returns st in Go syntax without Data, for %#v.
+func (st State) GoString() string { return showWire(st, true) }
+
+// Format prints st for every verb without Data, as [State.String] (%#v: [State.GoString]).
+func (st State) Format(f fmt.State, verb rune) { format(f, verb, st) }
+
+// LogValue implements [slog.LogValuer]: st logs as a group of its non-empty fields, without Data.
+func (st State) LogValue() slog.Value { return logWire(st) }
+
+// String returns o's issue time, expiry and ID, never its requests and
+// answers, for %v.
+func (o OpenedState) String() string { return showWire(o, false) }
+
+// GoString returns o's exported fields in Go syntax, for %#v.
+func (o OpenedState) GoString() string { return showWire(o, true) }
+
+// Format prints o for every verb as [OpenedState.String] (%#v: [OpenedState.GoString]).
+func (o OpenedState) Format(f fmt.State, verb rune) { format(f, verb, o) }
+
+// LogValue implements [slog.LogValuer]: o logs as a group of its issue time, expiry and ID.
+func (o OpenedState) LogValue() slog.Value { return logWire(o) }
+
+// String returns o's fields, its keys as their number, for %v.
+func (o SealerOptions) String() string { return showWire(o, false) }
+
+// GoString returns o in Go syntax without its keys, for %#v.
+func (o SealerOptions) GoString() string { return showWire(o, true) }
+
+// Format prints o for every verb without its keys, as [SealerOptions.String] (%#v: [SealerOptions.GoString]).
+func (o SealerOptions) Format(f fmt.State, verb rune) { format(f, verb, o) }
+
+// LogValue implements [slog.LogValuer]: o logs as a group of its non-empty fields, without its keys.
+func (o SealerOptions) LogValue() slog.Value { return logWire(o) }

@@ -151,6 +151,27 @@ func TestSealerNonces(t *testing.T) {
 	}
 }
 
+// TestSealerDrawEachNonce checks that DrawEachNonce makes every key draw
+// each nonce as its state is sealed, and that such states open on a Sealer
+// that batches its nonces, and the other way round.
+func TestSealerDrawEachNonce(t *testing.T) {
+	t.Parallel()
+	opts := toolnexus.SealerOptions{Keys: [][]byte{stateKey, newKey}, Audience: "https://mcp.example.com"}
+	batched := newSealer(t, opts)
+	assert.False(t, toolnexus.DrawsEachNonce(batched))
+	opts.DrawEachNonce = true
+	each := newSealer(t, opts)
+	assert.True(t, toolnexus.DrawsEachNonce(each))
+	for _, pair := range [][2]*toolnexus.Sealer{{each, batched}, {batched, each}} {
+		got, err := pair[1].Open(seal(t, pair[0], benchCall, benchState, stateNow), benchCall, stateNow)
+		require.NoError(t, err)
+		assert.Equal(t, benchState.Requests, got.Requests())
+	}
+	server, err := toolnexus.NewMCPServer(stateKey, toolnexus.MCPServerOptions{DrawEachNonce: true})
+	require.NoError(t, err)
+	assert.True(t, toolnexus.DrawsEachNonce(server.Sealer))
+}
+
 func TestSealerSealsAnew(t *testing.T) {
 	t.Parallel()
 	s := newSealer(t, toolnexus.SealerOptions{})
@@ -574,6 +595,9 @@ func TestKeysFromHex(t *testing.T) {
 		{"two keys", newHex + "," + oldHex, [][]byte{newKey, oldKey}, nil, ""},
 		{"upper case", strings.ToUpper(newHex), [][]byte{newKey}, nil, ""},
 		{"a longer key", oldHex + "ff", [][]byte{append(bytes.Clone(oldKey), 0xff)}, nil, ""},
+		{"a file's trailing newline", newHex + "," + oldHex + "\n", [][]byte{newKey, oldKey}, nil, ""},
+		{"white space around", " \t\r\n" + oldHex + "\r\n\v\f ", [][]byte{oldKey}, nil, ""},
+		{"white space alone", " \n", nil, toolnexus.ErrInvalidKey, "toolnexus: invalid request state key: no key"},
 		{"empty", "", nil, toolnexus.ErrInvalidKey, "toolnexus: invalid request state key: no key"},
 		{"trailing comma", oldHex + ",", nil, toolnexus.ErrInvalidKey, "toolnexus: invalid request state key: key 2 of 2 is empty"},
 		{"space after the comma", newHex + ", " + oldHex, nil, toolnexus.ErrInvalidKey, "toolnexus: invalid request state key: key 2 of 2 is not hex"},
@@ -654,7 +678,30 @@ func TestSealerClaim(t *testing.T) {
 		opened, err := s.Open(seal(t, s, stagingFor, st, stateNow), stagingFor, stateNow)
 		require.NoError(t, err)
 		require.NoError(t, s.Claim(context.Background(), opened))
-		assert.Equal(t, []string{opened.ID + " until " + stateNow.Add(time.Minute).Truncate(time.Millisecond).UTC().Format(time.RFC3339Nano)}, rec.calls)
+		until := stateNow.Add(time.Minute).Truncate(time.Millisecond).Add(toolnexus.MaxStateClockSkew)
+		assert.Equal(t, []string{opened.ID + " until " + until.UTC().Format(time.RFC3339Nano)}, rec.calls,
+			"the expiry it was sealed with, and the largest skew a server may have")
+	})
+	t.Run("a claim outlives the state on every server", func(t *testing.T) {
+		t.Parallel()
+		// A state sealed by a server with a longer maximum age opens on one
+		// with a shorter one until the shorter age, and on the sealer's
+		// until the longer age, and on a server whose clock lags by the
+		// most skew allowed until that much later: the claim lasts past
+		// all of them.
+		rec := &recordingClaims{}
+		long := newSealer(t, toolnexus.SealerOptions{Claims: rec, MaxAge: 2 * time.Hour})
+		short := newSealer(t, toolnexus.SealerOptions{Claims: rec, MaxAge: time.Hour, ClockSkew: toolnexus.MaxStateClockSkew})
+		state := seal(t, long, stagingFor, st, stateNow)
+		opened, err := short.Open(state, stagingFor, stateNow)
+		require.NoError(t, err)
+		assert.Equal(t, stateNow.Add(time.Hour).Truncate(time.Millisecond).UTC(), opened.ExpiresAt, "the short server's view")
+		require.NoError(t, short.Claim(context.Background(), opened))
+		lagging := stateNow.Add(2*time.Hour - time.Millisecond)
+		_, err = long.Open(state, stagingFor, lagging)
+		require.NoError(t, err, "the long server still opens it")
+		until := stateNow.Add(2 * time.Hour).Truncate(time.Millisecond).Add(toolnexus.MaxStateClockSkew)
+		assert.Equal(t, []string{opened.ID + " until " + until.UTC().Format(time.RFC3339Nano)}, rec.calls)
 	})
 }
 
@@ -1092,4 +1139,41 @@ func TestSealerData(t *testing.T) {
 	_, err := s.Seal(stagingFor, toolnexus.State{Requests: []toolnexus.Request{{ID: "pnd-1", Kind: "input", Prompt: "Name?",
 		Data: map[string]any{"nan": math.NaN()}}}}, stateNow)
 	assertErr(t, err, toolnexus.ErrInvalidRequest, `toolnexus: invalid request: request "pnd-1": json: unsupported value: NaN`)
+}
+
+// TestPrincipal checks that a principal names its issuer and subject so
+// that no other pair gives it.
+func TestPrincipal(t *testing.T) {
+	t.Parallel()
+	assert.Equal(t, "iss:22:https://issuer.examplesub:alice", toolnexus.Principal("https://issuer.example", "alice"))
+	seen := map[string][2]string{}
+	for _, pair := range [][2]string{{"a", "bc"}, {"ab", "c"}, {"", "abc"}, {"abc", ""}, {"a:", "b"}, {"a", ":b"}, {"1:a", "sub:"}, {"", "1:asub:"}, {"", ""}} {
+		p := toolnexus.Principal(pair[0], pair[1])
+		prev, dup := seen[p]
+		assert.False(t, dup, "%q and %q give %q", prev, pair, p)
+		seen[p] = pair
+	}
+}
+
+// TestSealDataBound seals requests and answers whose Data nests without
+// end or deeper than MaxDataDepth: Seal refuses them with
+// ErrInvalidRequest, and takes Data exactly MaxDataDepth deep.
+func TestSealDataBound(t *testing.T) {
+	t.Parallel()
+	s := newSealer(t, toolnexus.SealerOptions{})
+	for name, data := range hostileData() {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			_, err := s.Seal(stagingFor, toolnexus.State{Requests: []toolnexus.Request{{ID: "pnd-1", Kind: "input", Prompt: "Name?", Data: data}}}, stateNow)
+			assertErr(t, err, toolnexus.ErrInvalidRequest, `toolnexus: invalid request: request "pnd-1": data nests deeper than 10000 levels, or holds itself`)
+			_, err = s.Seal(stagingFor, toolnexus.State{Requests: []toolnexus.Request{stateReq}, Answers: toolnexus.Answers{{ID: "a", OK: true, Data: data}}}, stateNow)
+			assertErr(t, err, toolnexus.ErrInvalidRequest, "")
+		})
+	}
+	deep := deepData(100)
+	state, err := s.Seal(stagingFor, toolnexus.State{Requests: []toolnexus.Request{{ID: "pnd-1", Kind: "input", Prompt: "Name?", Data: deep}}}, stateNow)
+	require.NoError(t, err)
+	opened, err := s.Open(state, stagingFor, stateNow)
+	require.NoError(t, err)
+	assert.Equal(t, deep, opened.Requests()[0].Data)
 }

@@ -3,6 +3,7 @@ package toolnexus
 import (
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"math"
 	"unicode/utf8"
 )
@@ -123,8 +124,11 @@ func appendData(b []byte, data map[string]any) ([]byte, error) {
 	if len(data) == 0 {
 		return b, nil
 	}
-	out, ok := appendValue(append(b, dataBinary), data)
+	out, ok := appendValue(append(b, dataBinary), data, 0)
 	if !ok {
+		if err := checkData(data); err != nil {
+			return nil, fmt.Errorf("data %v", err)
+		}
 		j, err := json.Marshal(data)
 		if err != nil {
 			return nil, err
@@ -148,11 +152,15 @@ const (
 	valObject  = 'o' // a count, then the keys and values
 )
 
-// appendValue appends v in binary form, and reports false when v holds a
-// value that JSON would not give back as it is: a Go type JSON does not
-// decode to, a nil slice or map, a string that is not UTF-8, a number that
-// is not finite.
-func appendValue(b []byte, v any) ([]byte, bool) {
+// appendValue appends v, at depth, in binary form, and reports false when
+// v holds a value that JSON would not give back as it is: a Go type JSON
+// does not decode to, a nil slice or map, a string that is not UTF-8, a
+// number that is not finite, or a value nested deeper than MaxDataDepth
+// (which the JSON form then refuses too).
+func appendValue(b []byte, v any, depth int) ([]byte, bool) {
+	if depth > MaxDataDepth {
+		return b, false
+	}
 	switch v := v.(type) {
 	case nil:
 		return append(b, valNull), true
@@ -175,7 +183,7 @@ func appendValue(b []byte, v any) ([]byte, bool) {
 		b = binary.AppendUvarint(append(b, valArray), uint64(len(v)))
 		for _, e := range v {
 			var ok bool
-			if b, ok = appendValue(b, e); !ok {
+			if b, ok = appendValue(b, e, depth+1); !ok {
 				return b, false
 			}
 		}
@@ -190,7 +198,7 @@ func appendValue(b []byte, v any) ([]byte, bool) {
 				return b, false
 			}
 			var ok bool
-			if b, ok = appendValue(appendString(b, k), e); !ok {
+			if b, ok = appendValue(appendString(b, k), e, depth+1); !ok {
 				return b, false
 			}
 		}
@@ -358,13 +366,10 @@ func jsonData(s string) (map[string]any, bool) {
 	return data, err == nil
 }
 
-// maxValueDepth bounds the nesting of a Data's binary form.
-const maxValueDepth = 10000
-
 // value reads a value that appendValue wrote, at depth, and returns it
 // when build is set: else it returns nil, and allocates nothing.
 func (r *claimsReader) value(depth int, build bool) any {
-	if depth > maxValueDepth {
+	if depth > MaxDataDepth {
 		r.fail()
 		return nil
 	}

@@ -3,6 +3,7 @@ package toolnexus
 import (
 	"context"
 	"encoding/json"
+	"reflect"
 )
 
 // Tool is a tool as a host runs it for a model's call: args are the
@@ -18,3 +19,42 @@ import (
 // [Turn], the framework adapters and the MCP bridges alike, so a tool is
 // written once.
 type Tool func(ctx context.Context, args json.RawMessage, answers Answers) ToolResult
+
+// DecodeArguments decodes args, the raw JSON arguments of a tool call, into
+// v, a non-nil pointer, as json.Unmarshal does, except that keys are
+// matched exactly, as [Answer.DecodeData] matches them: a key that differs
+// from a field's JSON name only in case is ignored, as an unknown key is.
+// Empty arguments and null decode as {}. Arguments whose objects repeat a
+// name, or hold two names that are one when case is folded, report
+// [ErrDuplicateKey] and decode nothing: they are the arguments no state
+// binds, so that a tool that decodes with DecodeArguments reads the call
+// its state was sealed for. Other JSON that does not decode into v reports
+// [ErrInvalidJSON].
+func DecodeArguments(args json.RawMessage, v any) error {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() {
+		return errorf(ErrInvalidJSON, "DecodeArguments needs a non-nil pointer, not %T", v)
+	}
+	if err := checkNames(args); err != nil {
+		return err
+	}
+	return decodeExact(args, v)
+}
+
+// decodeExact decodes args into v, a non-nil pointer, with exact keys:
+// through encoding/json's untyped values (numbers as written), without the
+// keys that would match a field of v only by folding case.
+func decodeExact(args json.RawMessage, v any) error {
+	decoded, err := decodeArgs(args)
+	if err != nil {
+		return err
+	}
+	b, err := json.Marshal(exactKeys(decoded, reflect.TypeOf(v).Elem()))
+	if err == nil {
+		err = json.Unmarshal(b, v)
+	}
+	if err != nil {
+		return errorf(ErrInvalidJSON, "arguments: %v", err)
+	}
+	return nil
+}

@@ -112,7 +112,11 @@ func (t Turn) Answer(a Answer, now time.Time) (ToolCall, error) {
 // WithCall returns a copy of t in which c replaces the call with c's ID:
 // the call [Turn.Answer] returned, with the Result of running it again. c
 // must be a call of t, of the same tool with the same arguments, else
-// WithCall reports [ErrInvalidTurn].
+// WithCall reports [ErrInvalidTurn], as it does when c waits on a request
+// that another call waits on. Arguments are the same when they are
+// the same JSON value, as a request state binds them ([Sealer.Seal]): the
+// order of keys, the spacing and the escapes do not matter, and arguments
+// that are not JSON, or repeat a name ([ErrDuplicateKey]), are no call's.
 func (t Turn) WithCall(c ToolCall) (Turn, error) {
 	i := slices.IndexFunc(t.Calls, func(d ToolCall) bool { return d.ID == c.ID })
 	switch {
@@ -120,8 +124,21 @@ func (t Turn) WithCall(c ToolCall) (Turn, error) {
 		return t, errorf(ErrInvalidTurn, "no call has id %s", quote(c.ID))
 	case t.Calls[i].Name != c.Name:
 		return t, errorf(ErrInvalidTurn, "call %s is a call of %s, not %s", quote(c.ID), quote(t.Calls[i].Name), quote(c.Name))
-	case !bytes.Equal(t.Calls[i].Arguments, c.Arguments):
+	}
+	if same, err := sameArguments(t.Calls[i].Arguments, c.Arguments); err != nil {
+		return t, errorfCause(ErrInvalidTurn, err, "call %s", quote(c.ID))
+	} else if !same {
 		return t, errorf(ErrInvalidTurn, "call %s was made with other arguments", quote(c.ID))
+	}
+	for _, req := range requestsOf(c.Result) {
+		for j, d := range t.Calls {
+			if j != i && slices.ContainsFunc(requestsOf(d.Result), func(r Request) bool { return r.ID == req.ID }) {
+				if j < i {
+					return t, waitedTwice(d.ID, c.ID, req.ID)
+				}
+				return t, waitedTwice(c.ID, d.ID, req.ID)
+			}
+		}
 	}
 	t.Calls = slices.Clone(t.Calls)
 	t.Calls[i] = c
@@ -129,9 +146,10 @@ func (t Turn) WithCall(c ToolCall) (Turn, error) {
 }
 
 // Validate reports whether t is well formed: it has calls, each with an id
-// no other call has, a tool name, arguments that are JSON (or none) and
-// answers with ids ([ErrInvalidTurn]), and a result that passes
-// [ToolResult.Validate].
+// no other call has, a tool name, arguments that are JSON (or none),
+// answers with ids and requests that no other call waits on (an [Answer]
+// names its request, and must reach the one call that asked it)
+// ([ErrInvalidTurn]), and a result that passes [ToolResult.Validate].
 func (t Turn) Validate() error {
 	if err := t.check(); err != nil {
 		return err
@@ -150,6 +168,7 @@ func (t Turn) check() error {
 		return errorf(ErrInvalidTurn, "no calls")
 	}
 	seen := make(map[string]bool, len(t.Calls))
+	waits := map[string]string{} // the id of each request waited on, and its call's
 	for i, c := range t.Calls {
 		switch {
 		case c.ID == "":
@@ -164,8 +183,21 @@ func (t Turn) check() error {
 			return errorf(ErrInvalidTurn, "call %s holds an answer without id", quote(c.ID))
 		}
 		seen[c.ID] = true
+		for _, req := range requestsOf(c.Result) {
+			if other, ok := waits[req.ID]; ok && other != c.ID {
+				return waitedTwice(other, c.ID, req.ID)
+			}
+			waits[req.ID] = c.ID
+		}
 	}
 	return nil
+}
+
+// waitedTwice returns the error of two calls that wait on one request: an
+// answer names its request only, and would reach one of them, not the one
+// it answers.
+func waitedTwice(first, second, request string) error {
+	return errorf(ErrInvalidTurn, "calls %s and %s both wait on request %s: an answer could not tell them apart", quote(first), quote(second), quote(request))
 }
 
 // sendable reports why t cannot be sent yet, if it cannot.

@@ -88,6 +88,8 @@ func TestParseTurn(t *testing.T) {
 		{"too large", parkedJSON, 10, toolnexus.Turn{}, toolnexus.ErrPartTooLarge, ""},
 		{"not an object", `[]`, 0, toolnexus.Turn{}, toolnexus.ErrInvalidJSON, "toolnexus: invalid JSON: want a JSON object, got an array"},
 		{"not JSON", `{"calls":`, 0, toolnexus.Turn{}, toolnexus.ErrInvalidJSON, ""},
+		{"JSON too deep", `{"calls":[` + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + `]}`, 0, toolnexus.Turn{}, toolnexus.ErrInvalidJSON,
+			"toolnexus: invalid JSON: the input nests more than 10000 levels deep at byte 10009 of 20012, deeper than JSON is read here"},
 		{"calls not an array", `{"calls":{}}`, 0, toolnexus.Turn{}, toolnexus.ErrInvalidJSON,
 			`toolnexus: invalid JSON: "calls" is an object, not an array`},
 		{"id not a string", call(`{"id":1,"name":"t"}`), 0, toolnexus.Turn{}, toolnexus.ErrInvalidJSON,
@@ -379,4 +381,67 @@ func TestTurnVertexContent(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, `{"role":"user","parts":[{"functionResponse":{"id":"c1","name":"scan","response":{"output":"scanned"},"parts":[{"fileData":{"mimeType":"application/pdf","fileUri":"gs://scans/a.pdf"}}]}}]}`, mustJSON(t, vertex))
 	assert.Equal(t, `{"role":"user","parts":[{"functionResponse":{"id":"c1","name":"scan","response":{"output":"scanned\n[unsupported file part (application/pdf, url gs://scans/a.pdf)]"}}}]}`, mustJSON(t, gemini))
+}
+
+// TestTurnOneWaitPerRequest checks that no two calls of a turn may wait on
+// one request ID (a tool that asks with a fixed ID, called twice): an
+// Answer names its request, and would reach the first of them.
+func TestTurnOneWaitPerRequest(t *testing.T) {
+	t.Parallel()
+	confirm := toolnexus.Request{ID: "confirm", Kind: toolnexus.KindApproval, Prompt: "Sure?"}
+	two := toolnexus.Turn{Calls: []toolnexus.ToolCall{
+		{ID: "call_1", Name: "rm", Arguments: json.RawMessage(`{"path":"a"}`), Result: toolnexus.Pending(confirm)},
+		{ID: "call_2", Name: "rm", Arguments: json.RawMessage(`{"path":"b"}`), Result: toolnexus.PendingAll(approval, confirm)},
+	}}
+	const msg = `toolnexus: invalid turn: calls "call_1" and "call_2" both wait on request "confirm": an answer could not tell them apart`
+	assertErr(t, two.Validate(), toolnexus.ErrInvalidTurn, msg)
+	data, err := json.Marshal(two)
+	require.NoError(t, err)
+	_, err = toolnexus.ParseTurn(data, 0)
+	assertErr(t, err, toolnexus.ErrInvalidTurn, msg)
+
+	// A turn that is valid cannot be made ambiguous by WithCall.
+	tr := parkedTurn()
+	c := tr.Calls[0]
+	c.Result = toolnexus.Pending(approval)
+	_, err = tr.WithCall(c)
+	assertErr(t, err, toolnexus.ErrInvalidTurn, `toolnexus: invalid turn: calls "call_1" and "call_2" both wait on request "req-1": an answer could not tell them apart`)
+
+	// One call may ask again what it asked before.
+	c = tr.Calls[1]
+	c.Result = toolnexus.Pending(approval)
+	_, err = tr.WithCall(c)
+	require.NoError(t, err)
+}
+
+// TestTurnWithCallArguments checks that WithCall takes the call with its
+// arguments written another way, as a state binds them, and no other.
+func TestTurnWithCallArguments(t *testing.T) {
+	t.Parallel()
+	tr := parkedTurn()
+	for _, tt := range []struct {
+		args string
+		msg  string // "" for the same arguments
+	}{
+		{`{"env":"prod"}`, ""},
+		{` { "env" : "\u0070rod" } `, ""},
+		{`{"env":"staging"}`, `toolnexus: invalid turn: call "call_2" was made with other arguments`},
+		{`{"env":"prod","Env":"staging"}`, `toolnexus: invalid turn: call "call_2": duplicate JSON key: keys "env" and "Env" in the top-level object are one key when case is folded, as encoding/json folds it`},
+		{`{"env":`, `toolnexus: invalid turn: call "call_2": invalid JSON: arguments: unexpected EOF`},
+	} {
+		c := tr.Calls[1]
+		c.Arguments = json.RawMessage(tt.args)
+		c.Result = toolnexus.Ok("deployed")
+		got, err := tr.WithCall(c)
+		if tt.msg == "" {
+			require.NoError(t, err, tt.args)
+			assert.Equal(t, c, got.Calls[1])
+			continue
+		}
+		assertErr(t, err, toolnexus.ErrInvalidTurn, tt.msg)
+	}
+	c := tr.Calls[0]
+	c.Arguments = nil // {} and none are one call
+	_, err := tr.WithCall(c)
+	assert.NoError(t, err)
 }

@@ -12,6 +12,7 @@ import (
 	"maps"
 	"reflect"
 	"runtime/debug"
+	"strings"
 	"time"
 )
 
@@ -244,25 +245,17 @@ func readArguments(name string, args json.RawMessage, v any) (json.RawMessage, e
 	if d.peek() != '{' {
 		return nil, argumentsError(name, "are not a JSON object but %s", d.kind())
 	}
+	if err := checkNames(args); err != nil {
+		return nil, &argumentsRefused{msg: argumentsMessage(name, "are ambiguous: %s", strings.TrimPrefix(err.Error(), "toolnexus: ")), cause: err}
+	}
 	if v == nil {
 		return args, nil
 	}
-	rv := reflect.ValueOf(v)
-	if rv.Kind() != reflect.Pointer || rv.IsNil() {
+	if rv := reflect.ValueOf(v); rv.Kind() != reflect.Pointer || rv.IsNil() {
 		return nil, argumentsError(name, "cannot be decoded into %T, which is not a non-nil pointer", v)
 	}
-	dec := json.NewDecoder(bytes.NewReader(args))
-	dec.UseNumber()
-	var decoded any
-	if err := dec.Decode(&decoded); err != nil {
-		return nil, argumentsError(name, "are not JSON: %v", err)
-	}
-	b, err := json.Marshal(exactKeys(decoded, rv.Type().Elem()))
-	if err == nil {
-		err = json.Unmarshal(b, v)
-	}
-	if err != nil {
-		return nil, argumentsError(name, "are not what the tool takes: %v", err)
+	if err := decodeExact(args, v); err != nil {
+		return nil, &argumentsRefused{msg: argumentsMessage(name, "are not what the tool takes: %s", strings.TrimPrefix(err.Error(), "toolnexus: invalid JSON: arguments: ")), cause: err}
 	}
 	return args, nil
 }
@@ -289,9 +282,30 @@ func syntaxError(b []byte) string {
 
 // argumentsError returns the error of arguments of the tool name.
 func argumentsError(name, format string, args ...any) error {
+	return &argumentsRefused{msg: argumentsMessage(name, format, args...)}
+}
+
+// argumentsMessage is the message of an [argumentsRefused].
+func argumentsMessage(name, format string, args ...any) string {
 	of := "arguments "
 	if name != "" {
 		of = "arguments of " + quote(name) + " "
 	}
-	return &alsoError{msg: "toolnexus: " + of + fmt.Sprintf(format, args...), also: ErrInvalidArguments}
+	return "toolnexus: " + of + fmt.Sprintf(format, args...)
 }
+
+// argumentsRefused is the error of arguments a tool cannot take: it
+// matches [ErrInvalidArguments] and, through its cause, the error that
+// refused them ([ErrDuplicateKey], [ErrInvalidJSON]).
+type argumentsRefused struct {
+	msg   string
+	cause error
+}
+
+func (e *argumentsRefused) Error() string { return e.msg }
+
+// Is reports whether target is [ErrInvalidArguments].
+func (e *argumentsRefused) Is(target error) bool { return target == ErrInvalidArguments }
+
+// Unwrap returns the error that refused the arguments, if any.
+func (e *argumentsRefused) Unwrap() error { return e.cause }

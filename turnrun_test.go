@@ -337,6 +337,10 @@ func TestToolFor(t *testing.T) {
 			"toolnexus: arguments are not what the tool takes: json: cannot unmarshal number into Go struct field in.env of type string"},
 		{"not an object", `[]`, in{}, "toolnexus: arguments are not a JSON object but an array"},
 		{"not JSON", `{`, in{}, "toolnexus: arguments are not JSON: unexpected end of JSON input"},
+		{"names one when case is folded", `{"env":"staging","Env":"prod"}`, in{},
+			`toolnexus: arguments are ambiguous: duplicate JSON key: keys "env" and "Env" in the top-level object are one key when case is folded, as encoding/json folds it`},
+		{"a name twice", `{"tags":[{"name":"a","name":"b"}]}`, in{},
+			`toolnexus: arguments are ambiguous: duplicate JSON key: key "name" appears twice in the object at tags[0]`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

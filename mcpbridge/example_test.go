@@ -17,7 +17,7 @@ import (
 func ExampleHandler() {
 	ctx := context.Background()
 	key := []byte("an example key of 32 bytes, at least") // a secret in a real server
-	bridge, err := mcpbridge.New(key, nil)
+	bridge, err := mcpbridge.New(key, &mcpbridge.Options{Audience: "https://ops.example.com/mcp"})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -30,11 +30,12 @@ type Options struct {
 	// Keys are keys that open request states besides the key given to
 	// [New], which seals them: the keys of a rotation, each at least
 	// [toolnexus.MinStateKeyLen] bytes. See [toolnexus.Sealer] for the
-	// procedure.
+	// procedure, and how often: a key seals at most 2^32 states.
 	Keys [][]byte
 	// Audience names this service, such as its URL: a state opens only on
 	// a Bridge with the same audience, so two services that share a key
-	// cannot open each other's states.
+	// cannot open each other's states. Set it: every service that leaves
+	// it empty shares the empty audience.
 	Audience string
 	// MaxAge is how long after it was sealed a state can open at all;
 	// zero means [toolnexus.DefaultStateMaxAge].
@@ -46,14 +47,28 @@ type Options struct {
 	// server that shares the store: [toolnexus.NewMemoryClaims] for one
 	// process, the redisclaims module behind a load balancer. Nil lets a
 	// client retry a state until it expires, as it may after a lost
-	// response.
+	// response. At most once means a call may not finish at all: the
+	// claim is taken before the tool runs, and stays when the server
+	// crashes or the tool panics (the client gets -32603 "Internal error";
+	// the tool may have acted before it panicked), so the client's retry
+	// is refused as a state already used (-32602, logged apart from a
+	// forged state). A store that cannot be reached refuses the call with
+	// -32603, which the client may retry.
 	Claims toolnexus.ClaimStore
+	// DrawEachNonce draws the nonce of each state from crypto/rand as it
+	// is sealed, for a server that a virtual machine snapshot may clone;
+	// see [toolnexus.SealerOptions].DrawEachNonce.
+	DrawEachNonce bool
 	// Logger gets what a client is never told: why a state did not open,
 	// the stack of a tool that panicked. Nil means [slog.Default].
 	Logger *slog.Logger
 	// Principal returns the authenticated user a call is made for, to
-	// which its state is bound; nil means the UserID of the request's
-	// token (req.Extra.TokenInfo), or no user without a token.
+	// which its state is bound, such as [toolnexus.Principal] of its
+	// token's issuer and subject. Nil means the token's (req.Extra.TokenInfo):
+	// toolnexus.Principal of the string under "iss" in its Extra, if any,
+	// and its UserID; and no user without a token. A call with a token for
+	// which the principal is empty (a TokenInfo without UserID) is refused
+	// with -32603, never bound to no user.
 	Principal func(req *mcp.CallToolRequest) string
 }
 
@@ -71,7 +86,7 @@ type Options struct {
 // read that time from the requestState with
 // [toolnexus.RequestStateExpiry].
 type Bridge struct {
-	server    toolnexus.MCPServer
+	server    *toolnexus.MCPServer
 	principal func(*mcp.CallToolRequest) string
 }
 
@@ -90,12 +105,12 @@ func New(key []byte, opts *Options) (*Bridge, error) {
 	}
 	server, err := toolnexus.NewMCPServer(key, toolnexus.MCPServerOptions{
 		Keys: o.Keys, Audience: o.Audience, MaxAge: o.MaxAge, ClockSkew: o.ClockSkew, Claims: o.Claims,
-		Expiry: cmp.Or(o.Expiry, DefaultExpiry), Logger: o.Logger,
+		DrawEachNonce: o.DrawEachNonce, Expiry: cmp.Or(o.Expiry, DefaultExpiry), Logger: o.Logger,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("mcpbridge: %w", err)
 	}
-	return &Bridge{server: *server, principal: o.Principal}, nil
+	return &Bridge{server: server, principal: o.Principal}, nil
 }
 
 // ToolFunc is a tool that can suspend. It is called with its input and a
@@ -152,6 +167,14 @@ func Handler[In any](b *Bridge, fn ToolFunc[In]) mcp.ToolHandlerFor[In, any] {
 // capability for is never sent: the call is a JSON-RPC error -32021 on
 // 2026-07-28 and the suspension's text as an error result on older
 // protocols.
+//
+// Arguments whose objects repeat a name, or hold two names that are one
+// when case is folded ({"Env":"prod","env":"staging"}), are the JSON-RPC
+// error -32602 "Invalid arguments: …" naming them, on the first call and on
+// every retry, and fn never runs: a decoder that keeps the first or the last
+// of them, or folds case, would read another call than the one a state
+// binds (the SDK's own check of the input schema may refuse a name the
+// tool does not take first, with an error result).
 //
 // A retry whose state does not open (altered, sealed with another key, for
 // another tool, other arguments or another user, expired, or already used
@@ -222,6 +245,7 @@ func (b *Bridge) toolCall(req *mcp.CallToolRequest) (toolnexus.MCPToolCall, erro
 		Principal:    b.principalOf(req),
 		Client:       client(req),
 	}
+	c.Authenticated = req.Extra != nil && req.Extra.TokenInfo != nil
 	if len(p.InputResponses) > 0 {
 		c.InputResponses = make(map[string]json.RawMessage, len(p.InputResponses))
 		for id, r := range p.InputResponses {
@@ -245,10 +269,11 @@ func (b *Bridge) principalOf(req *mcp.CallToolRequest) string {
 	if b.principal != nil {
 		return b.principal(req)
 	}
-	if req.Extra != nil && req.Extra.TokenInfo != nil {
-		return req.Extra.TokenInfo.UserID
+	if req.Extra == nil || req.Extra.TokenInfo == nil || req.Extra.TokenInfo.UserID == "" {
+		return ""
 	}
-	return ""
+	issuer, _ := req.Extra.TokenInfo.Extra["iss"].(string)
+	return toolnexus.Principal(issuer, req.Extra.TokenInfo.UserID)
 }
 
 // client returns what the client of req negotiated and declared, read

@@ -844,6 +844,38 @@ func TestHandlerPrincipal(t *testing.T) {
 	assert.Equal(t, "alice in prod, session true", text(t, call(t, alice, retry)))
 }
 
+// TestHandlerTokenWithoutSubject refuses, with -32603, a call whose token
+// names no user, rather than bind its state to no user; and binds a state
+// to the issuer and subject of a token, so that one subject of two issuers
+// are two users.
+func TestHandlerTokenWithoutSubject(t *testing.T) {
+	t.Parallel()
+	verify := func(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
+		token = strings.TrimSuffix(token, "-token")
+		at := strings.LastIndex(token, "/") // the issuer, then the user
+		issuer, user := token[:at], token[at+1:]
+		return &auth.TokenInfo{UserID: user, Extra: map[string]any{"iss": issuer}, Expiration: time.Now().Add(time.Hour)}, nil
+	}
+	log := &wire{}
+	s := newTestServer(t, testKey, &mcpbridge.Options{Logger: slog.New(slog.NewTextHandler(log, nil))})
+	as := func(token string) *mcp.ClientSession {
+		c := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "v0.0.1"}, manual)
+		return connectHTTP(t, s, c, auth.RequireBearerToken(verify, nil), "Authorization", "Bearer "+token+"-token")
+	}
+	e := callError(t, as("https://a.example/"), &mcp.CallToolParams{Name: "render"})
+	assert.Equal(t, int64(-32603), e.Code)
+	assert.Equal(t, "Internal error", e.Message)
+	assert.Contains(t, log.String(), `err="toolnexus: authenticated call without a principal: call of \"render\": its token names no subject"`)
+
+	args := map[string]any{"env": "prod"}
+	id, state := suspended(t, as("https://a.example/alice"), "whoami", args)
+	retry := &mcp.CallToolParams{Name: "whoami", Arguments: args, RequestState: state,
+		InputResponses: mcp.InputResponseMap{id: &mcp.ElicitResult{Action: "accept"}}}
+	e = callError(t, as("https://b.example/alice"), retry)
+	assert.Equal(t, int64(-32602), e.Code, "alice of another issuer is another user")
+	assert.Equal(t, "alice in prod, session true", text(t, call(t, as("https://a.example/alice"), retry)))
+}
+
 // TestHandlerPanic answers a tool that panics with an internal error, and
 // the server goes on.
 func TestHandlerPanic(t *testing.T) {
@@ -959,4 +991,83 @@ func TestClientCapabilitiesFromMeta(t *testing.T) {
 			assert.Equal(t, sdk, mcpbridge.ClientOf(req))
 		})
 	}
+}
+
+// TestHandlerAmbiguousArguments calls, through the go-sdk's client, tools
+// whose schemas take any property (a map, and the raw arguments of a
+// CallHandler) with arguments that repeat a name or hold names that are one
+// when case is folded: each call, first or retry, is the error -32602
+// naming them, and the tool never runs.
+func TestHandlerAmbiguousArguments(t *testing.T) {
+	t.Parallel()
+	b, err := mcpbridge.New(testKey, &mcpbridge.Options{Logger: quiet})
+	require.NoError(t, err)
+	s := mcp.NewServer(&mcp.Implementation{Name: "test-server", Version: "v0.0.1"}, nil)
+	runs := 0
+	mcp.AddTool(s, &mcp.Tool{Name: "deploy"}, mcpbridge.Handler(b, func(_ context.Context, in map[string]any, a *toolnexus.Answer) toolnexus.ToolResult {
+		runs++
+		if a == nil {
+			return toolnexus.Pending(toolnexus.Request{ID: "ok", Kind: toolnexus.KindApproval, Prompt: fmt.Sprint("Deploy to ", in["env"], "?")})
+		}
+		return toolnexus.Ok(fmt.Sprint("deployed to ", in["env"]))
+	}))
+	mcp.AddTool(s, &mcp.Tool{Name: "raw"}, mcpbridge.CallHandler(b, func(_ context.Context, c mcpbridge.Call[map[string]any]) toolnexus.ToolResult {
+		runs++
+		var in struct {
+			Env string `json:"env"`
+		}
+		_ = json.Unmarshal(c.Request.Params.Arguments, &in) // encoding/json: folds case, the last wins
+		return toolnexus.Ok("deployed to " + in.Env)
+	}))
+	cs, _ := connect(t, s, manual, "")
+	id, state := suspended(t, cs, "deploy", map[string]any{"env": "staging"})
+	require.Equal(t, 1, runs)
+	for _, tt := range []struct{ args, msg string }{
+		{`{"env":"staging","Env":"prod"}`, `Invalid arguments: duplicate JSON key: keys "env" and "Env" in the top-level object are one key when case is folded, as encoding/json folds it`},
+		{`{"Env":"prod","env":"staging"}`, `Invalid arguments: duplicate JSON key: keys "Env" and "env" in the top-level object are one key when case is folded, as encoding/json folds it`},
+		{`{"env":"staging","\u0045NV":"prod"}`, `Invalid arguments: duplicate JSON key: keys "env" and "ENV" in the top-level object are one key when case is folded, as encoding/json folds it`},
+		{`{"env":"prod","env":"staging"}`, `Invalid arguments: duplicate JSON key: key "env" appears twice in the top-level object`},
+		{`{"env":"staging","o":{"k":1,"\u212a":2}}`, `Invalid arguments: duplicate JSON key: keys "k" and "\u212a" in the object at o are one key when case is folded, as encoding/json folds it`},
+	} {
+		for _, p := range []*mcp.CallToolParams{
+			{Name: "deploy", Arguments: json.RawMessage(tt.args)},
+			{Name: "deploy", Arguments: json.RawMessage(tt.args), RequestState: state,
+				InputResponses: mcp.InputResponseMap{id: &mcp.ElicitResult{Action: "accept", Content: map[string]any{}}}},
+			{Name: "raw", Arguments: json.RawMessage(tt.args)},
+		} {
+			e := callError(t, cs, p)
+			assert.Equal(t, int64(jsonrpc.CodeInvalidParams), e.Code, tt.args)
+			assert.Equal(t, tt.msg, e.Message)
+		}
+	}
+	assert.Equal(t, 1, runs, "no tool ran with them")
+	res := call(t, cs, &mcp.CallToolParams{Name: "deploy", Arguments: json.RawMessage(`{ "env" : "staging" }`), RequestState: state,
+		InputResponses: mcp.InputResponseMap{id: &mcp.ElicitResult{Action: "accept", Content: map[string]any{}}}})
+	assert.Equal(t, "deployed to staging", text(t, res))
+}
+
+// TestHandlerSelfReferringData serves a tool that suspends on a Request
+// whose Data holds itself, and a result whose structured content does: the
+// call is -32603 and the server goes on; the result does not convert.
+func TestHandlerSelfReferringData(t *testing.T) {
+	t.Parallel()
+	b, err := mcpbridge.New(testKey, &mcpbridge.Options{Logger: quiet})
+	require.NoError(t, err)
+	s := mcp.NewServer(&mcp.Implementation{Name: "test-server", Version: "v0.0.1"}, nil)
+	self := map[string]any{"a": 1.0}
+	self["self"] = self
+	mcp.AddTool(s, &mcp.Tool{Name: "loop"}, mcpbridge.Handler(b, func(context.Context, struct{}, *toolnexus.Answer) toolnexus.ToolResult {
+		return toolnexus.Pending(toolnexus.Request{ID: "r", Kind: toolnexus.KindInput, Prompt: "p", Data: self})
+	}))
+	mcp.AddTool(s, &mcp.Tool{Name: "ok"}, mcpbridge.Handler(b, func(context.Context, struct{}, *toolnexus.Answer) toolnexus.ToolResult {
+		return toolnexus.Ok("fine")
+	}))
+	for _, version := range []string{"", "2025-11-25"} {
+		cs, _ := connect(t, s, manual, version)
+		e := callError(t, cs, &mcp.CallToolParams{Name: "loop"})
+		assert.Equal(t, int64(-32603), e.Code, version)
+		assert.Equal(t, "fine", text(t, call(t, cs, &mcp.CallToolParams{Name: "ok"})))
+	}
+	_, err = mcpbridge.FromCallToolResult(&mcp.CallToolResult{StructuredContent: self})
+	assert.ErrorIs(t, err, toolnexus.ErrInvalidMCP)
 }

@@ -16,13 +16,15 @@ import (
 // with the question and a sealed requestState.
 func ExampleHandler() {
 	key := []byte("an example key of 32 bytes, at least") // a secret in a real server
-	bridge, err := mcpgobridge.New(key, nil)
+	bridge, err := mcpgobridge.New(key, &mcpgobridge.Options{Audience: "https://ops.example.com/mcp"})
 	if err != nil {
 		panic(err)
 	}
 	srv := server.NewMCPServer("ops", "v1", server.WithToolCapabilities(false))
 	srv.AddTool(mcp.NewTool("deploy", mcp.WithString("env")),
-		mcpgobridge.Handler(bridge, func(_ context.Context, in struct{ Env string }, ans *toolnexus.Answer) toolnexus.ToolResult {
+		mcpgobridge.Handler(bridge, func(_ context.Context, in struct {
+			Env string `json:"env"`
+		}, ans *toolnexus.Answer) toolnexus.ToolResult {
 			if ans == nil {
 				return toolnexus.Pending(toolnexus.Request{ID: "approve", Kind: toolnexus.KindApproval, Prompt: "Deploy to " + in.Env + "?"})
 			}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -27,11 +28,12 @@ type Options struct {
 	// Keys are keys that open states besides the key given to [New], which
 	// seals them: the keys of a rotation, each at least
 	// [toolnexus.MinStateKeyLen] bytes. See [toolnexus.Sealer] for the
-	// procedure.
+	// procedure, and how often: a key seals at most 2^32 states.
 	Keys [][]byte
 	// Audience names this service, such as its URL: a state opens only on
 	// a Bridge with the same audience, so two services that share a key
-	// cannot open each other's states.
+	// cannot open each other's states. Set it: every service that leaves
+	// it empty shares the empty audience.
 	Audience string
 	// MaxAge is how long after it was sealed a state can open at all;
 	// zero means [toolnexus.DefaultStateMaxAge].
@@ -41,13 +43,26 @@ type Options struct {
 	ClockSkew time.Duration
 	// Claims, when set, lets each state finish at most once, across every
 	// server sharing the store; nil lets a client retry a state until it
-	// expires, as it may after a lost response.
+	// expires, as it may after a lost response. At most once means a call
+	// may not finish at all: the claim is taken before the tool runs, and
+	// stays when the server crashes or the tool panics (the tool may have
+	// acted before it panicked), so the client's retry is refused as a
+	// state already used (logged apart from a forged state). A store that
+	// cannot be reached refuses the call, which the client may retry.
 	Claims toolnexus.ClaimStore
 	// Principal, when set, returns the authenticated user a call is made
-	// for (such as the issuer and subject of its OAuth token), to which its
-	// state is bound. mcp-go verifies no token itself: put the user into
-	// the context with server.WithHTTPContextFunc and read it here.
+	// for, to which its state is bound, such as [toolnexus.Principal] of
+	// its OAuth token's issuer and subject. mcp-go verifies no token
+	// itself: put the user into the context with
+	// server.WithHTTPContextFunc and read it here. A call whose request
+	// carries an Authorization header is refused (an error, -32603 as
+	// mcp-go sends it) when Principal is nil or returns "": its state
+	// would be bound to no user.
 	Principal func(ctx context.Context, req mcp.CallToolRequest) string
+	// DrawEachNonce draws the nonce of each state from crypto/rand as it
+	// is sealed, for a server that a virtual machine snapshot may clone;
+	// see [toolnexus.SealerOptions].DrawEachNonce.
+	DrawEachNonce bool
 	// Logger gets what the client is never told, such as why a state did
 	// not open and the stack of a tool that panicked; nil means
 	// slog.Default.
@@ -67,7 +82,7 @@ type Options struct {
 // ([toolnexus.DefaultStateMaxAge]; see [Options].MaxAge). A host can read
 // that time from the requestState with [toolnexus.RequestStateExpiry].
 type Bridge struct {
-	core      toolnexus.MCPServer
+	core      *toolnexus.MCPServer
 	principal func(context.Context, mcp.CallToolRequest) string
 }
 
@@ -85,12 +100,12 @@ func New(key []byte, opts *Options) (*Bridge, error) {
 	}
 	core, err := toolnexus.NewMCPServer(key, toolnexus.MCPServerOptions{
 		Keys: o.Keys, Audience: o.Audience, MaxAge: o.MaxAge, ClockSkew: o.ClockSkew, Claims: o.Claims,
-		Expiry: cmp.Or(o.Expiry, DefaultExpiry), Logger: o.Logger,
+		DrawEachNonce: o.DrawEachNonce, Expiry: cmp.Or(o.Expiry, DefaultExpiry), Logger: o.Logger,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("mcpgobridge: %w", err)
 	}
-	return &Bridge{core: *core, principal: o.Principal}, nil
+	return &Bridge{core: core, principal: o.Principal}, nil
 }
 
 // ToolFunc is a tool that can suspend. It is called with its input and a
@@ -132,9 +147,15 @@ func Handler[In any](b *Bridge, fn ToolFunc[In]) server.ToolHandlerFunc {
 }
 
 // CallHandler returns fn as a handler for mcp-go's AddTool. The arguments
-// are decoded into In as mcp-go's typed handlers decode them (give the
-// tool mcp.WithInputSchema[In] so that the client knows them); arguments
-// that do not decode are an error result.
+// are decoded into In with [toolnexus.DecodeArguments]: as encoding/json
+// decodes them, but with exact keys, so that "ENV" is not read as the field
+// "env" (give the tool mcp.WithInputSchema[In] so that the client knows
+// them); arguments that do not decode are an error result. Arguments whose
+// objects repeat a name, or hold two names that are one when case is
+// folded ({"Env":"prod","env":"staging"}), are refused by the core with the
+// error "Invalid arguments: …" naming them, on the first call and on every
+// retry, and fn never runs: the value fn reads is the one a state binds,
+// whether it reads In, c.Request's raw arguments or decodes them itself.
 //
 // Every call runs through [toolnexus.MCPServer.Call], which the go-sdk
 // bridge shares. A result that is not a suspension is sent as
@@ -170,8 +191,10 @@ func CallHandler[In any](b *Bridge, fn CallFunc[In]) server.ToolHandlerFunc {
 			return mcp.NewToolResultError("mcpgobridge: invalid arguments: " + err.Error()), nil
 		}
 		var in In
-		if err := json.Unmarshal(args, &in); err != nil {
-			return mcp.NewToolResultError("mcpgobridge: invalid arguments: " + err.Error()), nil
+		// Arguments that repeat a name decode to nothing here: the core
+		// refuses them before fn could run.
+		if err := toolnexus.DecodeArguments(args, &in); err != nil && !errors.Is(err, toolnexus.ErrDuplicateKey) {
+			return mcp.NewToolResultError("mcpgobridge: " + strings.TrimPrefix(err.Error(), "toolnexus: ")), nil
 		}
 		return b.serve(ctx, req, args, func(ctx context.Context, answers toolnexus.Answers) toolnexus.ToolResult {
 			return fn(ctx, Call[In]{Request: req, In: in, Answers: answers})
@@ -198,6 +221,7 @@ func (b *Bridge) serve(ctx context.Context, req mcp.CallToolRequest, args json.R
 	if b.principal != nil {
 		c.Principal = b.principal(ctx, req)
 	}
+	c.Authenticated = req.Header.Get("Authorization") != ""
 	if !mcp.IsModernProtocol(c.Client.Protocol) {
 		c.Ask = asker(server.ServerFromContext(ctx))
 	}

@@ -248,7 +248,7 @@ func TestHandlerPlain(t *testing.T) {
 	t.Parallel()
 	r := newRig(t, keyA, mcpgobridge.Options{})
 	assertJSON(t, `{"content":[{"type":"text","text":"plain"}],"resultType":"complete"}`, result(t, r.call(`{}`, `"name":"plain"`)))
-	assertJSON(t, `{"content":[{"type":"text","text":"mcpgobridge: invalid arguments: json: cannot unmarshal string into Go value of type mcpgobridge_test.deployIn"}],"isError":true,"resultType":"complete"}`,
+	assertJSON(t, `{"content":[{"type":"text","text":"mcpgobridge: invalid JSON: arguments: json: cannot unmarshal string into Go value of type mcpgobridge_test.deployIn"}],"isError":true,"resultType":"complete"}`,
 		result(t, r.call(`{}`, `"name":"approve","arguments":"prod"`)))
 }
 
@@ -614,4 +614,110 @@ func TestHandlerLegacy(t *testing.T) {
 		assert.Equal(t, []mcp.Content{mcp.TextContent{Type: "text", Text: "Deploy to prod?"}}, res.Content)
 		assert.True(t, res.IsError)
 	})
+}
+
+// TestHandlerAmbiguousArguments checks that a typed handler reads its input
+// with exact keys, and that arguments whose objects repeat a name or hold
+// names that are one when case is folded are refused, first call and retry,
+// typed and raw, before the tool runs: mcp-go's encoding/json would read
+// the last of them, folding case, while the state binds both.
+func TestHandlerAmbiguousArguments(t *testing.T) {
+	t.Parallel()
+	r := newRig(t, keyA, mcpgobridge.Options{})
+	assertJSON(t, `{"content":[],"resultType":"input_required","inputRequests":{"q1":{"method":"elicitation/create",`+
+		`"params":{"mode":"form","message":"Deploy to ?","requestedSchema":{"type":"object","properties":{}}}}}}`,
+		withoutState(result(t, r.call(allCaps, `"name":"approve","arguments":{"ENV":"prod"}`))))
+	first := r.call(allCaps, `"name":"approve","arguments":{"env":"staging"}`)
+	st := state(t, first)
+	for _, tt := range []struct{ args, msg string }{
+		{`{"env":"staging","Env":"prod"}`, `Invalid arguments: duplicate JSON key: keys \"env\" and \"Env\" in the top-level object are one key when case is folded, as encoding/json folds it`},
+		{`{"Env":"prod","env":"staging"}`, `Invalid arguments: duplicate JSON key: keys \"Env\" and \"env\" in the top-level object are one key when case is folded, as encoding/json folds it`},
+		{`{"env":"staging","\u212a":1,"k":2}`, `Invalid arguments: duplicate JSON key: keys \"\\u212a\" and \"k\" in the top-level object are one key when case is folded, as encoding/json folds it`},
+		{`{"env":"prod","env":"staging"}`, `Invalid arguments: duplicate JSON key: key \"env\" appears twice in the top-level object`},
+	} {
+		for _, params := range []string{
+			`"name":"approve","arguments":` + tt.args,
+			`"name":"approve","arguments":` + tt.args + `,"requestState":"` + st + `","inputResponses":{"q1":{"action":"accept","content":{}}}`,
+			`"name":"twice","arguments":` + tt.args,
+		} {
+			got := r.call(allCaps, params)
+			assert.Equal(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"error":{"code":-32603,"message":"%s"}}`, r.id, tt.msg), got)
+			assert.ErrorIs(t, r.lastErr(), toolnexus.ErrDuplicateKey)
+		}
+	}
+	assertJSON(t, `{"content":[{"type":"text","text":"deployed to staging"}],"resultType":"complete"}`,
+		result(t, r.call(allCaps, `"name":"approve","arguments":{"env":"staging"},"requestState":"`+st+`","inputResponses":{"q1":{"action":"accept","content":{}}}`)))
+}
+
+// withoutState returns res without its requestState.
+func withoutState(res map[string]any) map[string]any {
+	delete(res, "requestState")
+	return res
+}
+
+// TestHandlerTokenWithoutPrincipal calls over streamable HTTP, with an
+// mcp-go client, a Bridge whose calls carry an Authorization header: with
+// no Principal, or one that names no user, every call is refused and no
+// tool runs; with a Principal, the state binds to its user.
+func TestHandlerTokenWithoutPrincipal(t *testing.T) {
+	t.Parallel()
+	fromToken := func(_ context.Context, req mcp.CallToolRequest) string {
+		user, _ := strings.CutPrefix(req.Header.Get("Authorization"), "Bearer ")
+		return toolnexus.Principal("https://issuer.example", user)
+	}
+	for _, tt := range []struct {
+		name      string
+		principal func(context.Context, mcp.CallToolRequest) string
+		refused   bool
+	}{
+		{"no Principal", nil, true},
+		{"a Principal that names no one", func(context.Context, mcp.CallToolRequest) string { return "" }, true},
+		{"a Principal", fromToken, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			r := newRig(t, keyA, mcpgobridge.Options{Principal: tt.principal})
+			hs := httptest.NewServer(server.NewStreamableHTTPServer(r.srv))
+			t.Cleanup(hs.Close)
+			tr, err := transport.NewStreamableHTTP(hs.URL, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer alice"}))
+			require.NoError(t, err)
+			c := goclient.NewClient(tr)
+			require.NoError(t, c.Start(t.Context()))
+			t.Cleanup(func() { assert.NoError(t, c.Close()) })
+			var init mcp.InitializeRequest
+			init.Params.ClientInfo = mcp.Implementation{Name: "token", Version: "v0"}
+			_, err = c.Initialize(t.Context(), init)
+			require.NoError(t, err)
+			res, err := c.CallTool(t.Context(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "plain"}})
+			if tt.refused {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), "Internal error")
+				assert.ErrorIs(t, r.lastErr(), toolnexus.ErrNoPrincipal)
+				assert.Contains(t, r.logs.String(), `toolnexus: authenticated call without a principal: call of \"plain\": its token names no subject`)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, []mcp.Content{mcp.TextContent{Type: "text", Text: "plain"}}, res.Content)
+		})
+	}
+}
+
+// TestHandlerSelfReferringData serves a tool that suspends on a Request
+// whose Data holds itself: the call is an error and the server goes on; a
+// result whose structured content holds itself does not convert.
+func TestHandlerSelfReferringData(t *testing.T) {
+	t.Parallel()
+	r := newRig(t, keyA, mcpgobridge.Options{})
+	b, err := mcpgobridge.New(keyA, nil)
+	require.NoError(t, err)
+	self := map[string]any{"a": 1.0}
+	self["self"] = self
+	r.srv.AddTool(mcp.NewTool("loop"), mcpgobridge.Handler(b, func(context.Context, struct{}, *toolnexus.Answer) toolnexus.ToolResult {
+		return toolnexus.Pending(toolnexus.Request{ID: "r", Kind: toolnexus.KindInput, Prompt: "p", Data: self})
+	}))
+	assert.Equal(t, `{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Internal error"}}`, r.call(allCaps, `"name":"loop"`))
+	assert.ErrorIs(t, r.lastErr(), toolnexus.ErrInvalidRequest)
+	assertJSON(t, `{"content":[{"type":"text","text":"plain"}],"resultType":"complete"}`, result(t, r.call(`{}`, `"name":"plain"`)))
+	_, err = mcpgobridge.FromCallToolResult(&mcp.CallToolResult{StructuredContent: self})
+	assert.ErrorIs(t, err, toolnexus.ErrInvalidMCP)
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os/exec"
 	"strconv"
@@ -28,16 +29,18 @@ type redisServer struct {
 }
 
 // startRedis starts a redis-server on a free port of 127.0.0.1, without
-// persistence, and stops it when the test ends. A machine without
+// persistence unless args, more options, say otherwise, and stops it when
+// the test ends. A machine without
 // redis-server fails the test: install the Debian package redis-server.
-func startRedis(t *testing.T) *redisServer {
+func startRedis(t *testing.T, args ...string) *redisServer {
 	t.Helper()
 	bin, err := exec.LookPath("redis-server")
 	require.NoError(t, err, "redis-server is not installed: apt-get install redis-server")
 	var out bytes.Buffer
 	for range 5 { // a free port may be taken between finding and binding it
 		port := freePort(t)
-		cmd := exec.Command(bin, "--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--daemonize", "no")
+		cmd := exec.Command(bin, append([]string{"--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+			"--daemonize", "no", "--dir", t.TempDir()}, args...)...)
 		out.Reset()
 		cmd.Stdout, cmd.Stderr = &out, &out
 		require.NoError(t, cmd.Start())
@@ -254,4 +257,222 @@ func TestNew(t *testing.T) {
 	require.ErrorIs(t, err, redisclaims.ErrNoClient)
 	assert.EqualError(t, err, "redisclaims: no Redis client")
 	assert.Nil(t, s)
+}
+
+// stallProxy forwards TCP connections to a Redis, and holds Redis's
+// replies while it is stalled: a Redis that stops answering for a while,
+// as one does under a long command, a fork or a network partition.
+type stallProxy struct {
+	ln     net.Listener
+	target string
+	mu     sync.Mutex
+	until  time.Time // replies are held until then
+}
+
+// startStallProxy starts a proxy to target on a free port of 127.0.0.1,
+// closed when the test ends.
+func startStallProxy(t *testing.T, target string) *stallProxy {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	p := &stallProxy{ln: ln, target: target}
+	t.Cleanup(func() { ln.Close() })
+	go p.serve()
+	return p
+}
+
+// stall holds every reply for d from now.
+func (p *stallProxy) stall(d time.Duration) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.until = time.Now().Add(d)
+}
+
+// held returns how long replies are still held.
+func (p *stallProxy) held() time.Duration {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return time.Until(p.until)
+}
+
+func (p *stallProxy) serve() {
+	for {
+		c, err := p.ln.Accept()
+		if err != nil {
+			return
+		}
+		go p.forward(c)
+	}
+}
+
+// forward copies c's requests to Redis at once, and Redis's replies to c
+// once no stall holds them; a reply to a connection the client has
+// closed meanwhile is lost, as it is on the network.
+func (p *stallProxy) forward(c net.Conn) {
+	defer c.Close()
+	r, err := net.Dial("tcp", p.target)
+	if err != nil {
+		return
+	}
+	defer r.Close()
+	go func() {
+		_, _ = io.Copy(r, c)
+		r.Close()
+	}()
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := r.Read(buf)
+		if err != nil {
+			return
+		}
+		if d := p.held(); d > 0 {
+			time.Sleep(d)
+		}
+		if _, err := c.Write(buf[:n]); err != nil {
+			return
+		}
+	}
+}
+
+// stallClient is a client of addr whose reads time out after 100ms and
+// that retries a command up to 8 times, as go-redis does by default after
+// a read timeout.
+func stallClient(t *testing.T, addr string) *redis.Client {
+	t.Helper()
+	c := redis.NewClient(&redis.Options{Addr: addr, ReadTimeout: 100 * time.Millisecond, WriteTimeout: time.Second,
+		MaxRetries: 8, MinRetryBackoff: 20 * time.Millisecond, MaxRetryBackoff: 100 * time.Millisecond, PoolSize: 16})
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// claimUnderStalls claims n states, each once, with claim, from 16
+// goroutines, while the proxy stalls Redis for 150ms every 300ms, and
+// returns how many first claims were told the state was used already,
+// and how many failed.
+func claimUnderStalls(t *testing.T, p *stallProxy, n int, claim func(id string) (bool, error)) (replayed, failed int) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		for {
+			p.stall(150 * time.Millisecond)
+			select {
+			case <-done:
+				return
+			case <-time.After(300 * time.Millisecond):
+			}
+		}
+	}()
+	defer close(done)
+	var (
+		next        atomic.Int64
+		rep, failer atomic.Int64
+		wg          sync.WaitGroup
+	)
+	for range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := next.Add(1); i <= int64(n); i = next.Add(1) {
+				time.Sleep(2 * time.Millisecond) // claims spread over the stalls
+				fresh, err := claim(fmt.Sprint("stalled-", i))
+				switch {
+				case err != nil:
+					if failer.Add(1) == 1 {
+						t.Logf("a claim failed: %v", err)
+					}
+				case !fresh:
+					rep.Add(1)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return int(rep.Load()), int(failer.Load())
+}
+
+// TestStoreStall claims 2,000 states, each once, through a proxy that stalls
+// Redis for longer than the client's read timeout, so that go-redis sends
+// SET again on a new connection after its first attempt was applied: no
+// first claim is refused as a replay. A plain SET NX, which cannot tell its
+// own earlier attempt from another's, is measured alongside for the log.
+func TestStoreStall(t *testing.T) {
+	t.Parallel()
+	srv := startRedis(t)
+	p := startStallProxy(t, srv.addr)
+	c := stallClient(t, p.ln.Addr().String())
+	s := newStore(t, c, &redisclaims.Options{Prefix: "store:"})
+	const n = 2000
+	replayed, failed := claimUnderStalls(t, p, n, func(id string) (bool, error) {
+		return s.Claim(context.Background(), id, time.Now().Add(time.Minute))
+	})
+	plainReplayed, plainFailed := claimUnderStalls(t, p, n, func(id string) (bool, error) {
+		return c.SetNX(context.Background(), "plain:"+id, 1, time.Minute).Result()
+	})
+	t.Logf("of %d first claims under stalls: SET NX GET: %d refused as replays, %d failed; SET NX: %d refused as replays, %d failed",
+		n, replayed, failed, plainReplayed, plainFailed)
+	assert.Zero(t, replayed, "a first claim refused as a replay")
+	keys, err := srv.client(t).Keys(context.Background(), "store:*").Result()
+	require.NoError(t, err)
+	assert.GreaterOrEqual(t, len(keys), n-failed, "every claim that succeeded holds its key")
+}
+
+// TestStoreLongStall claims through a Redis that stalls for longer than
+// every attempt of the client and of the Store: the claim is an error, for
+// the caller to refuse the call (-32603), never a replay.
+func TestStoreLongStall(t *testing.T) {
+	t.Parallel()
+	srv := startRedis(t)
+	p := startStallProxy(t, srv.addr)
+	s := newStore(t, stallClient(t, p.ln.Addr().String()), nil)
+	p.stall(3 * time.Second)
+	fresh, err := s.Claim(context.Background(), "long", time.Now().Add(time.Minute))
+	require.Error(t, err)
+	assert.False(t, fresh)
+	assert.Contains(t, err.Error(), "redisclaims: cannot claim state long: ")
+	var netErr net.Error
+	require.ErrorAs(t, err, &netErr)
+	assert.True(t, netErr.Timeout())
+}
+
+// TestStoreCheck reads the configuration of Redis servers started with the
+// options single use needs, and with each of those it warns of.
+func TestStoreCheck(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name string
+		args []string
+		want []error
+		msg  string
+	}{
+		{"durable", []string{"--appendonly", "yes", "--maxmemory-policy", "noeviction"}, nil, ""},
+		{"evicting", []string{"--appendonly", "yes", "--maxmemory-policy", "allkeys-lru"}, []error{redisclaims.ErrEvicting},
+			"redisclaims: Redis may evict claims: maxmemory-policy is allkeys-lru, not noeviction"},
+		{"evicting keys with a TTL", []string{"--appendonly", "yes", "--maxmemory-policy", "volatile-ttl"}, []error{redisclaims.ErrEvicting},
+			"redisclaims: Redis may evict claims: maxmemory-policy is volatile-ttl, not noeviction"},
+		{"no append-only file", nil, []error{redisclaims.ErrNotPersistent},
+			"redisclaims: Redis does not persist every claim: appendonly is no, so a restart forgets claims"},
+		{"both", []string{"--maxmemory-policy", "allkeys-random"}, []error{redisclaims.ErrEvicting, redisclaims.ErrNotPersistent},
+			"redisclaims: Redis may evict claims: maxmemory-policy is allkeys-random, not noeviction\n" +
+				"redisclaims: Redis does not persist every claim: appendonly is no, so a restart forgets claims"},
+		{"CONFIG disabled", []string{"--rename-command", "CONFIG", ""}, nil, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv := startRedis(t, tt.args...)
+			err := newStore(t, srv.client(t), nil).Check(context.Background())
+			if tt.want == nil {
+				assert.NoError(t, err)
+				return
+			}
+			for _, want := range tt.want {
+				assert.ErrorIs(t, err, want)
+			}
+			assert.EqualError(t, err, tt.msg)
+		})
+	}
+	srv := startRedis(t)
+	srv.stop()
+	err := newStore(t, srv.client(t), nil).Check(context.Background())
+	require.Error(t, err, "a Redis that cannot be reached")
+	assert.Contains(t, err.Error(), "redisclaims: cannot read the Redis configuration: ")
 }

@@ -12,6 +12,7 @@ import (
 	"context"
 	"crypto/rand"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -20,7 +21,7 @@ import (
 )
 
 // The name and version of both example servers, and the audience of their
-// states.
+// states when TOOLNEXUS_AUDIENCE does not name another.
 const (
 	Name     = "toolnexus-example"
 	Version  = "v0.1.0"
@@ -38,6 +39,10 @@ const (
 // a client holds between a question and its answer; each field is the one
 // of the same name of the bridge's Options, Key the key given to its New.
 type Config struct {
+	// Audience names the service: a state opens only on a server with the
+	// same audience, so that two services sharing a key cannot open each
+	// other's states.
+	Audience string
 	// Key seals states, and opens them.
 	Key []byte
 	// Keys open states too: the older keys of a rotation.
@@ -55,12 +60,16 @@ type Config struct {
 // FromEnv returns the Config that the environment, read with getenv, asks
 // for:
 //
+//   - TOOLNEXUS_AUDIENCE: the Audience, such as the service's URL;
+//     [Audience] when it is empty. Give each service its own.
 //   - TOOLNEXUS_STATE_KEYS: comma-separated hex keys, the first of which
 //     seals (Key), the others open (Keys).
 //   - TOOLNEXUS_STATE_KEY: one hex key, when there is no ring; without
 //     either, Key is random.
 //   - TOOLNEXUS_SINGLE_USE=1: claims kept in memory, for one process.
-//   - TOOLNEXUS_REDIS_URL=redis://host:port/db: claims kept in the Redis.
+//   - TOOLNEXUS_REDIS_URL=redis://host:port/db: claims kept in the Redis,
+//     whose configuration is checked ([redisclaims.Store.Check]): what
+//     makes single use less durable is logged as a warning.
 //   - TOOLNEXUS_EXPIRY: a positive Go duration such as 2h; MaxAge is
 //     then the longer of it and [toolnexus.DefaultStateMaxAge].
 //
@@ -70,7 +79,10 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	if err != nil {
 		return Config{}, err
 	}
-	c := Config{Key: keys[0], Keys: keys[1:]}
+	c := Config{Audience: Audience, Key: keys[0], Keys: keys[1:]}
+	if a := getenv("TOOLNEXUS_AUDIENCE"); a != "" {
+		c.Audience = a
+	}
 	switch v := getenv("TOOLNEXUS_SINGLE_USE"); v {
 	case "", "0":
 	case "1":
@@ -83,9 +95,18 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		if err != nil {
 			return Config{}, fmt.Errorf("TOOLNEXUS_REDIS_URL: %w", err)
 		}
-		if c.Claims, err = redisclaims.New(redis.NewClient(ro), nil); err != nil {
+		store, err := redisclaims.New(redis.NewClient(ro), nil)
+		if err != nil {
 			return Config{}, err
 		}
+		// Single use is as durable as the Redis: say at start what in its
+		// configuration makes it less so.
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := store.Check(ctx); err != nil {
+			slog.Warn("TOOLNEXUS_REDIS_URL: single use is less durable than it should be", "err", err)
+		}
+		c.Claims = store
 	}
 	if v := getenv("TOOLNEXUS_EXPIRY"); v != "" {
 		d, err := time.ParseDuration(v)

@@ -10,6 +10,10 @@
 // Redis client it can use is no dependency of mcpbridge. The environment
 // configures the state a client holds between a question and its answer:
 //
+//   - TOOLNEXUS_AUDIENCE: the name of this service, such as its URL, which
+//     every state is bound to: a state opens only on a server with the same
+//     audience, so two services sharing a key cannot open each other's
+//     states. Give each service its own; toolnexus-example by default.
 //   - TOOLNEXUS_STATE_KEYS: comma-separated hex keys, each at least 32
 //     bytes: the first seals states, every one opens them, so a key can be
 //     rotated without failing a parked call (add the new key second, then
@@ -20,7 +24,10 @@
 //   - TOOLNEXUS_SINGLE_USE=1: each state is answered at most once, a replay
 //     refused (claims kept in memory, for one process).
 //   - TOOLNEXUS_REDIS_URL=redis://host:port/db: the same, for every server
-//     that shares the Redis.
+//     that shares the Redis. Single use is as durable as that Redis: give
+//     it one of its own, maxmemory-policy noeviction and appendonly yes
+//     (the server warns at start of what it finds otherwise); a failover
+//     may lose the last claims.
 //   - TOOLNEXUS_EXPIRY: how long a parked call stays answerable, as a Go
 //     duration such as 2h: 10m by default, at most 30 days. Its state is
 //     refused after that, and in any case a day after it was sealed when
@@ -72,7 +79,7 @@ func config(getenv func(string) string) ([]byte, *mcpbridge.Options, error) {
 		return nil, nil, err
 	}
 	return c.Key, &mcpbridge.Options{
-		Audience: mcpexample.Audience, Keys: c.Keys, Claims: c.Claims, Expiry: c.Expiry, MaxAge: c.MaxAge,
+		Audience: c.Audience, Keys: c.Keys, Claims: c.Claims, Expiry: c.Expiry, MaxAge: c.MaxAge,
 	}, nil
 }
 

@@ -22,6 +22,7 @@ import (
 	goclient "github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	gomcp "github.com/mark3labs/mcp-go/mcp"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -249,35 +250,18 @@ func goSDKClient(t *testing.T, bin, version string, opts *mcp.ClientOptions) *mc
 }
 
 // TestTypeScriptClient runs every scenario against both servers with the
-// official TypeScript SDK as the client, through mcpbridge's tsclient. It
-// installs the SDK there with npm ci when tsclient has no node_modules.
+// official TypeScript SDK as the client, through mcpbridge's tsclient.
 func TestTypeScriptClient(t *testing.T) {
 	t.Parallel()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	tsclient, err := filepath.Abs(filepath.Join("..", "..", "..", "mcpbridge", "tsclient"))
-	require.NoError(t, err)
-	if _, err := os.Stat(filepath.Join(tsclient, "node_modules")); err != nil {
-		npm := exec.CommandContext(ctx, "npm", "ci", "--no-audit", "--no-fund")
-		npm.Dir = tsclient
-		out, err := npm.CombinedOutput()
-		require.NoError(t, err, "npm ci in %s:\n%s", tsclient, out)
-	}
+	tsclient := installTSClient(t)
 	args, err := json.Marshal(scenarios)
 	require.NoError(t, err)
 	for _, srv := range servers {
 		t.Run(srv.name, func(t *testing.T) {
 			t.Parallel()
-			ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
-			defer cancel()
-			node := exec.CommandContext(ctx, "node", filepath.Join(tsclient, "client.mjs"), binary(t, srv.name, srv.dir), string(args))
-			node.Env = env()
-			var stderr bytes.Buffer
-			node.Stderr = &stderr
-			stdout, err := node.Output()
-			require.NoError(t, err, "node client.mjs:\n%s", stderr.String())
+			stdout := runTS(t, tsclient, binary(t, srv.name, srv.dir), string(args))
 			lines := tsLines(t, stdout)
-			require.Len(t, lines, len(scenarios), "stdout:\n%s\nstderr:\n%s", stdout, stderr.String())
+			require.Len(t, lines, len(scenarios), "stdout:\n%s", stdout)
 			for i, sc := range scenarios {
 				l := lines[i]
 				require.Empty(t, l.Error, sc.name())
@@ -351,19 +335,34 @@ func startRaw(t *testing.T, bin string, env ...string) *rawServer {
 	return &rawServer{t: t, in: in, out: sc}
 }
 
-// call sends a tools/call of deploy with the given members of its params
-// and returns the response.
+// call sends a tools/call of deploy to prod with the given members of its
+// params and returns the response.
 func (s *rawServer) call(id int, params string) string {
 	s.t.Helper()
+	return s.callArgs(id, `{"env":"prod"}`, params)
+}
+
+// callArgs sends a tools/call of deploy with the arguments args and the
+// given members of its params and returns the response.
+func (s *rawServer) callArgs(id int, args, params string) string {
+	s.t.Helper()
 	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{}}}}`
-	_, err := fmt.Fprintf(s.in, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"deploy","arguments":{"env":"prod"},%s%s}}`+"\n", id, params, meta)
+	_, err := fmt.Fprintf(s.in, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"deploy","arguments":%s,%s%s}}`+"\n", id, args, params, meta)
 	require.NoError(s.t, err)
 	require.True(s.t, s.out.Scan(), "no response: %v", s.out.Err())
 	return s.out.Text()
 }
 
-// suspend calls deploy and returns the request's ID and the requestState.
+// suspend calls deploy to prod and returns the request's ID and the
+// requestState.
 func (s *rawServer) suspend() (id, state string) {
+	s.t.Helper()
+	return s.suspendArgs(`{"env":"prod"}`)
+}
+
+// suspendArgs calls deploy with args and returns the request's ID and the
+// requestState.
+func (s *rawServer) suspendArgs(args string) (id, state string) {
 	s.t.Helper()
 	var res struct {
 		Result struct {
@@ -371,7 +370,7 @@ func (s *rawServer) suspend() (id, state string) {
 			RequestState  string                     `json:"requestState"`
 		} `json:"result"`
 	}
-	line := s.call(1, "")
+	line := s.callArgs(1, args, "")
 	require.NoError(s.t, json.Unmarshal([]byte(line), &res), line)
 	require.Len(s.t, res.Result.InputRequests, 1, line)
 	for k := range res.Result.InputRequests {
@@ -487,3 +486,201 @@ func startRedis(t *testing.T) string {
 	t.Fatalf("redis-server did not start on port %s", port)
 	return ""
 }
+
+// ambiguous are arguments of deploy whose objects repeat a name, or hold
+// two names that are one when case is folded: mcp-go's encoding/json reads
+// the last of them, the go-sdk's decoder the exact one, and the canonical
+// form of two orders of them is one. Each server refuses them, on the
+// first call and on a retry, before deploy runs.
+//
+// The go-sdk checks arguments against deploy's schema, which takes no
+// other property, before the bridge sees them: it refuses "Env" itself,
+// with an error result (sdkRefusal), and the bridge refuses a name given
+// twice, which the SDK's decoder reads once.
+var ambiguous = []struct {
+	name, args, msg string
+	sdkRefuses      bool
+}{
+	{"folded", `{"Env":"prod","env":"staging"}`,
+		`Invalid arguments: duplicate JSON key: keys "Env" and "env" in the top-level object are one key when case is folded, as encoding/json folds it`, true},
+	{"folded, the other order", `{"env":"staging","Env":"prod"}`,
+		`Invalid arguments: duplicate JSON key: keys "env" and "Env" in the top-level object are one key when case is folded, as encoding/json folds it`, true},
+	{"escaped", `{"\u0045nv":"prod","env":"staging"}`,
+		`Invalid arguments: duplicate JSON key: keys "Env" and "env" in the top-level object are one key when case is folded, as encoding/json folds it`, true},
+	{"twice", `{"env":"prod","env":"staging"}`,
+		`Invalid arguments: duplicate JSON key: key "env" appears twice in the top-level object`, false},
+}
+
+// sdkRefusal is the text of the go-sdk's error result for deploy's
+// arguments with "Env".
+const sdkRefusal = `validating "arguments": validating root: unexpected additional properties ["Env"]`
+
+// invalidArgs is the JSON-RPC error code of ambiguous arguments on each
+// server: mcp-go sends every error of a tool handler as -32603.
+var invalidArgs = map[string]int{"mcpgobridge": -32603, "mcpbridge": -32602}
+
+// TestAmbiguousArguments calls deploy with ambiguous arguments through the
+// mcp-go and go-sdk clients, on the newest protocol and on 2025-11-25, and
+// through the TypeScript SDK with names that fold together (a JavaScript
+// object holds no name twice): every call is the error "Invalid
+// arguments" (or the go-sdk's own refusal of "Env", see ambiguous), and no
+// question is ever asked.
+func TestAmbiguousArguments(t *testing.T) {
+	t.Parallel()
+	for _, srv := range servers {
+		for _, version := range []string{"", "2025-11-25"} {
+			t.Run(srv.name+"/"+cmp.Or(version, "newest"), func(t *testing.T) {
+				t.Parallel()
+				bin := binary(t, srv.name, srv.dir)
+				e := &elicitor{sc: scenario{Action: "accept"}}
+				goc := mcpGoClient(t, bin, version, e)
+				var asked []string
+				cs := goSDKClient(t, bin, version, &mcp.ClientOptions{
+					Capabilities: &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}}},
+					ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+						asked = append(asked, req.Params.Message)
+						return &mcp.ElicitResult{Action: "accept"}, nil
+					},
+				})
+				for _, tt := range ambiguous {
+					t.Run(tt.name, func(t *testing.T) {
+						gores, err := goc.CallTool(context.Background(), gomcp.CallToolRequest{Params: gomcp.CallToolParams{Name: "deploy", Arguments: json.RawMessage(tt.args)}})
+						sdkres, sdkErr := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "deploy", Arguments: json.RawMessage(tt.args)})
+						if srv.name == "mcpbridge" && tt.sdkRefuses {
+							require.NoError(t, err)
+							assert.True(t, gores.IsError)
+							assert.Equal(t, []gomcp.Content{gomcp.TextContent{Type: "text", Text: sdkRefusal}}, gores.Content)
+							require.NoError(t, sdkErr)
+							assert.True(t, sdkres.IsError)
+							assert.Equal(t, []mcp.Content{&mcp.TextContent{Text: sdkRefusal}}, sdkres.Content)
+							return
+						}
+						require.Error(t, err, "mcp-go client")
+						assert.Contains(t, err.Error(), tt.msg)
+						var rpc *jsonrpc.Error
+						require.ErrorAs(t, sdkErr, &rpc, "go-sdk client")
+						assert.Equal(t, int64(invalidArgs[srv.name]), rpc.Code)
+						assert.Equal(t, tt.msg, rpc.Message)
+					})
+				}
+				assert.Empty(t, e.questions(), "deploy never ran")
+				assert.Empty(t, asked, "deploy never ran")
+			})
+		}
+	}
+	t.Run("TypeScript", func(t *testing.T) {
+		t.Parallel()
+		tsclient := installTSClient(t)
+		scenarios := `[{"tool":"deploy","arguments":{"Env":"prod","env":"staging"},"action":"accept"},` +
+			`{"tool":"deploy","arguments":{"env":"staging","\u212aey":1,"key":2},"action":"accept"},` +
+			`{"tool":"deploy","arguments":{"env":"staging","o":{"ſ":1,"s":2}},"action":"accept"}]`
+		want := []string{
+			`Invalid arguments: duplicate JSON key: keys "Env" and "env" in the top-level object are one key when case is folded, as encoding/json folds it`,
+			`Invalid arguments: duplicate JSON key: keys "\u212aey" and "key" in the top-level object are one key when case is folded, as encoding/json folds it`,
+			`Invalid arguments: duplicate JSON key: keys "\u017f" and "s" in the object at o are one key when case is folded, as encoding/json folds it`,
+		}
+		for _, srv := range servers {
+			t.Run(srv.name, func(t *testing.T) {
+				t.Parallel()
+				stdout := runTS(t, tsclient, binary(t, srv.name, srv.dir), scenarios)
+				type line struct {
+					IsError bool              `json:"isError"`
+					Content []json.RawMessage `json:"content"`
+					Asked   []json.RawMessage `json:"asked"`
+					Error   struct {
+						Code    int    `json:"code"`
+						Message string `json:"message"`
+					} `json:"error"`
+				}
+				var lines []line
+				for _, l := range bytes.Split(bytes.TrimSpace(stdout), []byte("\n")) {
+					lines = append(lines, line{})
+					require.NoError(t, json.Unmarshal(l, &lines[len(lines)-1]), "%s", l)
+				}
+				require.Len(t, lines, len(want), "stdout:\n%s", stdout)
+				for i, l := range lines {
+					assert.Empty(t, l.Asked, "deploy never ran")
+					if srv.name == "mcpbridge" {
+						// The SDK refuses the names deploy's schema does not have.
+						assert.True(t, l.IsError)
+						require.Len(t, l.Content, 1)
+						assert.Contains(t, string(l.Content[0]), `validating \"arguments\": validating root: unexpected additional properties`)
+						continue
+					}
+					assert.Equal(t, invalidArgs[srv.name], l.Error.Code)
+					assert.Contains(t, l.Error.Message, want[i])
+				}
+			})
+		}
+	})
+}
+
+// TestAmbiguousRetry parks a call of deploy to staging, then retries it,
+// approved, with arguments that hold staging and prod under names that fold
+// together, in both orders, or twice: the canonical form of each is that of
+// the other, and no server deploys; the retry with the arguments of the
+// state deploys to staging.
+func TestAmbiguousRetry(t *testing.T) {
+	t.Parallel()
+	for _, srv := range servers {
+		t.Run(srv.name, func(t *testing.T) {
+			t.Parallel()
+			s := startRaw(t, binary(t, srv.name, srv.dir), "TOOLNEXUS_STATE_KEY="+testKey)
+			id, state := s.suspendArgs(`{"env":"staging"}`)
+			for i, tt := range ambiguous {
+				line := s.callArgs(2+i, tt.args, `"requestState":"`+state+`","inputResponses":{"`+id+`":{"action":"accept","content":{}}},`)
+				if srv.name == "mcpbridge" && tt.sdkRefuses {
+					assert.Contains(t, line, `"content":[{"type":"text","text":"validating \"arguments\": validating root: unexpected additional properties [\"Env\"]"}],"isError":true`, tt.args)
+				} else {
+					assert.Contains(t, line, fmt.Sprintf(`"error":{"code":%d,"message":%q}`, invalidArgs[srv.name], tt.msg), tt.args)
+				}
+				assert.NotContains(t, line, "deployed", tt.args)
+			}
+			assert.Contains(t, s.callArgs(9, `{"env":"staging"}`, `"requestState":"`+state+`","inputResponses":{"`+id+`":{"action":"accept","content":{}}},`),
+				`"content":[{"type":"text","text":"deployed to staging"}]`)
+		})
+	}
+}
+
+// installTSClient returns the directory of mcpbridge's tsclient, with the
+// TypeScript SDK installed there by npm ci when it has no node_modules.
+func installTSClient(t *testing.T) string {
+	t.Helper()
+	tsclient, err := filepath.Abs(filepath.Join("..", "..", "..", "mcpbridge", "tsclient"))
+	require.NoError(t, err)
+	tsInstall.Do(func() {
+		if _, err := os.Stat(filepath.Join(tsclient, "node_modules")); err == nil {
+			return
+		}
+		npm := exec.Command("npm", "ci", "--no-audit", "--no-fund")
+		npm.Dir = tsclient
+		out, err := npm.CombinedOutput()
+		tsInstallErr = fmt.Errorf("npm ci in %s: %v\n%s", tsclient, err, out)
+		if err == nil {
+			tsInstallErr = nil
+		}
+	})
+	require.NoError(t, tsInstallErr)
+	return tsclient
+}
+
+// runTS runs tsclient's client.mjs against the server bin with the
+// scenarios, JSON, and returns what it printed.
+func runTS(t *testing.T, tsclient, bin, scenarios string) []byte {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	node := exec.CommandContext(ctx, "node", filepath.Join(tsclient, "client.mjs"), bin, scenarios)
+	node.Env = env()
+	var stderr bytes.Buffer
+	node.Stderr = &stderr
+	stdout, err := node.Output()
+	require.NoError(t, err, "node client.mjs:\n%s", stderr.String())
+	return stdout
+}
+
+// tsInstall installs the TypeScript SDK once for the tests that run it.
+var (
+	tsInstall    sync.Once
+	tsInstallErr error
+)
