@@ -80,9 +80,10 @@ func New(name, description string, params *schema.ParamsOneOf, t toolnexus.Tool)
 
 // Infer returns fn as an eino tool whose parameters eino infers from the
 // struct In, as its utils.InferTool does (json and jsonschema tags). The
-// arguments are decoded into In with exact keys, as
-// [toolnexus.Answer.DecodeData] decodes: a key that differs from a field's
-// name only in case is ignored. Arguments that do not decode give the
+// arguments are decoded into In as [toolnexus.ToolFor] decodes them, with
+// exact keys: a key that differs from a field's name only in case is
+// ignored, and arguments that repeat a name, or hold two names that are one
+// when case is folded, are refused. Arguments that do not decode give the
 // model an error result naming them, and fn does not run.
 func Infer[In any](name, description string, fn func(ctx context.Context, in In, answers toolnexus.Answers) toolnexus.ToolResult) (*Tool, error) {
 	if fn == nil {
@@ -92,22 +93,7 @@ func Infer[In any](name, description string, fn func(ctx context.Context, in In,
 	if err != nil {
 		return nil, fmt.Errorf("%w: tool %s: %v", ErrInvalidTool, strconv.Quote(name), err)
 	}
-	return New(name, description, params, func(ctx context.Context, args json.RawMessage, answers toolnexus.Answers) toolnexus.ToolResult {
-		var in In
-		if err := decodeArgs(args, &in); err != nil {
-			return toolnexus.Errorf("the arguments of %s do not fit its parameters: %v", name, err)
-		}
-		return fn(ctx, in, answers)
-	})
-}
-
-// decodeArgs decodes args, a JSON object, into v with exact keys.
-func decodeArgs(args json.RawMessage, v any) error {
-	var m map[string]any
-	if err := json.Unmarshal(args, &m); err != nil {
-		return fmt.Errorf("%w: %v", toolnexus.ErrInvalidJSON, err)
-	}
-	return toolnexus.Answer{Data: m}.DecodeData(v)
+	return New(name, description, params, toolnexus.ToolFor(fn))
 }
 
 // Info returns the tool's name, description and parameters.

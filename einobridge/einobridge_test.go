@@ -510,8 +510,10 @@ func TestInfer(t *testing.T) {
 		{"a key in another case is ignored", `{"ENV":"prod","Replicas":2}`, "ok", []in{{}}},
 		{"empty arguments are {}", ``, "ok", []in{{}}},
 		{"not JSON", `{"env":`, `Error: the arguments of deploy are not JSON: toolnexus: invalid JSON: "{\"env\":"`, nil},
-		{"not an object", `["prod"]`, "Error: the arguments of deploy do not fit its parameters: toolnexus: invalid JSON: json: cannot unmarshal array into Go value of type map[string]interface {}", nil},
-		{"wrong type", `{"env":7}`, "Error: the arguments of deploy do not fit its parameters: toolnexus: invalid JSON: json: cannot unmarshal number into Go struct field in.env of type string", nil},
+		{"not an object", `["prod"]`, "Error: toolnexus: arguments are not a JSON object but an array", nil},
+		{"wrong type", `{"env":7}`, "Error: toolnexus: arguments are not what the tool takes: json: cannot unmarshal number into Go struct field in.env of type string", nil},
+		{"names one when case is folded", `{"env":"staging","Env":"prod"}`, `Error: toolnexus: arguments are ambiguous: duplicate JSON key: keys "env" and "Env" in the top-level object are one key when case is folded, as encoding/json folds it`, nil},
+		{"a name twice", `{"env":"staging","env":"prod"}`, `Error: toolnexus: arguments are ambiguous: duplicate JSON key: key "env" appears twice in the top-level object`, nil},
 	}
 	for _, tc := range tests {
 		got = nil
