@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -56,17 +57,30 @@ func checkBase64With(data string, check func(s string) (checked int, ok bool)) e
 			return badByte(data, i)
 		}
 	}
+	if !canonicalPadding(data, pad) {
+		return paddingError(data, pad)
+	}
+	return nil
+}
+
+// canonicalPadding reports whether data, pad '=' after base64 characters,
+// has the length and padding of canonical base64: a multiple of four, and
+// zero bits in the unused low bits of the last character.
+func canonicalPadding(data string, pad int) bool {
+	if len(data)%4 != 0 {
+		return false
+	}
+	// One '=' leaves 2 unused bits in the last character, two leave 4.
+	return pad == 0 || b64Value[data[len(data)-pad-1]]&(byte(1)<<(2*pad)-1) == 0
+}
+
+// paddingError reports data, pad '=' after base64 characters, whose
+// length or padding canonicalPadding refuses.
+func paddingError(data string, pad int) error {
 	if len(data)%4 != 0 {
 		return errorf(ErrInvalidBase64, "length %d of %s is not a multiple of 4 (missing padding?)", len(data), quote(data))
 	}
-	if pad > 0 {
-		// One '=' leaves 2 unused bits in the last character, two leave 4.
-		unused := byte(1)<<(2*pad) - 1
-		if b64Value[body[len(body)-1]]&unused != 0 {
-			return errorf(ErrInvalidBase64, "%s has non-zero padding bits", quote(data))
-		}
-	}
-	return nil
+	return errorf(ErrInvalidBase64, "%s has non-zero padding bits", quote(data))
 }
 
 // badByte names the first byte of data, from offset from on, outside the
@@ -81,6 +95,36 @@ func badByte(data string, from int) error {
 		}
 	}
 	return errorf(ErrInvalidBase64, "%s", quote(data))
+}
+
+// base64Run returns the length of the longest run of bytes of the standard
+// alphabet at the start of b: the vector kernel of the build and CPU, if
+// any, reads what it can (see base64_simd.go), and eight bytes at a time
+// the rest.
+func base64Run(b []byte) int { return base64RunFrom(b, runVector(b)) }
+
+// base64RunFrom is base64Run once the first i bytes of b are known to be in
+// the alphabet.
+func base64RunFrom(b []byte, i int) int {
+	for ; i+8 <= len(b); i += 8 {
+		if m := nonAlphabetLanes(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for ; i < len(b) && b64Value[b[i]] != 0xff; i++ {
+	}
+	return i
+}
+
+// nonAlphabetLanes has the high bit set in each byte of w, eight bytes,
+// that is not in the standard alphabet. For the ASCII bytes, x+(0x80-lo)
+// has its high bit set when the byte is lo or more, without carrying into
+// the next byte.
+func nonAlphabetLanes(w uint64) uint64 {
+	x := w &^ lanes80
+	ge := func(lo byte) uint64 { return x + lanes01*uint64(0x80-lo) }
+	in := ge('A')&^ge('Z'+1) | ge('a')&^ge('z'+1) | ge('/')&^ge('9'+1) | ge('+')&^ge('+'+1)
+	return (^in | w) & lanes80
 }
 
 // quoteByte quotes c as a Go byte literal: '!', or '\xff' outside ASCII.
@@ -170,11 +214,14 @@ func encode6(v uint64) uint64 {
 // in blocks: encode encodes the longest run of whole blocks at the start of
 // src that it can, and returns how many bytes it read and wrote; check
 // reports how many bytes the longest run of whole blocks at the start of s
-// holds, and whether they are all in the standard alphabet. encodeVector
-// and checkVector call the fastest of vectorKernels directly, so that
-// encodeTo's buffer stays on the stack.
+// holds, and whether they are all in the standard alphabet; run returns how
+// many bytes the whole blocks at the start of b hold before the first that
+// holds a byte outside it. encodeVector, checkVector and runVector call the
+// fastest of vectorKernels directly, so that encodeTo's buffer stays on the
+// stack.
 type vectorKernel struct {
 	name   string
 	encode func(dst, src []byte) (read, written int)
 	check  func(s string) (checked int, ok bool)
+	run    func(b []byte) int
 }

@@ -1,9 +1,7 @@
 package toolnexus
 
 import (
-	"bytes"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -568,40 +566,31 @@ func (pr PartReader) MCPCallToolResult(data []byte) (ToolResult, error) {
 
 // openPeerJSON is the first step of reading data, a JSON document from
 // another process: it refuses data longer than maxBytes (zero or less means
-// no limit), data that is not JSON, saying where, and JSON that is not an
-// object, naming its type, each reported as sentinel but the size; and it
-// returns a reader at the object's start.
+// no limit), and data that is not an object, naming its type, or, when it
+// is not JSON, where it stops being JSON, each reported as sentinel but the
+// size; and it returns a reader at the object's start. The reader checks
+// the rest as it reads it: an error it returns is reported with peerError.
 func openPeerJSON(data []byte, maxBytes int64, sentinel error) (jsonReader, error) {
 	if maxBytes > 0 && int64(len(data)) > maxBytes {
 		return jsonReader{}, &PartTooLargeError{Limit: maxBytes, Size: int64(len(data)), Document: true}
 	}
-	if !json.Valid(data) {
-		return jsonReader{}, errorf(sentinel, "%s", notJSON(data))
-	}
 	d := jsonReader{data: data}
 	if d.peek() != '{' {
+		if !validJSON(data) {
+			return jsonReader{}, errorf(sentinel, "%s", notJSON(data))
+		}
 		return jsonReader{}, errorf(sentinel, "want a JSON object, got %s", d.kind())
 	}
 	return d, nil
 }
 
-// notJSON says where data, which is not JSON, stops being JSON: the byte
-// that cannot be there, counted from 1, or the end that comes inside a
-// value. It never names a JSON type the input might have begun: "nope" is
-// not a null gone wrong.
-func notJSON(data []byte) string {
-	if len(bytes.TrimLeft(data, " \t\r\n")) == 0 {
-		return "the input is empty, not JSON"
+// peerError is the error to report, as sentinel, for err, an error reading
+// data, JSON from another process: where data stops being JSON when it is
+// not, whatever the reader made of it, as if the whole input had been
+// checked before any of it was read; else err.
+func peerError(data []byte, err, sentinel error) error {
+	if !validJSON(data) {
+		return errorf(sentinel, "%s", notJSON(data))
 	}
-	var se *json.SyntaxError
-	if !errors.As(json.Unmarshal(data, &struct{}{}), &se) || se.Offset <= 0 || se.Offset > int64(len(data)) {
-		return "the input is not JSON"
-	}
-	// encoding/json reads a literal cut short, such as "tru", as if a space
-	// came after it.
-	faked := se.Offset == int64(len(data)) && data[len(data)-1] != ' ' && strings.HasPrefix(se.Error(), "invalid character ' '")
-	if faked || strings.HasPrefix(se.Error(), "unexpected end") {
-		return fmt.Sprintf("the input is not JSON: it ends after %d bytes, inside a value", len(data))
-	}
-	return fmt.Sprintf("the input is not JSON: byte %d of %d, %s, cannot be there", se.Offset, len(data), quote(string(data[se.Offset-1:se.Offset])))
+	return errorf(sentinel, "%v", err)
 }

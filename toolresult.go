@@ -93,12 +93,16 @@ func (r ToolResult) IsPending() bool {
 // [ContentPart.Validate] and, when the [MetadataPending] key is present, its
 // value is a Request that passes [Request.Validate] (as is each request
 // under [MetadataPendingMore], each with an ID of its own).
-func (r ToolResult) Validate() error {
+func (r ToolResult) Validate() error { return r.validate(nil) }
+
+// validate is Validate for a result whose i'th part's data is known to be
+// canonical base64 when canonical[i] is true.
+func (r ToolResult) validate(canonical []bool) error {
 	if err := validatePendingMore(r.Metadata); err != nil {
 		return err
 	}
 	for i, p := range r.Parts {
-		if err := p.Validate(); err != nil {
+		if err := p.validate(i < len(canonical) && canonical[i]); err != nil {
 			return fmt.Errorf("%w (part %d)", err, i)
 		}
 	}
