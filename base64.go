@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // b64Value maps a byte of the standard base64 alphabet to its 6-bit value,
@@ -150,6 +151,38 @@ func encodeTo(sb *strings.Builder, src []byte) {
 		sb.Write(buf[:m])
 		src = src[n:]
 	}
+}
+
+// inPlaceMargin is how many bytes encodeInPlace needs between the end of
+// the encoding and the end of the input: more than the most any kernel
+// writes in one step (two blocks of 64 characters) past what it has
+// encoded, before it loads the input of the next step.
+const inPlaceMargin = 136
+
+// encodeInPlace encodes the n bytes at buf[src:] into the start of buf and
+// returns the encoding, a string over buf, which the caller must hold
+// alone and never change. The encoding, and inPlaceMargin bytes more, must
+// end no later than the input does: src+n >= EncodedLen(n)+inPlaceMargin.
+// Then the encoder never writes over input it has not read: after the
+// first k bytes of input it has written 4k/3 characters, and no more than
+// inPlaceMargin past them in its next step, while the input still to read
+// starts at src+k, which is at least 4k/3+inPlaceMargin, since src is at
+// least n/3+inPlaceMargin.
+func encodeInPlace(buf []byte, src, n int) string {
+	size := base64.StdEncoding.EncodedLen(n)
+	encode(buf[:size], buf[src:src+n])
+	return unsafe.String(unsafe.SliceData(buf), size)
+}
+
+// uninitialized returns a buffer of n bytes, n > 0, not zeroed first, for
+// code that writes every byte of it that it reads or makes a string of: the
+// buffer of a strings.Builder grown once to n, which nothing else holds
+// once the Builder is gone (its one string, of the first byte, is dropped).
+func uninitialized(n int) []byte {
+	var sb strings.Builder
+	sb.Grow(n)
+	sb.WriteByte(0)
+	return unsafe.Slice(unsafe.StringData(sb.String()), n)
 }
 
 // pairs maps 12 bits of input to the two base64 characters they encode, the

@@ -18,6 +18,10 @@ var (
 	Base64Run    = base64Run
 )
 
+// InPlaceMargin is how far the end of the input must be past the end of
+// its encoding for Encode to read it from the same buffer.
+const InPlaceMargin = inPlaceMargin
+
 // Base64Kernel is one way of encoding and checking base64 in this build on
 // this CPU: Encode is encode, and Check is checkBase64, with the kernel.
 type Base64Kernel struct {

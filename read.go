@@ -132,11 +132,11 @@ func (pr PartReader) readFile(f fs.File, name string) (string, error) {
 		return "", readError(&fs.PathError{Op: "read", Path: name, Err: syscall.EISDIR})
 	}
 	var data string
-	if _, ok := f.(*os.File); ok && fi.Mode().IsRegular() && fi.Size() > 0 {
+	if file, ok := f.(*os.File); ok && fi.Mode().IsRegular() && fi.Size() > 0 {
 		// The kernel's size of a regular file: read exactly it, and the byte
-		// past it, which shows a file that grew (see readSize).
+		// past it, which shows a file that grew (see readRegular).
 		if err = pr.check(fi.Size()); err == nil {
-			data, err = readSize(f, fi.Size())
+			data, err = readRegular(file, fi.Size())
 		}
 	} else {
 		data, err = pr.read(f)
@@ -441,6 +441,33 @@ func readSize(r io.Reader, size int64) (string, error) {
 		return "", err
 	}
 	return sb.String(), nil
+}
+
+// readRegular encodes the regular file f, of size bytes by its Stat, as
+// readSize does, reading it with the system calls of [os.ReadFile]: one
+// read of all of it and the byte past it, and one more that finds its end.
+// The file is read into the end of the part's own buffer and encoded in
+// place from its start, which never catches up with the bytes not yet
+// encoded (see encodeInPlace): the part's data is the one buffer allocated,
+// whose string is made without a copy, and no byte is copied but by the
+// kernel and the encoder.
+func readRegular(f *os.File, size int64) (string, error) {
+	if size > maxEncodable-inPlaceMargin {
+		return "", &PartTooLargeError{Limit: maxEncodable - inPlaceMargin, Size: size}
+	}
+	n := int(size)
+	buf := uninitialized(base64.StdEncoding.EncodedLen(n) + inPlaceMargin + 1)
+	src := len(buf) - n - 1
+	got, err := readFull(f, buf[src:])
+	switch {
+	case got > n:
+		return "", &sizeChanged{reported: size, gave: size + 1}
+	case err != io.EOF:
+		return "", err
+	case got < n:
+		return "", &sizeChanged{reported: size, gave: int64(got)}
+	}
+	return encodeInPlace(buf, src, n), nil
 }
 
 // readBlocks encodes r to its end, and returns how many bytes it read. The
