@@ -411,7 +411,7 @@ func (e *exactResult) UnmarshalJSON(data []byte) error {
 // next to encoding/json decoding a plain struct, which matches keys without
 // regard to case: json.Unmarshal into a ToolResult, which is just that, and
 // json.Unmarshal through an UnmarshalJSON method that reads exact keys, which
-// the package left out for costing more than 1.15× on large results.
+// the package left out for what it adds on large results.
 func BenchmarkDecodeResult(b *testing.B) {
 	for _, s := range benchSizes {
 		data, _ := screenshotJSON(b, s.n)

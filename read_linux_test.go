@@ -2,9 +2,11 @@ package toolnexus_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"testing"
 
@@ -57,5 +59,69 @@ func TestPartFromFileReadCalls(t *testing.T) {
 			require.Equal(t, stdlib, ours, "PartFromFile of %d bytes", n)
 			require.Equal(t, stdlib, fsys, "PartFromFS(os.DirFS) of %d bytes", n)
 		}
+	}
+}
+
+// statusKiB reads a size in KiB from /proc/self/status, such as VmRSS or
+// VmHWM, its peak.
+func statusKiB(b *testing.B, key string) int64 {
+	b.Helper()
+	status, err := os.ReadFile("/proc/self/status")
+	must(b, err)
+	for _, line := range bytes.Split(status, []byte("\n")) {
+		if v, ok := bytes.CutPrefix(line, []byte(key+":")); ok {
+			n, err := strconv.ParseInt(string(bytes.Fields(v)[0]), 10, 64)
+			must(b, err)
+			return n
+		}
+	}
+	b.Fatalf("no %s in /proc/self/status", key)
+	return 0
+}
+
+// peakRSS returns how many bytes the resident memory of the process grows
+// by at its peak while f runs: the heap is collected and returned to the
+// kernel first, and the kernel's peak is reset to what is resident then
+// (clear_refs 5).
+func peakRSS(b *testing.B, f func()) int64 {
+	runtime.GC()
+	debug.FreeOSMemory()
+	must(b, os.WriteFile("/proc/self/clear_refs", []byte("5"), 0))
+	base := statusKiB(b, "VmRSS")
+	f()
+	return (statusKiB(b, "VmHWM") - base) << 10
+}
+
+// BenchmarkMCPMemory measures the memory a 128 MiB file takes to MCP JSON
+// and back, by the peak of the process's resident memory over what it was
+// before, per byte of the JSON: writing, PartFromFile, MCPCallToolResult
+// and json.Marshal (rss/json-write); reading, FromMCPCallToolResult of the
+// JSON already in memory (rss/json-read, which counts the result alone).
+func BenchmarkMCPMemory(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "big.png")
+	f, err := os.Create(path)
+	must(b, err)
+	chunk := payload(1 << 20)
+	for range 128 {
+		_, err = f.Write(chunk)
+		must(b, err)
+	}
+	must(b, f.Close())
+	var data []byte
+	for b.Loop() {
+		write := peakRSS(b, func() {
+			p, err := toolnexus.PartFromFile(path)
+			must(b, err)
+			data, err = json.Marshal(toolnexus.Ok("a file", p).MCPCallToolResult())
+			must(b, err)
+		})
+		read := peakRSS(b, func() {
+			r, err := toolnexus.FromMCPCallToolResult(data)
+			must(b, err)
+			resultSink = r
+		})
+		resultSink = toolnexus.ToolResult{}
+		b.ReportMetric(float64(write)/float64(len(data)), "rss/json-write")
+		b.ReportMetric(float64(read)/float64(len(data)), "rss/json-read")
 	}
 }
