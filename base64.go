@@ -107,6 +107,17 @@ func base64Run(b []byte) int { return base64RunFrom(b, runVector(b)) }
 // base64RunFrom is base64Run once the first i bytes of b are known to be in
 // the alphabet.
 func base64RunFrom(b []byte, i int) int {
+	// Four words a turn, which the CPU checks side by side.
+	for ; i+32 <= len(b); i += 32 {
+		q := b[i : i+32]
+		m0 := nonAlphabetLanes(binary.LittleEndian.Uint64(q[0:8]))
+		m1 := nonAlphabetLanes(binary.LittleEndian.Uint64(q[8:16]))
+		m2 := nonAlphabetLanes(binary.LittleEndian.Uint64(q[16:24]))
+		m3 := nonAlphabetLanes(binary.LittleEndian.Uint64(q[24:32]))
+		if m0|m1|m2|m3 != 0 {
+			break
+		}
+	}
 	for ; i+8 <= len(b); i += 8 {
 		if m := nonAlphabetLanes(binary.LittleEndian.Uint64(b[i:])); m != 0 {
 			return i + bits.TrailingZeros64(m)>>3
@@ -117,15 +128,43 @@ func base64RunFrom(b []byte, i int) int {
 	return i
 }
 
+// copyBase64Run copies the longest run of bytes of the standard alphabet at
+// the start of src to dst, which must hold it, eight bytes at a time as it
+// checks them, and returns its length: base64Run and a copy in one pass.
+func copyBase64Run(dst, src []byte) int {
+	i := 0
+	for ; i+32 <= len(src) && i+32 <= len(dst); i += 32 {
+		q := src[i : i+32]
+		w0 := binary.LittleEndian.Uint64(q[0:8])
+		w1 := binary.LittleEndian.Uint64(q[8:16])
+		w2 := binary.LittleEndian.Uint64(q[16:24])
+		w3 := binary.LittleEndian.Uint64(q[24:32])
+		if nonAlphabetLanes(w0)|nonAlphabetLanes(w1)|nonAlphabetLanes(w2)|nonAlphabetLanes(w3) != 0 {
+			break
+		}
+		o := dst[i : i+32]
+		binary.LittleEndian.PutUint64(o[0:8], w0)
+		binary.LittleEndian.PutUint64(o[8:16], w1)
+		binary.LittleEndian.PutUint64(o[16:24], w2)
+		binary.LittleEndian.PutUint64(o[24:32], w3)
+	}
+	n := base64RunFrom(src, i)
+	copy(dst[i:], src[i:n])
+	return n
+}
+
 // nonAlphabetLanes has the high bit set in each byte of w, eight bytes,
 // that is not in the standard alphabet. For the ASCII bytes, x+(0x80-lo)
 // has its high bit set when the byte is lo or more, without carrying into
-// the next byte.
+// the next byte; letters are checked in lower case, y, which maps no other
+// byte into a-z.
 func nonAlphabetLanes(w uint64) uint64 {
 	x := w &^ lanes80
-	ge := func(lo byte) uint64 { return x + lanes01*uint64(0x80-lo) }
-	in := ge('A')&^ge('Z'+1) | ge('a')&^ge('z'+1) | ge('/')&^ge('9'+1) | ge('+')&^ge('+'+1)
-	return (^in | w) & lanes80
+	y := x | lanes01*0x20
+	letters := (y + lanes01*(0x80-'a')) &^ (y + lanes01*(0x80-'z'-1))
+	digits := (x + lanes01*(0x80-'/')) &^ (x + lanes01*(0x80-'9'-1)) // '/' and 0-9
+	plus := (x + lanes01*(0x80-'+')) &^ (x + lanes01*(0x80-'+'-1))
+	return (^(letters | digits | plus) | w) & lanes80
 }
 
 // quoteByte quotes c as a Go byte literal: '!', or '\xff' outside ASCII.

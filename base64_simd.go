@@ -51,6 +51,9 @@ func checkVector(s string) (checked int, ok bool) {
 	return 0, true
 }
 
+// vectorRuns says that runVector finds runs, with a kernel of this CPU.
+var vectorRuns = useVBMI || useAVX2
+
 // runVector returns the length of the run of whole blocks of the standard
 // alphabet at the start of b that the fastest kernel of this CPU finds (see
 // base64Run): up to the block that holds the first byte outside it.

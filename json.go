@@ -367,7 +367,16 @@ func (d *jsonReader) base64Str(key string) (s string, canonical bool, err error)
 	}
 	b := d.data
 	start := d.pos + 1
-	body := start + base64Run(b[start:])
+	var buf []byte // the string's own buffer, when copyRuns makes one
+	body := start + base64Run(b[start:min(len(b), start+maxScanFirst)])
+	if body == start+maxScanFirst && !vectorRuns {
+		// A long string, read from here on as it is copied: see copyRuns.
+		buf = uninitialized(len(b) - start)
+		copy(buf, b[start:body])
+		body += copyBase64Run(buf[body-start:], b[body:])
+	} else if body == start+maxScanFirst {
+		body += base64Run(b[body:])
+	}
 	end := body
 	for end < len(b) && b[end] == '=' && end-body < 2 {
 		end++
@@ -377,9 +386,26 @@ func (d *jsonReader) base64Str(key string) (s string, canonical bool, err error)
 		return s, false, err
 	}
 	d.pos = end + 1
-	s = string(b[start:end])
+	if buf == nil {
+		s = string(b[start:end])
+	} else {
+		copy(buf[body-start:], b[body:end])
+		s = unsafe.String(unsafe.SliceData(buf), end-start)
+		if len(buf)-len(s) > len(s)/8 {
+			s = strings.Clone(s)
+		}
+	}
 	return s, canonicalPadding(s, end-body), nil
 }
+
+// maxScanFirst is how many bytes of a part's data base64Str checks before
+// it copies any: a string longer than that is copied as it is checked,
+// into a buffer as large as the rest of the input, which a part's data,
+// the last long value of its JSON, most often nearly fills; when it fills
+// less than seven eighths of it, the string is copied once more, to its
+// size. With a vector kernel, which checks many times faster than it
+// copies, data is checked, then copied.
+const maxScanFirst = 64 << 10
 
 // pathError is an error at a place in the input: the keys and indices that
 // lead there, innermost first, as each level of the reader adds its own.

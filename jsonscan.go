@@ -56,8 +56,9 @@ func specialLanes(w uint64) uint64 {
 // a run of plain string bytes (see specialLanes), or len(b).
 func stringRun(b []byte, i int) int {
 	for ; i+16 <= len(b); i += 16 {
-		m0 := specialLanes(binary.LittleEndian.Uint64(b[i:]))
-		m1 := specialLanes(binary.LittleEndian.Uint64(b[i+8:]))
+		q := b[i : i+16]
+		m0 := specialLanes(binary.LittleEndian.Uint64(q[0:8]))
+		m1 := specialLanes(binary.LittleEndian.Uint64(q[8:16]))
 		if m0|m1 != 0 {
 			if m0 != 0 {
 				return i + bits.TrailingZeros64(m0)>>3

@@ -1,6 +1,7 @@
 package toolnexus_test
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -196,6 +197,30 @@ func TestDecodeLongStrings(t *testing.T) {
 			fromMCP, err := toolnexus.FromMCPCallToolResult(mcp)
 			require.NoError(t, err)
 			require.Equal(t, want.Output, fromMCP.Output[:len(want.Output)])
+		}
+	}
+}
+
+// TestDecodeLongData reads parts' data longer than what is checked before
+// it is copied, canonical or not, last in the input or before more of it,
+// as json.Unmarshal reads it.
+func TestDecodeLongData(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{48<<10 - 1, 48 << 10, 48<<10 + 1, 1 << 20} {
+		data := base64.StdEncoding.EncodeToString(payload(n))
+		for _, d := range []string{data, data[:len(data)-4] + `\u0041AAA`, data[:len(data)*3/4] + "\n" + data[len(data)*3/4:], data[:len(data)-1]} {
+			for _, in := range []string{
+				`{"output":"x","parts":[{"type":"image","mimeType":"image/png","data":` + mustJSON(t, d) + `}]}`,
+				`{"output":"x","parts":[{"type":"image","mimeType":"image/png","data":` + mustJSON(t, d) + `}],"metadata":{"d":` + mustJSON(t, data+data) + `}}`,
+			} {
+				got, err := toolnexus.DecodeExact([]byte(in))
+				require.NoError(t, err)
+				var want toolnexus.ToolResult
+				require.NoError(t, json.Unmarshal([]byte(in), &want))
+				require.Equal(t, want, got, "%d bytes", n)
+				_, err = toolnexus.ParseToolResult([]byte(in), 0)
+				require.Equal(t, toolnexus.CheckBase64(want.Parts[0].Data) == nil, err == nil, "%d bytes: %v", n, err)
+			}
 		}
 	}
 }
