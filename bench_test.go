@@ -801,3 +801,49 @@ func alternate(b *testing.B, block int, ours, baseline func()) (perOurs, perBase
 	calls := float64(b.N * block)
 	return float64(tOurs.Nanoseconds()) / calls, float64(tBase.Nanoseconds()) / calls
 }
+
+// BenchmarkPartFromFileFloor pairs PartFromFile with the floor of reading a
+// file as a part, alternating within the process: open, one pread of all of
+// it and the package's encoder, into buffers allocated once (floor=strict),
+// or, as a part must own its data, into an output buffer allocated for each
+// call, without zeroing (floor=fresh-output): what PartFromFile does.
+func BenchmarkPartFromFileFloor(b *testing.B) {
+	for _, s := range benchSizes {
+		path := benchFile(b, "bench.png", s.n)
+		buf := make([]byte, s.n+1)
+		size := base64.StdEncoding.EncodedLen(s.n)
+		dst := make([]byte, size)
+		floor := func(dst []byte) {
+			f, err := os.Open(path)
+			must(b, err)
+			n, err := f.ReadAt(buf, 0)
+			if err != io.EOF {
+				must(b, err)
+			}
+			must(b, f.Close())
+			intSink = int64(toolnexus.Encode(dst, buf[:n]))
+		}
+		for _, side := range []struct {
+			name  string
+			floor func()
+		}{
+			{"strict", func() { floor(dst) }},
+			{"fresh-output", func() {
+				var sb strings.Builder
+				sb.Grow(size)
+				floor(dst)
+				sb.Write(dst)
+				stringSink = sb.String()
+			}},
+		} {
+			b.Run("floor="+side.name+"/"+s.name, func(b *testing.B) {
+				b.SetBytes(int64(s.n))
+				benchAlternating(b, s.n, func() {
+					p, err := toolnexus.PartFromFile(path)
+					must(b, err)
+					partSink = p
+				}, side.floor)
+			})
+		}
+	}
+}

@@ -253,9 +253,9 @@ func (d *jsonReader) unescape(start, i int) (string, error) {
 // unescaped is where unescape writes a string: out, a pooled buffer, while
 // it is short, then long, a buffer of its own, which each time it fills is
 // replaced by one four times as large, or by one as large as the rest of
-// the input could make the string, when that is not twice as large, so that
-// a long string is copied less than a third of its length more as it grows,
-// and allocated at most once more at its end (see done).
+// the input could make the string, when that is not eight times as large,
+// so that a long string is copied less than a third of its length more as
+// it grows, and allocated at most once more at its end (see done).
 type unescaped struct {
 	out  []byte
 	long *strings.Builder
@@ -276,7 +276,7 @@ func (w *unescaped) room(b []byte, from, n int) {
 	}
 	bound := have + len(b) - from // the string is no longer than that
 	size := 4 * max(have, maxPooledUnescape)
-	if 2*size >= bound {
+	if 8*size >= bound {
 		size = bound
 	}
 	next := new(strings.Builder)
