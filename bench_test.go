@@ -12,8 +12,13 @@ package toolnexus_test
 //
 // The README's ratios come from
 //
-//	BENCH='PartFromFile|PartFromBytes|ParseToolResult' .ci/bench
-//	BENCH='PartFromFile|Encode|CheckBase64|PartFromBytes' GOEXPERIMENT=simd .ci/bench
+//	PAIRED=ReadResult .ci/bench
+//	PAIRED=ReadResult GOEXPERIMENT=simd .ci/bench
+//	PAIRED=ReadResult GOEXPERIMENT=jsonv2 .ci/bench
+//	PAIRED=PartFromFileFloor GOEXPERIMENT=simd .ci/bench
+//	BENCH=PartFromFile .ci/bench
+//	BENCH=PartFromFile GOEXPERIMENT=simd .ci/bench
+//	go test -run '^$' -bench MCPMemory -benchtime 3x .
 //
 // and the Sealer's from BenchmarkSealerVsBareGCM (state_test.go), which
 // pairs each side within one benchmark:
