@@ -4,9 +4,11 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // b64Value maps a byte of the standard base64 alphabet to its 6-bit value,
@@ -56,17 +58,30 @@ func checkBase64With(data string, check func(s string) (checked int, ok bool)) e
 			return badByte(data, i)
 		}
 	}
+	if !canonicalPadding(data, pad) {
+		return paddingError(data, pad)
+	}
+	return nil
+}
+
+// canonicalPadding reports whether data, pad '=' after base64 characters,
+// has the length and padding of canonical base64: a multiple of four, and
+// zero bits in the unused low bits of the last character.
+func canonicalPadding(data string, pad int) bool {
+	if len(data)%4 != 0 {
+		return false
+	}
+	// One '=' leaves 2 unused bits in the last character, two leave 4.
+	return pad == 0 || b64Value[data[len(data)-pad-1]]&(byte(1)<<(2*pad)-1) == 0
+}
+
+// paddingError reports data, pad '=' after base64 characters, whose
+// length or padding canonicalPadding refuses.
+func paddingError(data string, pad int) error {
 	if len(data)%4 != 0 {
 		return errorf(ErrInvalidBase64, "length %d of %s is not a multiple of 4 (missing padding?)", len(data), quote(data))
 	}
-	if pad > 0 {
-		// One '=' leaves 2 unused bits in the last character, two leave 4.
-		unused := byte(1)<<(2*pad) - 1
-		if b64Value[body[len(body)-1]]&unused != 0 {
-			return errorf(ErrInvalidBase64, "%s has non-zero padding bits", quote(data))
-		}
-	}
-	return nil
+	return errorf(ErrInvalidBase64, "%s has non-zero padding bits", quote(data))
 }
 
 // badByte names the first byte of data, from offset from on, outside the
@@ -81,6 +96,75 @@ func badByte(data string, from int) error {
 		}
 	}
 	return errorf(ErrInvalidBase64, "%s", quote(data))
+}
+
+// base64Run returns the length of the longest run of bytes of the standard
+// alphabet at the start of b: the vector kernel of the build and CPU, if
+// any, reads what it can (see base64_simd.go), and eight bytes at a time
+// the rest.
+func base64Run(b []byte) int { return base64RunFrom(b, runVector(b)) }
+
+// base64RunFrom is base64Run once the first i bytes of b are known to be in
+// the alphabet.
+func base64RunFrom(b []byte, i int) int {
+	// Four words a turn, which the CPU checks side by side.
+	for ; i+32 <= len(b); i += 32 {
+		q := b[i : i+32]
+		m0 := nonAlphabetLanes(binary.LittleEndian.Uint64(q[0:8]))
+		m1 := nonAlphabetLanes(binary.LittleEndian.Uint64(q[8:16]))
+		m2 := nonAlphabetLanes(binary.LittleEndian.Uint64(q[16:24]))
+		m3 := nonAlphabetLanes(binary.LittleEndian.Uint64(q[24:32]))
+		if m0|m1|m2|m3 != 0 {
+			break
+		}
+	}
+	for ; i+8 <= len(b); i += 8 {
+		if m := nonAlphabetLanes(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for ; i < len(b) && b64Value[b[i]] != 0xff; i++ {
+	}
+	return i
+}
+
+// copyBase64Run copies the longest run of bytes of the standard alphabet at
+// the start of src to dst, which must hold it, eight bytes at a time as it
+// checks them, and returns its length: base64Run and a copy in one pass.
+func copyBase64Run(dst, src []byte) int {
+	i := 0
+	for ; i+32 <= len(src) && i+32 <= len(dst); i += 32 {
+		q := src[i : i+32]
+		w0 := binary.LittleEndian.Uint64(q[0:8])
+		w1 := binary.LittleEndian.Uint64(q[8:16])
+		w2 := binary.LittleEndian.Uint64(q[16:24])
+		w3 := binary.LittleEndian.Uint64(q[24:32])
+		if nonAlphabetLanes(w0)|nonAlphabetLanes(w1)|nonAlphabetLanes(w2)|nonAlphabetLanes(w3) != 0 {
+			break
+		}
+		o := dst[i : i+32]
+		binary.LittleEndian.PutUint64(o[0:8], w0)
+		binary.LittleEndian.PutUint64(o[8:16], w1)
+		binary.LittleEndian.PutUint64(o[16:24], w2)
+		binary.LittleEndian.PutUint64(o[24:32], w3)
+	}
+	n := base64RunFrom(src, i)
+	copy(dst[i:], src[i:n])
+	return n
+}
+
+// nonAlphabetLanes has the high bit set in each byte of w, eight bytes,
+// that is not in the standard alphabet. For the ASCII bytes, x+(0x80-lo)
+// has its high bit set when the byte is lo or more, without carrying into
+// the next byte; letters are checked in lower case, y, which maps no other
+// byte into a-z.
+func nonAlphabetLanes(w uint64) uint64 {
+	x := w &^ lanes80
+	y := x | lanes01*0x20
+	letters := (y + lanes01*(0x80-'a')) &^ (y + lanes01*(0x80-'z'-1))
+	digits := (x + lanes01*(0x80-'/')) &^ (x + lanes01*(0x80-'9'-1)) // '/' and 0-9
+	plus := (x + lanes01*(0x80-'+')) &^ (x + lanes01*(0x80-'+'-1))
+	return (^(letters | digits | plus) | w) & lanes80
 }
 
 // quoteByte quotes c as a Go byte literal: '!', or '\xff' outside ASCII.
@@ -106,6 +190,38 @@ func encodeTo(sb *strings.Builder, src []byte) {
 		sb.Write(buf[:m])
 		src = src[n:]
 	}
+}
+
+// inPlaceMargin is how many bytes encodeInPlace needs between the end of
+// the encoding and the end of the input: more than the most any kernel
+// writes in one step (two blocks of 64 characters) past what it has
+// encoded, before it loads the input of the next step.
+const inPlaceMargin = 136
+
+// encodeInPlace encodes the n bytes at buf[src:] into the start of buf and
+// returns the encoding, a string over buf, which the caller must hold
+// alone and never change. The encoding, and inPlaceMargin bytes more, must
+// end no later than the input does: src+n >= EncodedLen(n)+inPlaceMargin.
+// Then the encoder never writes over input it has not read: after the
+// first k bytes of input it has written 4k/3 characters, and no more than
+// inPlaceMargin past them in its next step, while the input still to read
+// starts at src+k, which is at least 4k/3+inPlaceMargin, since src is at
+// least n/3+inPlaceMargin.
+func encodeInPlace(buf []byte, src, n int) string {
+	size := base64.StdEncoding.EncodedLen(n)
+	encode(buf[:size], buf[src:src+n])
+	return unsafe.String(unsafe.SliceData(buf), size)
+}
+
+// uninitialized returns a buffer of n bytes, n > 0, not zeroed first, for
+// code that writes every byte of it that it reads or makes a string of: the
+// buffer of a strings.Builder grown once to n, which nothing else holds
+// once the Builder is gone (its one string, of the first byte, is dropped).
+func uninitialized(n int) []byte {
+	var sb strings.Builder
+	sb.Grow(n)
+	sb.WriteByte(0)
+	return unsafe.Slice(unsafe.StringData(sb.String()), n)
 }
 
 // pairs maps 12 bits of input to the two base64 characters they encode, the
@@ -170,11 +286,14 @@ func encode6(v uint64) uint64 {
 // in blocks: encode encodes the longest run of whole blocks at the start of
 // src that it can, and returns how many bytes it read and wrote; check
 // reports how many bytes the longest run of whole blocks at the start of s
-// holds, and whether they are all in the standard alphabet. encodeVector
-// and checkVector call the fastest of vectorKernels directly, so that
-// encodeTo's buffer stays on the stack.
+// holds, and whether they are all in the standard alphabet; run returns how
+// many bytes the whole blocks at the start of b hold before the first that
+// holds a byte outside it. encodeVector, checkVector and runVector call the
+// fastest of vectorKernels directly, so that encodeTo's buffer stays on the
+// stack.
 type vectorKernel struct {
 	name   string
 	encode func(dst, src []byte) (read, written int)
 	check  func(s string) (checked int, ok bool)
+	run    func(b []byte) int
 }

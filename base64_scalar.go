@@ -11,3 +11,9 @@ func encodeVector(dst, src []byte) (read, written int) { return 0, 0 }
 
 // checkVector checks nothing: see checkBase64.
 func checkVector(s string) (checked int, ok bool) { return 0, true }
+
+// runVector finds no run: see base64Run.
+func runVector(b []byte) int { return 0 }
+
+// vectorRuns says that runVector finds runs: it finds none.
+const vectorRuns = false

@@ -18,10 +18,10 @@ import (
 var vectorKernels = func() []vectorKernel {
 	var ks []vectorKernel
 	if archsimd.X86.AVX512VBMI() {
-		ks = append(ks, vectorKernel{"avx512vbmi", encodeVBMI, checkVBMI})
+		ks = append(ks, vectorKernel{"avx512vbmi", encodeVBMI, checkVBMI, runVBMI})
 	}
 	if archsimd.X86.AVX2() {
-		ks = append(ks, vectorKernel{"avx2", encodeAVX2, checkAVX2})
+		ks = append(ks, vectorKernel{"avx2", encodeAVX2, checkAVX2, runAVX2})
 	}
 	return ks
 }()
@@ -49,6 +49,22 @@ func checkVector(s string) (checked int, ok bool) {
 		return checkAVX2(s)
 	}
 	return 0, true
+}
+
+// vectorRuns says that runVector finds runs, with a kernel of this CPU.
+var vectorRuns = useVBMI || useAVX2
+
+// runVector returns the length of the run of whole blocks of the standard
+// alphabet at the start of b that the fastest kernel of this CPU finds (see
+// base64Run): up to the block that holds the first byte outside it.
+func runVector(b []byte) int {
+	switch {
+	case useVBMI:
+		return runVBMI(b)
+	case useAVX2:
+		return runAVX2(b)
+	}
+	return 0
 }
 
 // spread64 spreads each group of three input bytes a, b, c over four: b, a,
@@ -223,6 +239,43 @@ func checkVBMI(s string) (checked int, ok bool) {
 	ok = high.IsZero()
 	archsimd.ClearAVXUpperBits()
 	return checked, ok
+}
+
+// runVBMI is checkVBMI, 64 bytes at a time, up to the first block that
+// holds a byte outside the alphabet: a lane whose lookup ORed with the byte
+// has the high bit set, which makes it negative.
+func runVBMI(b []byte) int {
+	lo := archsimd.LoadUint8x64((*[64]uint8)(invalid128[:64]))
+	hi := archsimd.LoadUint8x64((*[64]uint8)(invalid128[64:]))
+	var zero archsimd.Int8x64
+	i := 0
+	for ; len(b)-i >= 64; i += 64 {
+		v := archsimd.LoadUint8x64Slice(b[i:])
+		if lo.ConcatPermute(hi, v).Or(v).AsInt8x64().Less(zero).ToBits() != 0 {
+			break
+		}
+	}
+	archsimd.ClearAVXUpperBits()
+	return i
+}
+
+// runAVX2 is checkAVX2, 32 bytes at a time, up to the first block that
+// holds a byte outside the alphabet.
+func runAVX2(b []byte) int {
+	lo := archsimd.LoadInt8x32(&nibbleLo).AsUint8x32()
+	hi := archsimd.LoadInt8x32(&nibbleHi).AsUint8x32()
+	low4 := archsimd.BroadcastUint8x32(0x0f)
+	i := 0
+	for ; len(b)-i >= 32; i += 32 {
+		v := archsimd.LoadUint8x32Slice(b[i:])
+		l := v.And(low4).AsInt8x32()
+		h := v.AsUint16x16().ShiftAllRight(4).AsUint8x32().And(low4).AsInt8x32()
+		if !lo.PermuteOrZeroGrouped(l).And(hi.PermuteOrZeroGrouped(h)).IsZero() {
+			break
+		}
+	}
+	archsimd.ClearAVXUpperBits()
+	return i
 }
 
 // checkAVX2 checks 32 bytes at a time by the classes of their two halves.

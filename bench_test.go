@@ -12,8 +12,13 @@ package toolnexus_test
 //
 // The README's ratios come from
 //
-//	BENCH='PartFromFile|PartFromBytes|ParseToolResult' .ci/bench
-//	BENCH='PartFromFile|Encode|CheckBase64|PartFromBytes' GOEXPERIMENT=simd .ci/bench
+//	PAIRED=ReadResult .ci/bench
+//	PAIRED=ReadResult GOEXPERIMENT=simd .ci/bench
+//	PAIRED=ReadResult GOEXPERIMENT=jsonv2 .ci/bench
+//	PAIRED=PartFromFileFloor GOEXPERIMENT=simd .ci/bench
+//	BENCH=PartFromFile .ci/bench
+//	BENCH=PartFromFile GOEXPERIMENT=simd .ci/bench
+//	go test -run '^$' -bench MCPMemory -benchtime 3x .
 //
 // and the Sealer's from BenchmarkSealerVsBareGCM (state_test.go), which
 // pairs each side within one benchmark:
@@ -34,6 +39,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/toolnexus-go/toolnexus"
 )
@@ -411,7 +417,7 @@ func (e *exactResult) UnmarshalJSON(data []byte) error {
 // next to encoding/json decoding a plain struct, which matches keys without
 // regard to case: json.Unmarshal into a ToolResult, which is just that, and
 // json.Unmarshal through an UnmarshalJSON method that reads exact keys, which
-// the package left out for costing more than 1.15× on large results.
+// the package left out for what it adds on large results.
 func BenchmarkDecodeResult(b *testing.B) {
 	for _, s := range benchSizes {
 		data, _ := screenshotJSON(b, s.n)
@@ -701,4 +707,178 @@ func BenchmarkToolFor(b *testing.B) {
 			anySink = v
 		}
 	})
+}
+
+// toolText returns n bytes of what tools print: lines of a test run, with
+// tabs, quotes, a Windows path's backslashes and text that is not ASCII,
+// the same for every run.
+func toolText(n int) string {
+	var sb strings.Builder
+	words := []string{"ok", "FAIL", "café", "naïve", "✓ passed", "状態", "😀"}
+	for i := 0; sb.Len() < n; i++ {
+		fmt.Fprintf(&sb, "%5d\t%s: \"TestRead/case_%d\" in C:\\work\\pkg\\file_%d.go (%d.%03ds) — %s\n",
+			i, words[i%len(words)], i, i%97, i%7, i%1000, words[(i*3)%len(words)])
+	}
+	s := sb.String()[:n]
+	return strings.ToValidUTF8(s[:len(s)-4], "") + "done" // whole runes
+}
+
+// readKinds are the results BenchmarkReadResult reads, by kind: a result
+// whose output is tool text, and a screenshot, an image with a line of
+// text.
+var readKinds = []struct {
+	name   string
+	result func(n int) toolnexus.ToolResult
+}{
+	{"text", func(n int) toolnexus.ToolResult { return toolnexus.Ok(toolText(n)) }},
+	{"image", func(n int) toolnexus.ToolResult {
+		p, err := toolnexus.PartFromBytes(payload(n), "image/png")
+		if err != nil {
+			panic(err)
+		}
+		return toolnexus.Ok("a screenshot", p)
+	}},
+}
+
+// readJob is one reader of BenchmarkReadResult next to its baseline, a
+// decoder of the same JSON into a plain struct.
+type readJob struct {
+	name     string
+	wire     func(r toolnexus.ToolResult) any // what is sent as JSON
+	read     func(data []byte) error
+	baseline func(data []byte) error
+}
+
+// readJobs are ParseToolResult and FromMCPCallToolResult, each next to
+// decode, the baseline's decoder of a plain struct.
+func readJobs(decode func(data []byte, v any) error) []readJob {
+	return []readJob{
+		{"ParseToolResult", func(r toolnexus.ToolResult) any { return r }, func(data []byte) error {
+			r, err := toolnexus.ParseToolResult(data, 0)
+			resultSink = r
+			return err
+		}, func(data []byte) error {
+			var r plainResult
+			err := decode(data, &r)
+			anySink = r
+			return err
+		}},
+		{"FromMCPCallToolResult", func(r toolnexus.ToolResult) any { return r.MCPCallToolResult() }, func(data []byte) error {
+			r, err := toolnexus.FromMCPCallToolResult(data)
+			resultSink = r
+			return err
+		}, func(data []byte) error {
+			var r plainMCP
+			err := decode(data, &r)
+			anySink = r
+			return err
+		}},
+	}
+}
+
+// benchReaders runs each reader of readJobs on each kind and size of result,
+// paired with its baseline as benchAlternating pairs them.
+func benchReaders(b *testing.B, decode func(data []byte, v any) error) {
+	for _, job := range readJobs(decode) {
+		for _, k := range readKinds {
+			for _, s := range benchSizes {
+				data := []byte(mustJSON(b, job.wire(k.result(s.n))))
+				b.Run(fmt.Sprintf("reader=%s/kind=%s/%s", job.name, k.name, s.name), func(b *testing.B) {
+					b.SetBytes(int64(len(data)))
+					benchAlternating(b, len(data), func() { must(b, job.read(data)) }, func() { must(b, job.baseline(data)) })
+				})
+			}
+		}
+	}
+}
+
+// BenchmarkReadResult reads results as they come from a peer, text and
+// images of 1 KiB to 16 MiB, with exact keys, every string checked and the
+// result validated, next to json.Unmarshal into a plain struct, which folds
+// keys and checks nothing: the two sides alternate within the process.
+func BenchmarkReadResult(b *testing.B) { benchReaders(b, json.Unmarshal) }
+
+// benchAlternating times ours and baseline in alternating blocks of calls,
+// as many as make about 1 MiB of input, of n bytes each, so that a machine
+// whose load drifts slows both sides alike, and reports the time per call
+// of each (ns/toolnexus, ns/baseline) and their ratio (toolnexus/baseline).
+func benchAlternating(b *testing.B, n int, ours, baseline func()) {
+	b.ReportAllocs()
+	perOurs, perBase := alternate(b, max(1, (1<<20)/max(n, 1)), ours, baseline)
+	b.ReportMetric(perOurs, "ns/toolnexus")
+	b.ReportMetric(perBase, "ns/baseline")
+	b.ReportMetric(perOurs/perBase, "toolnexus/baseline")
+}
+
+// alternate runs ours and baseline in alternating blocks of block calls,
+// one block of each per turn of b.Loop, the first side flipping from turn
+// to turn, so that neither always runs first, after the other's garbage,
+// and returns the nanoseconds each took per call. ns/op is the time of one
+// block of each.
+func alternate(b *testing.B, block int, ours, baseline func()) (perOurs, perBase float64) {
+	var tOurs, tBase time.Duration
+	timed := func(f func()) time.Duration {
+		start := time.Now()
+		for range block {
+			f()
+		}
+		return time.Since(start)
+	}
+	for turn := 0; b.Loop(); turn++ {
+		if turn%2 == 0 {
+			tOurs += timed(ours)
+			tBase += timed(baseline)
+		} else {
+			tBase += timed(baseline)
+			tOurs += timed(ours)
+		}
+	}
+	calls := float64(b.N * block)
+	return float64(tOurs.Nanoseconds()) / calls, float64(tBase.Nanoseconds()) / calls
+}
+
+// BenchmarkPartFromFileFloor pairs PartFromFile with the floor of reading a
+// file as a part, alternating within the process: open, one pread of all of
+// it and the package's encoder, into buffers allocated once (floor=strict),
+// or, as a part must own its data, into an output buffer allocated for each
+// call, without zeroing (floor=fresh-output): what PartFromFile does.
+func BenchmarkPartFromFileFloor(b *testing.B) {
+	for _, s := range benchSizes {
+		path := benchFile(b, "bench.png", s.n)
+		buf := make([]byte, s.n+1)
+		size := base64.StdEncoding.EncodedLen(s.n)
+		dst := make([]byte, size)
+		floor := func(dst []byte) {
+			f, err := os.Open(path)
+			must(b, err)
+			n, err := f.ReadAt(buf, 0)
+			if err != io.EOF {
+				must(b, err)
+			}
+			must(b, f.Close())
+			intSink = int64(toolnexus.Encode(dst, buf[:n]))
+		}
+		for _, side := range []struct {
+			name  string
+			floor func()
+		}{
+			{"strict", func() { floor(dst) }},
+			{"fresh-output", func() {
+				var sb strings.Builder
+				sb.Grow(size)
+				floor(dst)
+				sb.Write(dst)
+				stringSink = sb.String()
+			}},
+		} {
+			b.Run("floor="+side.name+"/"+s.name, func(b *testing.B) {
+				b.SetBytes(int64(s.n))
+				benchAlternating(b, s.n, func() {
+					p, err := toolnexus.PartFromFile(path)
+					must(b, err)
+					partSink = p
+				}, side.floor)
+			})
+		}
+	}
 }

@@ -13,7 +13,15 @@ var (
 	Encode       = encode
 	Quote        = quote
 	ValidFormat  = validFormat
+	NotJSON      = notJSON
+	ValidJSON    = validJSON
+	StringRun    = stringRun
+	Base64Run    = base64Run
 )
+
+// InPlaceMargin is how far the end of the input must be past the end of
+// its encoding for Encode to read it from the same buffer.
+const InPlaceMargin = inPlaceMargin
 
 // Base64Kernel is one way of encoding and checking base64 in this build on
 // this CPU: Encode is encode, and Check is checkBase64, with the kernel.
@@ -24,12 +32,15 @@ type Base64Kernel struct {
 	// Block is the kernel's check alone: how many bytes at the start of s
 	// it checked, and whether they are all in the alphabet.
 	Block func(s string) (int, bool)
+	// Run is base64Run with the kernel: the length of the run of bytes of
+	// the alphabet at the start of b.
+	Run func(b []byte) int
 }
 
 // Base64Kernels returns the scalar kernel and every vector kernel this CPU
 // can run.
 func Base64Kernels() []Base64Kernel {
-	scalar := vectorKernel{"scalar", encodeVector0, checkVector0}
+	scalar := vectorKernel{"scalar", encodeVector0, checkVector0, func([]byte) int { return 0 }}
 	var ks []Base64Kernel
 	for _, k := range append([]vectorKernel{scalar}, vectorKernels...) {
 		ks = append(ks, Base64Kernel{
@@ -43,6 +54,7 @@ func Base64Kernels() []Base64Kernel {
 			},
 			Check: func(s string) error { return checkBase64With(s, k.check) },
 			Block: k.check,
+			Run:   func(b []byte) int { return base64RunFrom(b, k.run(b)) },
 		})
 	}
 	return ks
@@ -64,6 +76,13 @@ func JSONSkip(data []byte) ([]byte, int, error) {
 func JSONString(data []byte) (string, error) {
 	r := jsonReader{data: data}
 	return r.str("s")
+}
+
+// JSONBase64 reads the first JSON value of data as the exact-key reader
+// reads a part's data, and says whether it found it canonical base64.
+func JSONBase64(data []byte) (string, bool, error) {
+	r := jsonReader{data: data}
+	return r.base64Str("data")
 }
 
 // DecodeExact reads data as ParseToolResult does, without its limit and

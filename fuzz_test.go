@@ -179,6 +179,14 @@ func FuzzEncode(f *testing.F) {
 		require.Equal(t, len(dst), toolnexus.Encode(dst, src))
 		require.Equal(t, base64.StdEncoding.EncodeToString(src), string(dst))
 		require.NoError(t, toolnexus.CheckBase64(string(dst)), "CheckBase64 refuses the encoding of %x", src)
+		// In place, as PartFromFile encodes a file read into the end of the
+		// part's buffer, with every kernel.
+		for _, k := range toolnexus.Base64Kernels() {
+			buf := make([]byte, len(dst)+toolnexus.InPlaceMargin)
+			copy(buf[len(buf)-len(src):], src)
+			k.Encode(buf[:len(dst)], buf[len(buf)-len(src):])
+			require.Equal(t, string(dst), string(buf[:len(dst)]), "%s, in place", k.Name)
+		}
 	})
 }
 

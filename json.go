@@ -1,14 +1,13 @@
 package toolnexus
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode/utf16"
+	"sync"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // jsonReader reads JSON with exact keys: "isError" matches only "isError",
@@ -18,27 +17,34 @@ import (
 // key means what the other toolnexus ports and the MCP SDKs take it to mean;
 // when a key repeats, the last one wins, as in JavaScript. A string or key
 // that is not UTF-8 is refused, where encoding/json would replace what is
-// not with U+FFFD. Objects of any keys, such as metadata, are decoded by
-// encoding/json, whose maps keep keys as they are, once they are found to
-// be UTF-8 (see anyMap).
+// not with U+FFFD. Objects of any keys, such as metadata, are decoded as
+// encoding/json decodes them into a map[string]any (see anyMap).
 //
-// It reads input that encoding/json has already found valid (json.Valid, or
-// the bytes encoding/json hands to an UnmarshalJSON method), so it checks
-// the structure only as far as it needs to find its way; it still checks
-// every index, and fails with an error, never a panic, on any input.
+// It reads its input once, checking the syntax of all it reads and all it
+// skips with the scanner of jsonscan.go, and each string as it decodes it:
+// what it reads without an error was valid JSON. It fails with an error,
+// never a panic, on any input; an error on input that is not JSON may be
+// any error, and the callers then say where the input stops being JSON
+// (notJSON), as encoding/json's scanner would have before any of it was
+// read.
 type jsonReader struct {
 	data []byte
 	pos  int
+	// depth is how many containers are open around pos.
+	depth int
 	// reread says that skip need not check that the strings it crosses are
 	// UTF-8, for they are read again.
 	reread bool
 	// pythonFlag says that the result read has a key "is_error" and no
 	// "isError".
 	pythonFlag bool
+	// canonical says, for each part the last "parts" held, whether its data
+	// was found to be canonical base64 as it was read (see base64Str).
+	canonical []bool
+	// dataCanonical says the same of the data or blob of the last content
+	// block or resource read.
+	dataCanonical bool
 }
-
-// errSyntax reports input that is not JSON where the reader expected it.
-var errSyntax = errors.New("malformed JSON")
 
 // typeError reports a value of the wrong JSON type.
 type typeError struct {
@@ -51,16 +57,7 @@ func (e *typeError) Error() string {
 }
 
 // skipSpace moves past JSON white space.
-func (d *jsonReader) skipSpace() {
-	for d.pos < len(d.data) {
-		switch d.data[d.pos] {
-		case ' ', '\t', '\n', '\r':
-			d.pos++
-		default:
-			return
-		}
-	}
-}
+func (d *jsonReader) skipSpace() { d.pos = skipSpaceAt(d.data, d.pos) }
 
 // peek returns the first byte of the next token, or 0 at the end of input.
 func (d *jsonReader) peek() byte {
@@ -95,210 +92,320 @@ func (d *jsonReader) kind() string {
 
 // literal consumes lit if it comes next.
 func (d *jsonReader) literal(lit string) bool {
-	if d.peek() == lit[0] && bytes.HasPrefix(d.data[d.pos:], []byte(lit)) {
-		d.pos += len(lit)
-		return true
+	if d.peek() != lit[0] {
+		return false
 	}
-	return false
+	next, ok := skipLiteral(d.data, d.pos, lit)
+	if ok {
+		d.pos = next
+	}
+	return ok
 }
 
 // null consumes a null if it comes next.
 func (d *jsonReader) null() bool { return d.literal("null") }
 
-// openObject consumes the '{' of an object; key names the value in the error
-// when something else comes.
-func (d *jsonReader) openObject(key string) error {
-	if d.peek() != '{' {
-		return &typeError{key: key, want: "an object", got: d.kind()}
+// open consumes the '{' or '[' that opens a container; key names the value
+// in the error when something else comes.
+func (d *jsonReader) open(c byte, key string) error {
+	if d.peek() != c {
+		want := "an object"
+		if c == '[' {
+			want = "an array"
+		}
+		return &typeError{key: key, want: want, got: d.kind()}
+	}
+	if d.depth >= maxDepth {
+		return errSyntax
 	}
 	d.pos++
+	d.depth++
 	return nil
 }
 
-// nextKey reads up to the value of the next member of the object being read
-// and returns its key, unescaped, or ok false after the closing '}'. The
-// caller consumes the value before it calls nextKey again. The key aliases the
-// input when it has no escapes.
-func (d *jsonReader) nextKey() (key []byte, ok bool, err error) {
-	switch d.peek() {
-	case '}':
+// next moves to the next member or element of the container being read, i
+// of them read so far, or consumes its closing byte and reports false.
+func (d *jsonReader) next(i int, closing byte) (bool, error) {
+	switch c := d.peek(); {
+	case c == closing:
 		d.pos++
-		return nil, false, nil
-	case ',':
+		d.depth--
+		return false, nil
+	case i == 0:
+		return true, nil
+	case c == ',':
 		d.pos++
+		return true, nil
 	}
-	raw, err := d.rawString()
-	if err != nil {
-		return nil, false, err
-	}
-	key = raw[1 : len(raw)-1]
-	if !plain(raw) {
-		s, err := unquote(raw)
-		if err != nil {
-			return nil, false, &pathError{err: fmt.Errorf("a key %w", err)}
-		}
-		key = []byte(s)
-	}
-	if d.peek() != ':' {
-		return nil, false, errSyntax
-	}
-	d.pos++
-	return key, true, nil
+	return false, errSyntax
 }
 
 // openArray consumes the '[' of an array.
-func (d *jsonReader) openArray(key string) error {
-	if d.peek() != '[' {
-		return &typeError{key: key, want: "an array", got: d.kind()}
-	}
-	d.pos++
-	return nil
-}
+func (d *jsonReader) openArray(key string) error { return d.open('[', key) }
 
-// nextElem moves to the next element of the array being read, or reports
-// false after the closing ']'.
-func (d *jsonReader) nextElem() (bool, error) {
-	switch d.peek() {
-	case ']':
-		d.pos++
-		return false, nil
-	case ',':
-		d.pos++
-	case 0:
-		return false, errSyntax
-	}
-	return true, nil
-}
+// nextElem moves to the next element of the array being read, i of them
+// read so far, or reports false after the closing ']'.
+func (d *jsonReader) nextElem(i int) (bool, error) { return d.next(i, ']') }
 
-// rawString reads a string and returns it as it is in the input, quotes
-// included. It ends at the first quote after an even number of
-// backslashes.
-func (d *jsonReader) rawString() ([]byte, error) {
+// key reads the key of a member and the colon after it, and returns the
+// key, unescaped: it aliases the input when it has no escapes.
+func (d *jsonReader) key() ([]byte, error) {
 	if d.peek() != '"' {
 		return nil, errSyntax
 	}
-	start := d.pos
-	for i := start + 1; ; i++ {
-		n := bytes.IndexByte(d.data[i:], '"')
-		if n < 0 {
-			return nil, errSyntax
-		}
-		i += n
-		b := i
-		for d.data[b-1] == '\\' {
-			b--
-		}
-		if (i-b)%2 == 0 {
-			d.pos = i + 1
-			return d.data[start:d.pos], nil
-		}
+	b := d.data
+	start := d.pos + 1
+	i, ok := textRun(b, start)
+	if !ok {
+		return nil, &pathError{err: errBadKey}
 	}
+	if i >= len(b) {
+		return nil, errSyntax
+	}
+	var key []byte
+	switch b[i] {
+	case '"':
+		key = b[start:i]
+		d.pos = i + 1
+	case '\\':
+		s, err := d.unescape(start, i)
+		if err != nil {
+			if _, ok := err.(*pathError); ok {
+				return nil, &pathError{err: errBadKey}
+			}
+			return nil, err
+		}
+		key = []byte(s)
+	default:
+		return nil, errSyntax
+	}
+	if d.peek() != ':' {
+		return nil, errSyntax
+	}
+	d.pos++
+	return key, nil
 }
 
-// str reads a string value, or null as "", copied once when it has no
-// escapes; one that is not UTF-8 is refused with a [*pathError], whose
-// place the callers name.
+// str reads a string value, or null as "", copied once; one that is not
+// UTF-8 is refused with a [*pathError], whose place the callers name.
 func (d *jsonReader) str(key string) (string, error) {
-	if d.null() {
-		return "", nil
+	switch d.peek() {
+	case '"':
+		return d.stringValue()
+	case 'n':
+		if d.null() {
+			return "", nil
+		}
 	}
-	if d.peek() != '"' {
-		return "", &typeError{key: key, want: "a string", got: d.kind()}
+	return "", &typeError{key: key, want: "a string", got: d.kind()}
+}
+
+// stringValue reads the string at pos, a quote: the bytes up to its first
+// escape are checked and copied as they are, the rest by unescape.
+func (d *jsonReader) stringValue() (string, error) {
+	b := d.data
+	start := d.pos + 1
+	i, ok := textRun(b, start)
+	switch {
+	case !ok:
+		return "", &pathError{err: errBadString}
+	case i >= len(b) || b[i] < 0x20:
+		return "", errSyntax
+	case b[i] == '\\':
+		return d.unescape(start, i)
 	}
-	raw, err := d.rawString()
+	d.pos = i + 1
+	return string(b[start:i]), nil
+}
+
+// unescapeBuffers holds the buffers unescape decodes short strings into,
+// so that such a string allocates only itself, at its size.
+var unescapeBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxPooledUnescape is the most bytes unescape decodes into a buffer of
+// unescapeBuffers; a longer string goes on in a buffer of its own.
+const maxPooledUnescape = 64 << 10
+
+// unescape decodes the string that starts at data[start] and has its first
+// escape at data[i], from there on, in one pass that checks it: each run of
+// bytes without an escape is checked (UTF-8 as it goes) and copied as it is,
+// each escape decoded. It moves past the string.
+func (d *jsonReader) unescape(start, i int) (string, error) {
+	b := d.data
+	buf := unescapeBuffers.Get().(*[]byte)
+	w := unescaped{out: append((*buf)[:0], b[start:i]...)}
+	s, err := w.decode(b, i)
+	if w.long == nil {
+		if cap(w.out) <= 2*maxPooledUnescape {
+			*buf = w.out[:0]
+			unescapeBuffers.Put(buf)
+		}
+	} else {
+		unescapeBuffers.Put(buf)
+	}
 	if err != nil {
 		return "", err
 	}
-	s, err := unquote(raw)
-	if err != nil {
-		return "", &pathError{err: fmt.Errorf("a string %w", err)}
-	}
+	d.pos = w.end
 	return s, nil
 }
 
-// errNotUTF8 reports a string that is not UTF-8: bytes that are not, a lone
-// surrogate escape such as \ud800, or a surrogate encoded as UTF-8 (CESU-8).
-// RFC 8259 requires UTF-8, and encoding/json/v2 refuses such strings too,
-// where encoding/json replaces what is not with U+FFFD.
-var errNotUTF8 = errors.New("is not valid UTF-8")
-
-// plain reports whether raw, a string with its quotes, is the string itself
-// between them: UTF-8 without escapes.
-func plain(raw []byte) bool { return bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) }
-
-// unquote decodes raw, a string with its quotes, as encoding/json does, and
-// refuses what is not UTF-8.
-func unquote(raw []byte) (string, error) {
-	if plain(raw) {
-		return string(raw[1 : len(raw)-1]), nil
-	}
-	if !validText(raw) {
-		return "", errNotUTF8
-	}
-	var s string
-	if json.Unmarshal(raw, &s) != nil {
-		return "", errSyntax
-	}
-	return s, nil
+// unescaped is where unescape writes a string: out, a pooled buffer, while
+// it is short, then long, a buffer of its own, which each time it fills is
+// replaced by one four times as large, or by one as large as the rest of
+// the input could make the string, when that is not eight times as large,
+// so that a long string is copied less than a third of its length more as
+// it grows, and allocated at most once more at its end (see done).
+type unescaped struct {
+	out  []byte
+	long *strings.Builder
+	end  int // the index after the closing quote
 }
 
-// validText reports whether b, JSON, holds only UTF-8: no bytes that are
-// not, and no \u escape of a surrogate without its pair.
-func validText(b []byte) bool {
-	if !utf8.Valid(b) { // escapes are ASCII: this checks the raw bytes
-		return false
+// room makes room for n bytes more, of what the input from index from on
+// of b holds.
+func (w *unescaped) room(b []byte, from, n int) {
+	have := len(w.out)
+	if w.long != nil {
+		if w.long.Cap()-w.long.Len() >= n {
+			return
+		}
+		have = w.long.Len()
+	} else if have+n <= maxPooledUnescape {
+		return
 	}
-	for i := 0; ; {
-		n := bytes.IndexByte(b[i:], '\\')
-		if n < 0 {
-			return true
-		}
-		i += n + 2 // the backslash and the byte it escapes
-		if i > len(b) {
-			return false
-		}
-		if b[i-1] != 'u' {
-			continue
-		}
-		r, ok := hex4(b[i:])
-		if !ok { // not JSON
-			return false
-		}
-		i += 4
-		if utf16.IsSurrogate(r) {
-			lo := rune(0)
-			if r < 0xdc00 && i+6 <= len(b) && b[i] == '\\' && b[i+1] == 'u' {
-				lo, _ = hex4(b[i+2:])
-			}
-			if lo < 0xdc00 || lo > 0xdfff {
-				return false
-			}
-			i += 6
-		}
+	bound := have + len(b) - from // the string is no longer than that
+	size := 4 * max(have, maxPooledUnescape)
+	if 8*size >= bound {
+		size = bound
+	}
+	next := new(strings.Builder)
+	next.Grow(max(size, have+n))
+	if w.long == nil {
+		next.Write(w.out)
+	} else {
+		next.WriteString(w.long.String())
+	}
+	w.long = next
+}
+
+// write writes p, read from b at index from.
+func (w *unescaped) write(b []byte, from int, p []byte) {
+	w.room(b, from, len(p))
+	if w.long != nil {
+		w.long.Write(p)
+	} else {
+		w.out = append(w.out, p...)
 	}
 }
 
-// hex4 reads the four hex digits of a \u escape.
-func hex4(b []byte) (rune, bool) {
-	if len(b) < 4 {
-		return 0, false
+// writeRune writes r, decoded from the escape at index from of b.
+func (w *unescaped) writeRune(b []byte, from int, r rune) {
+	w.room(b, from, utf8.UTFMax)
+	switch {
+	case w.long != nil:
+		w.long.WriteRune(r)
+	case r < utf8.RuneSelf:
+		w.out = append(w.out, byte(r))
+	default:
+		w.out = utf8.AppendRune(w.out, r)
 	}
-	var r rune
-	for _, c := range b[:4] {
-		switch {
-		case '0' <= c && c <= '9':
-			c -= '0'
-		case 'a' <= c && c <= 'f':
-			c -= 'a' - 10
-		case 'A' <= c && c <= 'F':
-			c -= 'A' - 10
-		default:
-			return 0, false
-		}
-		r = r<<4 | rune(c)
-	}
-	return r, true
 }
+
+// done returns the string written: a copy of the pooled buffer, or the
+// buffer of its own, itself, copied to its size only when more than a
+// quarter of it is left unused.
+func (w *unescaped) done() string {
+	if w.long == nil {
+		return string(w.out)
+	}
+	s := w.long.String()
+	if w.long.Cap()-len(s) > len(s)/4 {
+		s = strings.Clone(s)
+	}
+	return s
+}
+
+// decode decodes the rest of a string from its escape at b[i].
+func (w *unescaped) decode(b []byte, i int) (string, error) {
+	for {
+		r, next := escape(b, i) // b[i] is a backslash
+		switch r {
+		case -1:
+			return "", errSyntax
+		case -2:
+			return "", &pathError{err: errBadString}
+		}
+		w.writeRune(b, i, r)
+		run := next
+		var ok bool
+		if i, ok = textRun(b, next); !ok {
+			return "", &pathError{err: errBadString}
+		}
+		if i >= len(b) {
+			return "", errSyntax
+		}
+		w.write(b, run, b[run:i])
+		switch c := b[i]; {
+		case c == '"':
+			w.end = i + 1
+			return w.done(), nil
+		case c < 0x20:
+			return "", errSyntax
+		}
+	}
+}
+
+// base64Str reads a string value that should hold base64, or null, as str
+// does, and reports whether it is canonical base64, as checkBase64 would:
+// a string of the base64 alphabet, checked for it at once and copied as it
+// is, may be; one that is not is read by stringValue, and is not.
+func (d *jsonReader) base64Str(key string) (s string, canonical bool, err error) {
+	if d.peek() != '"' {
+		s, err = d.str(key)
+		return s, false, err
+	}
+	b := d.data
+	start := d.pos + 1
+	var buf []byte // the string's own buffer, when copyRuns makes one
+	body := start + base64Run(b[start:min(len(b), start+maxScanFirst)])
+	if body == start+maxScanFirst && !vectorRuns {
+		// A long string, read from here on as it is copied: see copyRuns.
+		buf = uninitialized(len(b) - start)
+		copy(buf, b[start:body])
+		body += copyBase64Run(buf[body-start:], b[body:])
+	} else if body == start+maxScanFirst {
+		body += base64Run(b[body:])
+	}
+	end := body
+	for end < len(b) && b[end] == '=' && end-body < 2 {
+		end++
+	}
+	if end >= len(b) || b[end] != '"' {
+		s, err = d.stringValue()
+		return s, false, err
+	}
+	d.pos = end + 1
+	if buf == nil {
+		s = string(b[start:end])
+	} else {
+		copy(buf[body-start:], b[body:end])
+		s = unsafe.String(unsafe.SliceData(buf), end-start)
+		if len(buf)-len(s) > len(s)/8 {
+			s = strings.Clone(s)
+		}
+	}
+	return s, canonicalPadding(s, end-body), nil
+}
+
+// maxScanFirst is how many bytes of a part's data base64Str checks before
+// it copies any: a string longer than that is copied as it is checked,
+// into a buffer as large as the rest of the input, which a part's data,
+// the last long value of its JSON, most often nearly fills; when it fills
+// less than seven eighths of it, the string is copied once more, to its
+// size. With a vector kernel, which checks many times faster than it
+// copies, data is checked, then copied.
+const maxScanFirst = 64 << 10
 
 // pathError is an error at a place in the input: the keys and indices that
 // lead there, innermost first, as each level of the reader adds its own.
@@ -352,6 +459,9 @@ func keyPath(key string) string {
 	return "." + key
 }
 
+// indexPath is the level of a place that the index i names.
+func indexPath(i int) string { return "[" + strconv.Itoa(i) + "]" }
+
 // boolean reads true or false, or null as false.
 func (d *jsonReader) boolean(key string) (bool, error) {
 	switch {
@@ -363,49 +473,21 @@ func (d *jsonReader) boolean(key string) (bool, error) {
 	return false, &typeError{key: key, want: "a boolean", got: d.kind()}
 }
 
-// skip moves past the next value and returns its bytes.
+// skip moves past the next value, checking it, and returns its bytes. A
+// string in it that is not UTF-8 is refused with a [*pathError] naming no
+// place in it, unless d.reread.
 func (d *jsonReader) skip() ([]byte, error) {
 	d.skipSpace()
 	start := d.pos
-	depth := 0
-	for {
-		switch c := d.peek(); c {
-		case '"':
-			raw, err := d.rawString()
-			if err != nil {
-				return nil, err
-			}
-			if !d.reread && !validText(raw) {
-				return nil, &pathError{err: errBadString}
-			}
-		case '{', '[':
-			depth++
-			d.pos++
-		case '}', ']':
-			depth--
-			d.pos++
-		case ',', ':':
-			if depth == 0 {
-				return nil, errSyntax
-			}
-			d.pos++
-		case 0:
-			return nil, errSyntax
-		default: // a number or a literal
-			n := bytes.IndexAny(d.data[d.pos:], " \t\r\n,:]}")
-			if n <= 0 {
-				d.pos = len(d.data)
-			} else {
-				d.pos += n
-			}
-		}
-		if depth <= 0 {
-			if depth < 0 {
-				return nil, errSyntax
-			}
-			return d.data[start:d.pos], nil
-		}
+	end, err := scanValue(d.data, start, d.depth, !d.reread)
+	switch {
+	case err == errNotUTF8:
+		return nil, &pathError{err: errBadString}
+	case err != nil:
+		return nil, err
 	}
+	d.pos = end
+	return d.data[start:end], nil
 }
 
 // anyMap reads an object as encoding/json decodes one into a map[string]any,
@@ -418,87 +500,97 @@ func (d *jsonReader) anyMap(key string) (map[string]any, error) {
 	if d.peek() != '{' {
 		return nil, &typeError{key: key, want: "an object", got: d.kind()}
 	}
-	reread := d.reread
-	d.reread = true // decodeObject checks the strings, and says where
-	raw, err := d.skip()
-	d.reread = reread
-	if err != nil {
-		return nil, err
-	}
-	return decodeObject(raw)
+	v, err := d.anyValue()
+	m, _ := v.(map[string]any)
+	return m, err
 }
 
 // readObject reads b, JSON from a peer, as anyMap does, but for null; key
-// names it in errors.
+// names it in errors. Input that is not JSON is errSyntax.
 func readObject(b []byte, key string) (map[string]any, error) {
 	d := jsonReader{data: b}
+	var m map[string]any
+	var err error
 	if d.peek() != '{' {
-		return nil, &typeError{key: key, want: "an object", got: d.kind()}
+		err = &typeError{key: key, want: "an object", got: d.kind()}
+	} else if m, err = d.anyMap(key); err == nil {
+		err = d.end()
 	}
-	return decodeObject(b)
-}
-
-// decodeObject decodes b, a JSON object, with json.Unmarshal, once its
-// strings are found to be UTF-8; when they are not, or a number is out of
-// range, it walks b to name where.
-func decodeObject(b []byte) (map[string]any, error) {
-	var v any
-	if validText(b) && json.Unmarshal(b, &v) == nil {
-		m, _ := v.(map[string]any)
-		return m, nil
-	}
-	if !json.Valid(b) { // which bounds how deeply badValue walks
+	if err != nil && !validJSON(b) {
 		return nil, errSyntax
 	}
-	if err := badValue(json.NewDecoder(bytes.NewReader(b)), b); err != nil {
-		return nil, err
-	}
-	return nil, errSyntax // not reached: json.Unmarshal refused b for a reason
+	return m, err
 }
 
-// maxDepth is how deeply encoding/json nests values, and so the values the
-// readers return.
-const maxDepth = 10000
-
-// errBadString reports a string that is not UTF-8.
-var errBadString = fmt.Errorf("a string %w", errNotUTF8)
-
-// badValue walks the next value dec reads from b, valid JSON, to the first
-// string or key that is not UTF-8, or number out of range, and returns a
-// [*pathError] saying where, or nil when there is none.
-func badValue(dec *json.Decoder, b []byte) error {
-	start := dec.InputOffset()
-	tok, err := dec.Token()
-	if err != nil { // of valid JSON, only a number too large for a float64
-		return &pathError{err: errors.New("a number is out of range")}
+// anyValue reads the next value as json.Unmarshal reads one into an any:
+// objects as map[string]any (the last of two equal keys wins), arrays as
+// []any, numbers as float64, and strings, booleans and null. A string or key
+// that is not UTF-8, or a number out of the range of a float64, is a
+// [*pathError] naming where.
+func (d *jsonReader) anyValue() (any, error) {
+	switch c := d.peek(); c {
+	case '"':
+		return d.stringValue()
+	case '{':
+		if err := d.open('{', ""); err != nil {
+			return nil, err
+		}
+		m := map[string]any{}
+		for i := 0; ; i++ {
+			more, err := d.next(i, '}')
+			if err != nil || !more {
+				return m, err
+			}
+			key, err := d.key()
+			if err != nil {
+				return nil, err
+			}
+			v, err := d.anyValue()
+			if err != nil {
+				return nil, at(err, keyPath(string(key)))
+			}
+			m[string(key)] = v
+		}
+	case '[':
+		if err := d.open('[', ""); err != nil {
+			return nil, err
+		}
+		list := []any{}
+		for i := 0; ; i++ {
+			more, err := d.nextElem(i)
+			if err != nil || !more {
+				return list, err
+			}
+			v, err := d.anyValue()
+			if err != nil {
+				return nil, at(err, indexPath(i))
+			}
+			list = append(list, v)
+		}
+	case 't', 'f', 'n':
+		switch {
+		case d.literal("true"):
+			return true, nil
+		case d.literal("false"):
+			return false, nil
+		case d.literal("null"):
+			return nil, nil
+		}
+		return nil, errSyntax
+	case 0:
+		return nil, errSyntax
 	}
-	switch tok {
-	case json.Delim('{'):
-		for dec.More() {
-			start := dec.InputOffset()
-			key, _ := dec.Token()
-			name, _ := key.(string)
-			if !validText(b[start:dec.InputOffset()]) {
-				return &pathError{err: fmt.Errorf("a key %w", errNotUTF8)}
-			}
-			if err := badValue(dec, b); err != nil {
-				return at(err, keyPath(name))
-			}
-		}
-	case json.Delim('['):
-		for i := 0; dec.More(); i++ {
-			if err := badValue(dec, b); err != nil {
-				return at(err, "["+strconv.Itoa(i)+"]")
-			}
-		}
-	default:
-		if !validText(b[start:dec.InputOffset()]) {
-			return &pathError{err: errBadString}
-		}
-		return nil
+	start := d.pos
+	end, ok := skipNumber(d.data, start)
+	if !ok {
+		return nil, errSyntax
 	}
-	dec.Token() // the closing delimiter
-	return nil
+	d.pos = end
+	f, err := strconv.ParseFloat(unsafe.String(&d.data[start], end-start), 64)
+	if err != nil { // of a JSON number, only one out of range
+		return nil, &pathError{err: errors.New("a number is out of range")}
+	}
+	return f, nil
 }
 
 // members reads the members of an object, after its '{' is checked under
@@ -506,12 +598,16 @@ func badValue(dec *json.Decoder, b []byte) error {
 // it reads the value of a key it knows and reports false for any other,
 // whose value is then skipped.
 func (d *jsonReader) members(what string, member func(key []byte) (known bool, err error)) error {
-	if err := d.openObject(what); err != nil {
+	if err := d.open('{', what); err != nil {
 		return err
 	}
-	for {
-		key, ok, err := d.nextKey()
-		if err != nil || !ok {
+	for i := 0; ; i++ {
+		more, err := d.next(i, '}')
+		if err != nil || !more {
+			return err
+		}
+		key, err := d.key()
+		if err != nil {
 			return err
 		}
 		known, err := member(key)
@@ -545,7 +641,7 @@ func unmarshal[T any](data []byte, v *T, read func(*jsonReader) (T, error)) erro
 	} else if out, err = read(&d); err == nil {
 		err = d.end()
 	}
-	if err != nil && !json.Valid(data) {
+	if err != nil && !validJSON(data) {
 		// Called directly, not by encoding/json: what is wrong is the
 		// syntax, whatever the reader made of it.
 		return errorf(ErrInvalidJSON, "%s", notJSON(data))
@@ -581,15 +677,19 @@ func ParseToolResult(data []byte, maxBytes int64) (ToolResult, error) {
 		return ToolResult{}, err
 	}
 	r, err := d.toolResult()
+	if err == nil {
+		err = d.end()
+	}
 	if err != nil {
-		return ToolResult{}, errorf(ErrInvalidJSON, "%v", err)
+		return ToolResult{}, peerError(data, err, ErrInvalidJSON)
 	}
 	if d.pythonFlag {
 		// Keys are exact, so the flag would read as false, and a failed
 		// call as a success.
 		return ToolResult{}, errorf(ErrInvalidJSON, `the result has "is_error" (as Python's dataclasses.asdict writes it), not "isError": whether it failed is unknown`)
 	}
-	if err := r.Validate(); err != nil {
+	// The data of each part was checked as it was read.
+	if err := r.validate(d.canonical); err != nil {
 		return ToolResult{}, err
 	}
 	return r, nil
@@ -636,6 +736,7 @@ func (d *jsonReader) toolResult() (ToolResult, error) {
 }
 
 func (d *jsonReader) parts() ([]ContentPart, error) {
+	d.canonical = d.canonical[:0]
 	if d.null() {
 		return nil, nil
 	}
@@ -644,7 +745,7 @@ func (d *jsonReader) parts() ([]ContentPart, error) {
 	}
 	var parts []ContentPart // "parts":[], as other ports write it, is no parts
 	for {
-		ok, err := d.nextElem()
+		ok, err := d.nextElem(len(parts))
 		if err != nil || !ok {
 			return parts, err
 		}
@@ -654,19 +755,22 @@ func (d *jsonReader) parts() ([]ContentPart, error) {
 		p, err := d.part()
 		if err != nil {
 			if _, ok := err.(*pathError); ok {
-				return nil, at(err, "["+strconv.Itoa(len(parts))+"]")
+				return nil, at(err, indexPath(len(parts)))
 			}
 			return nil, fmt.Errorf("part %d: %w", len(parts), err)
 		}
 		parts = append(parts, p)
+		d.canonical = append(d.canonical, d.dataCanonical)
 	}
 }
 
 func (d *jsonReader) part() (ContentPart, error) {
 	var p ContentPart
+	d.dataCanonical = false
 	if d.null() {
 		return p, nil
 	}
+	canonical := false
 	err := d.members("part", func(key []byte) (known bool, err error) {
 		var typ string
 		switch string(key) {
@@ -678,7 +782,7 @@ func (d *jsonReader) part() (ContentPart, error) {
 		case "mimeType":
 			p.MIMEType, err = d.str("mimeType")
 		case "data":
-			p.Data, err = d.str("data")
+			p.Data, canonical, err = d.base64Str("data")
 		case "url":
 			p.URL, err = d.str("url")
 		case "name":
@@ -689,6 +793,7 @@ func (d *jsonReader) part() (ContentPart, error) {
 		return true, err
 	})
 	p.Name = baseName(p.Name)
+	d.dataCanonical = canonical
 	return p, err
 }
 

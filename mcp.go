@@ -254,8 +254,11 @@ func parseMCP(data []byte, maxBytes int64) (ToolResult, error) {
 	}
 	var m mcpReader
 	c, err := d.mcpResult(&m)
+	if err == nil {
+		err = d.end()
+	}
 	if err != nil {
-		return ToolResult{}, errorf(ErrInvalidMCP, "%v", err)
+		return ToolResult{}, peerError(data, err, ErrInvalidMCP)
 	}
 	return c.convert(&m)
 }
@@ -293,12 +296,11 @@ func (d *jsonReader) mcpResult(m *mcpReader) (c MCPCallToolResult, err error) {
 
 // mcpContents reads the content array and hands each block to m.
 func (d *jsonReader) mcpContents(m *mcpReader) error {
-	if d.peek() != '[' {
-		return &typeError{key: "content", want: "an array", got: d.kind()}
+	if err := d.openArray("content"); err != nil {
+		return err
 	}
-	d.pos++
 	for i := 0; ; i++ {
-		ok, err := d.nextElem()
+		ok, err := d.nextElem(i)
 		if err != nil || !ok {
 			return err
 		}
@@ -308,11 +310,11 @@ func (d *jsonReader) mcpContents(m *mcpReader) error {
 		c, err := d.mcpContent()
 		if err != nil {
 			if _, ok := err.(*pathError); ok {
-				return at(err, "["+strconv.Itoa(i)+"]") // members adds .content
+				return at(err, indexPath(i)) // members adds .content
 			}
 			return fmt.Errorf("content[%d]: %w", i, err)
 		}
-		m.add(c)
+		m.addRead(c, d.dataCanonical)
 	}
 }
 
@@ -321,6 +323,7 @@ func (d *jsonReader) mcpContents(m *mcpReader) error {
 // type, which is kept only as a placeholder, it is left out.
 func (d *jsonReader) mcpContent() (c MCPContent, err error) {
 	var bad error
+	canonical, blobCanonical := false, false
 	err = d.members("block", func(key []byte) (known bool, err error) {
 		switch string(key) {
 		case "type":
@@ -328,6 +331,11 @@ func (d *jsonReader) mcpContent() (c MCPContent, err error) {
 		case "text":
 			err = d.field("text", &c.Text, &bad)
 		case "data":
+			if d.peek() == '"' {
+				c.Data, canonical, err = d.base64Str("data")
+				return true, err
+			}
+			canonical = false
 			err = d.field("data", &c.Data, &bad)
 		case "mimeType":
 			err = d.field("mimeType", &c.MIMEType, &bad)
@@ -336,12 +344,16 @@ func (d *jsonReader) mcpContent() (c MCPContent, err error) {
 		case "name":
 			err = d.field("name", &c.Name, &bad)
 		case "resource":
-			c.Resource, err = d.mcpResource()
+			c.Resource, blobCanonical, err = d.mcpResource()
 		default:
 			return false, nil
 		}
 		return true, err
 	})
+	d.dataCanonical = canonical // of the data, or of the blob of a resource
+	if c.Type == "resource" {
+		d.dataCanonical = blobCanonical
+	}
 	if err != nil {
 		return c, err
 	}
@@ -368,11 +380,14 @@ func (d *jsonReader) field(key string, s *string, bad *error) error {
 	return err
 }
 
-func (d *jsonReader) mcpResource() (*MCPResource, error) {
+// mcpResource reads an embedded resource, and reports whether its blob was
+// found to be canonical base64 as it was read.
+func (d *jsonReader) mcpResource() (*MCPResource, bool, error) {
 	if d.null() {
-		return nil, nil
+		return nil, false, nil
 	}
 	var r MCPResource
+	canonical := false
 	err := d.members("resource", func(key []byte) (known bool, err error) {
 		switch string(key) {
 		case "uri":
@@ -382,16 +397,16 @@ func (d *jsonReader) mcpResource() (*MCPResource, error) {
 		case "text":
 			r.Text, err = d.str("text")
 		case "blob":
-			r.Blob, err = d.str("blob")
+			r.Blob, canonical, err = d.base64Str("blob")
 		default:
 			return false, nil
 		}
 		return true, err
 	})
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return &r, nil
+	return &r, canonical, nil
 }
 
 func (d *jsonReader) mcpInputRequests() (map[string]MCPInputRequest, error) {
@@ -521,7 +536,11 @@ type mcpReader struct {
 func (m *mcpReader) reset() { *m = mcpReader{} }
 
 // add adds a block.
-func (m *mcpReader) add(b MCPContent) {
+func (m *mcpReader) add(b MCPContent) { m.addRead(b, false) }
+
+// addRead adds a block whose data, or blob, is known to be canonical base64
+// when canonical is true.
+func (m *mcpReader) addRead(b MCPContent, canonical bool) {
 	switch b.Type {
 	case "text":
 		m.text(b.Text)
@@ -531,7 +550,7 @@ func (m *mcpReader) add(b MCPContent) {
 		m.text(unknownPlaceholder(b))
 		return
 	}
-	p, ok := partFromMCP(b)
+	p, ok := partFromMCP(b, canonical)
 	switch {
 	case !ok:
 		m.text(placeholder(p))
@@ -631,16 +650,19 @@ func (c MCPCallToolResult) suspension() ToolResult {
 // partFromMCP returns the part for a non-text MCP block and true, or, when
 // the block cannot make a valid part, a part describing it for a
 // placeholder and false.
-func partFromMCP(c MCPContent) (ContentPart, bool) {
+func partFromMCP(c MCPContent, canonical bool) (ContentPart, bool) {
 	switch c.Type {
 	case "image", "audio":
 		p := ContentPart{Type: PartType(c.Type), MIMEType: bareType(c.MIMEType), Data: c.Data}
-		data, ok := canonicalBase64(c.Data)
+		data, ok := c.Data, canonical && c.Data != ""
+		if !ok {
+			data, ok = canonicalBase64(c.Data)
+		}
 		if !ok {
 			return p, false
 		}
 		p.Data = data
-		return p, p.Validate() == nil
+		return p, p.validate(true) == nil
 	case "resource_link":
 		mimeType := cmp.Or(bareType(c.MIMEType), "application/octet-stream")
 		p, err := PartFromURL(c.URI, mimeType)
@@ -666,7 +688,10 @@ func partFromMCP(c MCPContent) (ContentPart, bool) {
 	}
 	mimeType := cmp.Or(bareType(res.MIMEType), "application/octet-stream")
 	p := ContentPart{Type: typeOf(mimeType), MIMEType: mimeType, Data: res.Blob}
-	data, ok := canonicalBase64(res.Blob)
+	data, ok := res.Blob, canonical
+	if !ok {
+		data, ok = canonicalBase64(res.Blob)
+	}
 	if !ok || checkMIMEType(mimeType) != nil {
 		return p, false
 	}

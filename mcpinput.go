@@ -227,13 +227,13 @@ func readElicitParams(b json.RawMessage) (MCPElicitParams, error) {
 	if len(b) == 0 {
 		return MCPElicitParams{}, nil
 	}
-	if !json.Valid(b) {
-		return MCPElicitParams{}, errSyntax
-	}
 	d := jsonReader{data: b}
 	p, err := d.elicitParams()
 	if err == nil {
 		err = d.end()
+	}
+	if err != nil && !validJSON(b) {
+		return MCPElicitParams{}, errSyntax
 	}
 	return p, err
 }
@@ -298,15 +298,19 @@ func (r Request) AnswerFromMCP(response json.RawMessage) (Answer, error) {
 	if err != nil {
 		return Answer{}, err
 	}
-	if !json.Valid(response) {
-		return Answer{}, errorf(ErrInvalidMCP, "response to request %s: %s", quote(r.ID), notJSON(response))
-	}
 	d := jsonReader{data: response}
-	if d.peek() != '{' {
-		return Answer{}, errorf(ErrInvalidMCP, "response to request %s is %s, not an object", quote(r.ID), d.kind())
+	var m map[string]any
+	if d.peek() == '{' {
+		if m, err = d.anyMap("response"); err == nil {
+			err = d.end()
+		}
 	}
-	m, err := d.anyMap("response")
-	if err != nil {
+	switch {
+	case (m == nil || err != nil) && !validJSON(response):
+		return Answer{}, errorf(ErrInvalidMCP, "response to request %s: %s", quote(r.ID), notJSON(response))
+	case m == nil && err == nil:
+		return Answer{}, errorf(ErrInvalidMCP, "response to request %s is %s, not an object", quote(r.ID), d.kind())
+	case err != nil:
 		return Answer{}, errorf(ErrInvalidMCP, "response to request %s: %v", quote(r.ID), err)
 	}
 	switch method {

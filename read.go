@@ -1,9 +1,7 @@
 package toolnexus
 
 import (
-	"bytes"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -134,11 +132,11 @@ func (pr PartReader) readFile(f fs.File, name string) (string, error) {
 		return "", readError(&fs.PathError{Op: "read", Path: name, Err: syscall.EISDIR})
 	}
 	var data string
-	if _, ok := f.(*os.File); ok && fi.Mode().IsRegular() && fi.Size() > 0 {
+	if file, ok := f.(*os.File); ok && fi.Mode().IsRegular() && fi.Size() > 0 {
 		// The kernel's size of a regular file: read exactly it, and the byte
-		// past it, which shows a file that grew (see readSize).
+		// past it, which shows a file that grew (see readRegular).
 		if err = pr.check(fi.Size()); err == nil {
-			data, err = readSize(f, fi.Size())
+			data, err = readRegular(file, fi.Size())
 		}
 	} else {
 		data, err = pr.read(f)
@@ -445,6 +443,33 @@ func readSize(r io.Reader, size int64) (string, error) {
 	return sb.String(), nil
 }
 
+// readRegular encodes the regular file f, of size bytes by its Stat, as
+// readSize does, reading it with the system calls of [os.ReadFile]: one
+// read of all of it and the byte past it, and one more that finds its end.
+// The file is read into the end of the part's own buffer and encoded in
+// place from its start, which never catches up with the bytes not yet
+// encoded (see encodeInPlace): the part's data is the one buffer allocated,
+// whose string is made without a copy, and no byte is copied but by the
+// kernel and the encoder.
+func readRegular(f *os.File, size int64) (string, error) {
+	if size > maxEncodable-inPlaceMargin {
+		return "", &PartTooLargeError{Limit: maxEncodable - inPlaceMargin, Size: size}
+	}
+	n := int(size)
+	buf := uninitialized(base64.StdEncoding.EncodedLen(n) + inPlaceMargin + 1)
+	src := len(buf) - n - 1
+	got, err := readFull(f, buf[src:])
+	switch {
+	case got > n:
+		return "", &sizeChanged{reported: size, gave: size + 1}
+	case err != io.EOF:
+		return "", err
+	case got < n:
+		return "", &sizeChanged{reported: size, gave: int64(got)}
+	}
+	return encodeInPlace(buf, src, n), nil
+}
+
 // readBlocks encodes r to its end, and returns how many bytes it read. The
 // input is kept in blocks: the first holds what r claims, up to readChunk
 // bytes, or firstBlock when it claims nothing; each next one twice the one
@@ -568,44 +593,31 @@ func (pr PartReader) MCPCallToolResult(data []byte) (ToolResult, error) {
 
 // openPeerJSON is the first step of reading data, a JSON document from
 // another process: it refuses data longer than maxBytes (zero or less means
-// no limit), data that is not JSON, saying where, and JSON that is not an
-// object, naming its type, each reported as sentinel but the size; and it
-// returns a reader at the object's start.
+// no limit), and data that is not an object, naming its type, or, when it
+// is not JSON, where it stops being JSON, each reported as sentinel but the
+// size; and it returns a reader at the object's start. The reader checks
+// the rest as it reads it: an error it returns is reported with peerError.
 func openPeerJSON(data []byte, maxBytes int64, sentinel error) (jsonReader, error) {
 	if maxBytes > 0 && int64(len(data)) > maxBytes {
 		return jsonReader{}, &PartTooLargeError{Limit: maxBytes, Size: int64(len(data)), Document: true}
 	}
-	if !json.Valid(data) {
-		return jsonReader{}, errorf(sentinel, "%s", notJSON(data))
-	}
 	d := jsonReader{data: data}
 	if d.peek() != '{' {
+		if !validJSON(data) {
+			return jsonReader{}, errorf(sentinel, "%s", notJSON(data))
+		}
 		return jsonReader{}, errorf(sentinel, "want a JSON object, got %s", d.kind())
 	}
 	return d, nil
 }
 
-// notJSON says where data, which is not JSON, stops being JSON: the byte
-// that cannot be there, counted from 1, the end that comes inside a value,
-// or the byte where it nests deeper than maxDepth, which JSON may do but
-// no reader here follows. It never names a JSON type the input might have
-// begun: "nope" is not a null gone wrong.
-func notJSON(data []byte) string {
-	if len(bytes.TrimLeft(data, " \t\r\n")) == 0 {
-		return "the input is empty, not JSON"
+// peerError is the error to report, as sentinel, for err, an error reading
+// data, JSON from another process: where data stops being JSON when it is
+// not, whatever the reader made of it, as if the whole input had been
+// checked before any of it was read; else err.
+func peerError(data []byte, err, sentinel error) error {
+	if !validJSON(data) {
+		return errorf(sentinel, "%s", notJSON(data))
 	}
-	var se *json.SyntaxError
-	if !errors.As(json.Unmarshal(data, &struct{}{}), &se) || se.Offset <= 0 || se.Offset > int64(len(data)) {
-		return "the input is not JSON"
-	}
-	if strings.HasSuffix(se.Error(), "exceeded max depth") {
-		return fmt.Sprintf("the input nests more than %d levels deep at byte %d of %d, deeper than JSON is read here", maxDepth, se.Offset, len(data))
-	}
-	// encoding/json reads a literal cut short, such as "tru", as if a space
-	// came after it.
-	faked := se.Offset == int64(len(data)) && data[len(data)-1] != ' ' && strings.HasPrefix(se.Error(), "invalid character ' '")
-	if faked || strings.HasPrefix(se.Error(), "unexpected end") {
-		return fmt.Sprintf("the input is not JSON: it ends after %d bytes, inside a value", len(data))
-	}
-	return fmt.Sprintf("the input is not JSON: byte %d of %d, %s, cannot be there", se.Offset, len(data), quote(string(data[se.Offset-1:se.Offset])))
+	return errorf(sentinel, "%v", err)
 }

@@ -1055,24 +1055,10 @@ func BenchmarkSealerVsBareGCM(b *testing.B) {
 // benchPaired times ours and bare in alternating blocks of 64 calls and
 // reports the time per call of each, and ours over bare.
 func benchPaired(b *testing.B, ours, bare func()) {
-	const block = 64
-	var tOurs, tBare time.Duration
-	for b.Loop() {
-		start := time.Now()
-		for range block {
-			ours()
-		}
-		mid := time.Now()
-		for range block {
-			bare()
-		}
-		tOurs += mid.Sub(start)
-		tBare += time.Since(mid)
-	}
-	calls := float64(b.N * block)
-	b.ReportMetric(float64(tOurs.Nanoseconds())/calls, "ns/sealer")
-	b.ReportMetric(float64(tBare.Nanoseconds())/calls, "ns/bare")
-	b.ReportMetric(float64(tOurs)/float64(tBare), "sealer/bare")
+	perOurs, perBare := alternate(b, 64, ours, bare)
+	b.ReportMetric(perOurs, "ns/sealer")
+	b.ReportMetric(perBare, "ns/bare")
+	b.ReportMetric(perOurs/perBare, "sealer/bare")
 }
 
 // TestStateCarriesEveryField guards the binary encoding of a state's

@@ -878,7 +878,7 @@ func stringEnd(s []byte, i int) (end int, plain, ok bool) {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 				j += 2
 			case 'u':
-				if _, ok := hex4(s[j+2:]); !ok {
+				if r, _ := hex4(s, j+2); r < 0 {
 					return j, false, false
 				}
 				j += 6

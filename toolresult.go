@@ -31,10 +31,10 @@ const MetadataRedacted = "redacted"
 // without regard to case, so {"isError":true,"ISERROR":false} is a success.
 // That is fine for JSON this process wrote; JSON from another process, which
 // a peer may craft, should be read with [ParseToolResult], which matches
-// keys exactly, limits the input and validates what it read. (Exact keys in
-// json.Unmarshal itself cost up to 1.16× the time of encoding/json alone on
-// large results, for the second scan encoding/json makes before it calls an
-// UnmarshalJSON method.)
+// keys exactly, limits the input and validates what it read (the README's
+// Performance section measures it next to json.Unmarshal). json.Unmarshal
+// itself keeps encoding/json's keys: an UnmarshalJSON method would add to
+// the two scans encoding/json makes of the input.
 //
 // The zero ToolResult is a successful result with empty output. A ToolResult
 // is a value: the With methods return modified copies and never change the
@@ -93,12 +93,16 @@ func (r ToolResult) IsPending() bool {
 // [ContentPart.Validate] and, when the [MetadataPending] key is present, its
 // value is a Request that passes [Request.Validate] (as is each request
 // under [MetadataPendingMore], each with an ID of its own).
-func (r ToolResult) Validate() error {
+func (r ToolResult) Validate() error { return r.validate(nil) }
+
+// validate is Validate for a result whose i'th part's data is known to be
+// canonical base64 when canonical[i] is true.
+func (r ToolResult) validate(canonical []bool) error {
 	if err := validatePendingMore(r.Metadata); err != nil {
 		return err
 	}
 	for i, p := range r.Parts {
-		if err := p.Validate(); err != nil {
+		if err := p.validate(i < len(canonical) && canonical[i]); err != nil {
 			return fmt.Errorf("%w (part %d)", err, i)
 		}
 	}

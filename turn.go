@@ -333,8 +333,11 @@ func ParseTurn(data []byte, maxBytes int64) (Turn, error) {
 		return Turn{}, err
 	}
 	t, err := d.turn()
+	if err == nil {
+		err = d.end()
+	}
 	if err != nil {
-		return Turn{}, errorf(ErrInvalidJSON, "%v", err)
+		return Turn{}, peerError(data, err, ErrInvalidJSON)
 	}
 	if err := t.Validate(); err != nil {
 		return Turn{}, err
@@ -391,7 +394,7 @@ func list[T any](d *jsonReader, key string, read func(*jsonReader) (T, error)) (
 	}
 	out := []T{}
 	for {
-		ok, err := d.nextElem()
+		ok, err := d.nextElem(len(out))
 		if err != nil || !ok {
 			return out, err
 		}

@@ -262,11 +262,14 @@ func readArguments(name string, args json.RawMessage, v any) (json.RawMessage, e
 
 // isJSON reports whether b is one JSON value that holds only UTF-8, as
 // [ParseTurn] reads arguments.
-func isJSON(b []byte) bool { return json.Valid(b) && validText(b) }
+func isJSON(b []byte) bool {
+	i, err := scanValue(b, skipSpaceAt(b, 0), 0, true)
+	return err == nil && skipSpaceAt(b, i) == len(b)
+}
 
 // syntaxError says why b, which isJSON refused, is not JSON.
 func syntaxError(b []byte) string {
-	if !validText(b) {
+	if validJSON(b) {
 		return "a string " + errNotUTF8.Error()
 	}
 	var v any

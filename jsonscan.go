@@ -1,0 +1,470 @@
+package toolnexus
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math/bits"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// The JSON scanner: what the exact-key reader (json.go) reads JSON with, a
+// byte at a time where it must and eight at a time where it can. It checks
+// the syntax of everything it crosses, as json.Valid would, so that a reader
+// never needs a pass of json.Valid first: a value read without an error was
+// valid JSON. Where it fails, locateSyntaxError says where the input stops
+// being JSON, the byte encoding/json's scanner names.
+
+// maxDepth is how deeply JSON may nest, as encoding/json's scanner allows:
+// a value at depth 10 001 is not JSON to it.
+const maxDepth = 10000
+
+// errSyntax reports input that is not JSON where the reader expected it.
+var errSyntax = errors.New("malformed JSON")
+
+// errNotUTF8 reports a string that is not UTF-8: bytes that are not, a lone
+// surrogate escape such as \ud800, or a surrogate encoded as UTF-8 (CESU-8).
+// RFC 8259 requires UTF-8, and encoding/json/v2 refuses such strings too,
+// where encoding/json replaces what is not with U+FFFD.
+var errNotUTF8 = errors.New("is not valid UTF-8")
+
+// errBadString and errBadKey report a string, and a key, that is not UTF-8.
+var (
+	errBadString = fmt.Errorf("a string %w", errNotUTF8)
+	errBadKey    = fmt.Errorf("a key %w", errNotUTF8)
+)
+
+// Eight bytes at a time: lanes01 holds 1 in each byte, lanes80 the high bit
+// of each.
+const (
+	lanes01 = 0x0101010101010101
+	lanes80 = 0x8080808080808080
+)
+
+// specialLanes has the high bit set in each byte of w, eight bytes of a
+// string, that ends a run of bytes copied as they are: '"', '\\', a control
+// byte or a byte that is not ASCII. The lowest byte so marked is exact; a
+// byte above it may be marked wrongly, by a borrow.
+func specialLanes(w uint64) uint64 {
+	q := w ^ lanes01*'"'
+	s := w ^ lanes01*'\\'
+	return ((q-lanes01)&^q | (s-lanes01)&^s | (w - lanes01*0x20) | w) & lanes80
+}
+
+// stringRun returns the index of the first byte of b, from i on, that ends
+// a run of plain string bytes (see specialLanes), or len(b).
+func stringRun(b []byte, i int) int {
+	for ; i+16 <= len(b); i += 16 {
+		q := b[i : i+16]
+		m0 := specialLanes(binary.LittleEndian.Uint64(q[0:8]))
+		m1 := specialLanes(binary.LittleEndian.Uint64(q[8:16]))
+		if m0|m1 != 0 {
+			if m0 != 0 {
+				return i + bits.TrailingZeros64(m0)>>3
+			}
+			return i + 8 + bits.TrailingZeros64(m1)>>3
+		}
+	}
+	if i+8 <= len(b) {
+		if m := specialLanes(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+		i += 8
+	}
+	for ; i < len(b); i++ {
+		if c := b[i]; c == '"' || c == '\\' || c < 0x20 || c >= utf8.RuneSelf {
+			return i
+		}
+	}
+	return i
+}
+
+// utf8At returns the length of the UTF-8 sequence of one rune at b[i], a
+// byte that is not ASCII, or 0 when none is there: what utf8.Valid refuses
+// (bytes that are not UTF-8, overlong forms, surrogates, runes past
+// U+10FFFF, a sequence cut short) is no sequence.
+func utf8At(b []byte, i int) int {
+	lead := utf8Lead[b[i]]
+	n := int(lead.n)
+	if n == 0 || i+n > len(b) || b[i+1] < lead.lo || b[i+1] > lead.hi {
+		return 0
+	}
+	for k := 2; k < n; k++ {
+		if b[i+k]&0xc0 != 0x80 {
+			return 0
+		}
+	}
+	return n
+}
+
+// utf8Lead holds, for each byte that leads a UTF-8 sequence, the length of
+// the sequence and the range of its second byte, and a length of 0 for
+// every other byte: the second byte rules out overlong forms, surrogates
+// and runes past U+10FFFF.
+var utf8Lead = func() (t [256]struct{ n, lo, hi byte }) {
+	for c := 0xc2; c < 0xf5; c++ {
+		t[c].n, t[c].lo, t[c].hi = 2, 0x80, 0xbf
+		if c >= 0xe0 {
+			t[c].n = 3
+		}
+		if c >= 0xf0 {
+			t[c].n = 4
+		}
+	}
+	t[0xe0].lo, t[0xed].hi, t[0xf0].lo, t[0xf4].hi = 0xa0, 0x9f, 0x90, 0x8f
+	return t
+}()
+
+// textRun returns the index of the first ASCII byte of b, from i on, that
+// ends a run of plain string bytes ('"', '\\' or a control byte), or len(b),
+// checking that the bytes before it are UTF-8, or reports false at the first
+// that is not.
+func textRun(b []byte, i int) (int, bool) {
+	for {
+		i = stringRun(b, i)
+		if i >= len(b) || b[i] < utf8.RuneSelf {
+			return i, true
+		}
+		n := utf8At(b, i)
+		if n == 0 {
+			return i, false
+		}
+		i += n
+	}
+}
+
+// hexDigit is the value of each hex digit, and 0xff for every other byte.
+var hexDigit = func() (t [256]byte) {
+	for i := range t {
+		t[i] = 0xff
+	}
+	for i, c := range "0123456789abcdef" {
+		t[c] = byte(i)
+	}
+	for i, c := range "ABCDEF" {
+		t[c] = byte(10 + i)
+	}
+	return t
+}()
+
+// hex4 reads the four hex digits of a \u escape at b[i:], and returns -1 and
+// the index of the first byte that is not one (len(b) when b ends first).
+func hex4(b []byte, i int) (rune, int) {
+	var r rune
+	for k := i; k < i+4; k++ {
+		if k >= len(b) {
+			return -1, len(b)
+		}
+		v := hexDigit[b[k]]
+		if v == 0xff {
+			return -1, k
+		}
+		r = r<<4 | rune(v)
+	}
+	return r, i + 4
+}
+
+// escape reads the escape at b[i], a backslash. It returns the rune it
+// stands for and the index after it; a lone surrogate, or a high one with
+// no low one after it, is -2 (not UTF-8, though JSON), and an escape that is
+// not JSON is -1 with the index of the first byte that cannot be there.
+func escape(b []byte, i int) (rune, int) {
+	if i+1 >= len(b) {
+		return -1, len(b)
+	}
+	switch c := b[i+1]; c {
+	case '"', '\\', '/':
+		return rune(c), i + 2
+	case 'b':
+		return '\b', i + 2
+	case 'f':
+		return '\f', i + 2
+	case 'n':
+		return '\n', i + 2
+	case 'r':
+		return '\r', i + 2
+	case 't':
+		return '\t', i + 2
+	case 'u':
+	default:
+		return -1, i + 1
+	}
+	r, next := hex4(b, i+2)
+	if r < 0 || !utf16.IsSurrogate(r) {
+		return r, next
+	}
+	if r >= 0xdc00 || next+1 >= len(b) || b[next] != '\\' || b[next+1] != 'u' {
+		return -2, next
+	}
+	lo, after := hex4(b, next+2)
+	if lo < 0 {
+		return -1, after
+	}
+	if lo < 0xdc00 || lo > 0xdfff {
+		return -2, next // the escape after it is read as it is
+	}
+	return utf16.DecodeRune(r, lo), after
+}
+
+// skipString moves past the string at b[i], a quote, checking it as JSON,
+// and returns the index after it, and whether it is UTF-8. When it is not
+// JSON, it returns ok false and the index of the first byte that cannot be
+// there (len(b) when b ends inside it).
+func skipString(b []byte, i int) (next int, isUTF8, ok bool) {
+	isUTF8 = true
+	i++
+	for {
+		i = stringRun(b, i)
+		if i >= len(b) {
+			return len(b), isUTF8, false
+		}
+		switch c := b[i]; {
+		case c == '"':
+			return i + 1, isUTF8, true
+		case c == '\\':
+			r, after := escape(b, i)
+			if r == -1 {
+				return after, isUTF8, false
+			}
+			isUTF8 = isUTF8 && r != -2
+			i = after
+		case c < 0x20:
+			return i, isUTF8, false
+		default:
+			n := utf8At(b, i)
+			if n == 0 {
+				isUTF8, n = false, 1
+			}
+			i += n
+		}
+	}
+}
+
+// skipNumber moves past the number at b[i], a '-' or a digit, and returns
+// the index after it, or ok false and the index of the first byte that
+// cannot be there.
+func skipNumber(b []byte, i int) (next int, ok bool) {
+	if b[i] == '-' {
+		i++
+	}
+	digits := func(i int) (int, bool) { // one or more digits
+		if i >= len(b) {
+			return i, false
+		}
+		if b[i] < '0' || b[i] > '9' {
+			return i, false
+		}
+		for i++; i < len(b) && '0' <= b[i] && b[i] <= '9'; i++ {
+		}
+		return i, true
+	}
+	switch {
+	case i >= len(b):
+		return i, false
+	case b[i] == '0':
+		i++
+	default:
+		if i, ok = digits(i); !ok {
+			return i, false
+		}
+	}
+	if i < len(b) && b[i] == '.' {
+		if i, ok = digits(i + 1); !ok {
+			return i, false
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if i, ok = digits(i); !ok {
+			return i, false
+		}
+	}
+	return i, true
+}
+
+// skipLiteral moves past lit, true, false or null, at b[i], or returns ok
+// false and the index of the first byte that differs.
+func skipLiteral(b []byte, i int, lit string) (next int, ok bool) {
+	for k := 0; k < len(lit); k++ {
+		if i+k >= len(b) || b[i+k] != lit[k] {
+			return min(i+k, len(b)), false
+		}
+	}
+	return i + len(lit), true
+}
+
+// skipSpaceAt returns the index of the first byte of b from i on that is
+// not JSON white space, or len(b).
+func skipSpaceAt(b []byte, i int) int {
+	for ; i < len(b); i++ {
+		switch b[i] {
+		case ' ', '\t', '\n', '\r':
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// scanValue moves past the value at b[i], which is depth levels deep in
+// containers, checking it as JSON, and returns the index after it. When it
+// is not JSON, it returns errSyntax and the index of the first byte that
+// cannot be there (len(b) when b ends inside it). With checkUTF8, a string
+// or key that is not UTF-8 fails it with errNotUTF8, at no index worth
+// naming.
+func scanValue(b []byte, i, depth int, checkUTF8 bool) (int, error) {
+	if i >= len(b) {
+		return i, errSyntax
+	}
+	switch c := b[i]; c {
+	case '"':
+		return stringAt(b, i, checkUTF8)
+	case '{', '[':
+		if depth >= maxDepth {
+			return i, errSyntax
+		}
+		return scanContainer(b, i, depth+1, checkUTF8)
+	case 't':
+		return literalAt(b, i, "true")
+	case 'f':
+		return literalAt(b, i, "false")
+	case 'n':
+		return literalAt(b, i, "null")
+	default:
+		if c == '-' || '0' <= c && c <= '9' {
+			next, ok := skipNumber(b, i)
+			if !ok {
+				return next, errSyntax
+			}
+			return next, nil
+		}
+		return i, errSyntax
+	}
+}
+
+// stringAt is skipString with scanValue's results.
+func stringAt(b []byte, i int, checkUTF8 bool) (int, error) {
+	next, isUTF8, ok := skipString(b, i)
+	switch {
+	case !ok:
+		return next, errSyntax
+	case checkUTF8 && !isUTF8:
+		return next, errNotUTF8
+	}
+	return next, nil
+}
+
+// literalAt is skipLiteral with scanValue's results.
+func literalAt(b []byte, i int, lit string) (int, error) {
+	next, ok := skipLiteral(b, i, lit)
+	if !ok {
+		return next, errSyntax
+	}
+	return next, nil
+}
+
+// scanContainer moves past the object or array that opens at b[i], which is
+// depth levels deep counting itself, as scanValue does.
+func scanContainer(b []byte, i, depth int, checkUTF8 bool) (int, error) {
+	object := b[i] == '{'
+	closing := byte(']')
+	if object {
+		closing = '}'
+	}
+	i = skipSpaceAt(b, i+1)
+	if i < len(b) && b[i] == closing {
+		return i + 1, nil
+	}
+	for {
+		var err error
+		if object {
+			if i >= len(b) || b[i] != '"' {
+				return i, errSyntax
+			}
+			if i, err = stringAt(b, i, checkUTF8); err != nil {
+				return i, err
+			}
+			i = skipSpaceAt(b, i)
+			if i >= len(b) || b[i] != ':' {
+				return i, errSyntax
+			}
+			i = skipSpaceAt(b, i+1)
+		}
+		if i, err = scanValue(b, i, depth, checkUTF8); err != nil {
+			return i, err
+		}
+		i = skipSpaceAt(b, i)
+		switch {
+		case i >= len(b):
+			return i, errSyntax
+		case b[i] == closing:
+			return i + 1, nil
+		case b[i] != ',':
+			return i, errSyntax
+		}
+		i = skipSpaceAt(b, i+1)
+	}
+}
+
+// locateSyntaxError returns the index of the first byte of data that cannot
+// be there for data to be JSON, len(data) when data ends inside a value, or
+// -1 when data is JSON. It is the byte encoding/json's scanner stops at:
+// its SyntaxError's Offset less one.
+func locateSyntaxError(data []byte) int {
+	i := skipSpaceAt(data, 0)
+	i, err := scanValue(data, i, 0, false)
+	if err != nil {
+		return i
+	}
+	if i = skipSpaceAt(data, i); i < len(data) {
+		return i
+	}
+	return -1
+}
+
+// validJSON reports whether data is one JSON value, with white space around
+// it or not, as json.Valid does: what it checks is syntax, not UTF-8.
+func validJSON(data []byte) bool { return locateSyntaxError(data) < 0 }
+
+// nestingAt returns how many objects and arrays are open at data[at], a
+// byte of data outside any string, which is JSON up to there.
+func nestingAt(data []byte, at int) int {
+	depth := 0
+	for i := 0; i < at; i++ {
+		switch data[i] {
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+		case '"':
+			i, _, _ = skipString(data, i)
+			i--
+		}
+	}
+	return depth
+}
+
+// notJSON says where data, which is not JSON, stops being JSON: the byte
+// that cannot be there, counted from 1, or the end that comes inside a
+// value, or the byte where it nests deeper than maxDepth, which JSON may do
+// but no reader here follows. It never names a JSON type the input might have begun: "nope" is
+// not a null gone wrong.
+func notJSON(data []byte) string {
+	if skipSpaceAt(data, 0) == len(data) {
+		return "the input is empty, not JSON"
+	}
+	switch at := locateSyntaxError(data); {
+	case at < 0:
+		return "the input is not JSON"
+	case at >= len(data):
+		return fmt.Sprintf("the input is not JSON: it ends after %d bytes, inside a value", len(data))
+	case (data[at] == '{' || data[at] == '[') && nestingAt(data, at) >= maxDepth:
+		return fmt.Sprintf("the input nests more than %d levels deep at byte %d of %d, deeper than JSON is read here", maxDepth, at+1, len(data))
+	default:
+		return fmt.Sprintf("the input is not JSON: byte %d of %d, %s, cannot be there", at+1, len(data), quote(string(data[at:at+1])))
+	}
+}
