@@ -9,6 +9,8 @@ import (
 	"strings"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/toolnexus-go/toolnexus/internal/msg"
 )
 
 // b64Value maps a byte of the standard base64 alphabet to its 6-bit value,
@@ -79,9 +81,9 @@ func canonicalPadding(data string, pad int) bool {
 // length or padding canonicalPadding refuses.
 func paddingError(data string, pad int) error {
 	if len(data)%4 != 0 {
-		return errorf(ErrInvalidBase64, "length %d of %s is not a multiple of 4 (missing padding?)", len(data), quote(data))
+		return msg.Errorf(ErrInvalidBase64, "length %d of %s is not a multiple of 4 (missing padding?)", len(data), msg.Quote(data))
 	}
-	return errorf(ErrInvalidBase64, "%s has non-zero padding bits", quote(data))
+	return msg.Errorf(ErrInvalidBase64, "%s has non-zero padding bits", msg.Quote(data))
 }
 
 // badByte names the first byte of data, from offset from on, outside the
@@ -90,12 +92,12 @@ func badByte(data string, from int) error {
 	for i := from; i < len(data); i++ {
 		if c := data[i]; b64Value[c] == 0xff {
 			if c == '=' {
-				return errorf(ErrInvalidBase64, "padding at offset %d of %s is not at the end", i, quote(data))
+				return msg.Errorf(ErrInvalidBase64, "padding at offset %d of %s is not at the end", i, msg.Quote(data))
 			}
-			return errorf(ErrInvalidBase64, "byte %s at offset %d of %s", quoteByte(c), i, quote(data))
+			return msg.Errorf(ErrInvalidBase64, "byte %s at offset %d of %s", quoteByte(c), i, msg.Quote(data))
 		}
 	}
-	return errorf(ErrInvalidBase64, "%s", quote(data))
+	return msg.Errorf(ErrInvalidBase64, "%s", msg.Quote(data))
 }
 
 // base64Run returns the length of the longest run of bytes of the standard

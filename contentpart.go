@@ -12,6 +12,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/toolnexus-go/toolnexus/internal/msg"
 )
 
 // PartType says what a [ContentPart] carries.
@@ -95,9 +97,9 @@ func MIMETypeOf(name string) (string, error) {
 		return m, nil
 	}
 	if ext == "" || ext == "." {
-		return "", errorf(ErrUnknownExtension, "%s has no extension; pass its MIME type", quote(name))
+		return "", msg.Errorf(ErrUnknownExtension, "%s has no extension; pass its MIME type", msg.Quote(name))
 	}
-	return "", errorf(ErrUnknownExtension, "%s in %s; pass its MIME type", quote(ext), quote(name))
+	return "", msg.Errorf(ErrUnknownExtension, "%s in %s; pass its MIME type", msg.Quote(ext), msg.Quote(name))
 }
 
 // typeOf returns the part type for a MIME type: image/* is an image, audio/*
@@ -142,25 +144,25 @@ func isDataURL(s string) bool {
 // refused.
 func parseDataURL(s string) (mimeType, data string, err error) {
 	if !isDataURL(s) {
-		return "", "", errorf(ErrInvalidDataURL, "%s does not start with data:", quote(s))
+		return "", "", msg.Errorf(ErrInvalidDataURL, "%s does not start with data:", msg.Quote(s))
 	}
 	meta, data, ok := strings.Cut(s[5:], ",")
 	if !ok {
-		return "", "", errorf(ErrInvalidDataURL, "%s has no comma", quote(s))
+		return "", "", msg.Errorf(ErrInvalidDataURL, "%s has no comma", msg.Quote(s))
 	}
 	i := strings.LastIndexByte(meta, ';')
 	if i < 0 || !strings.EqualFold(meta[i+1:], "base64") {
-		return "", "", errorf(ErrInvalidDataURL, "%s is not ;base64", quote(s))
+		return "", "", msg.Errorf(ErrInvalidDataURL, "%s is not ;base64", msg.Quote(s))
 	}
 	if meta[:i] == "" {
-		return "", "", errorf(ErrInvalidDataURL, "%s has no MIME type", quote(s))
+		return "", "", msg.Errorf(ErrInvalidDataURL, "%s has no MIME type", msg.Quote(s))
 	}
 	mimeType, err = parseMIMEType(meta[:i])
 	if err != nil {
 		return "", "", err
 	}
 	if data == "" {
-		return "", "", errorf(ErrInvalidDataURL, "%s has no data", quote(s))
+		return "", "", msg.Errorf(ErrInvalidDataURL, "%s has no data", msg.Quote(s))
 	}
 	return mimeType, data, nil
 }
@@ -209,27 +211,27 @@ func (p ContentPart) validate(canonical bool) error {
 	switch p.Type {
 	case PartText:
 		if p.Data != "" || p.URL != "" {
-			return errorf(ErrInvalidPart, "text part carries data or url")
+			return msg.Errorf(ErrInvalidPart, "text part carries data or url")
 		}
 		return nil
 	case PartImage, PartFile, PartAudio:
 	default:
-		return errorf(ErrUnknownPartType, "%s", quote(string(p.Type)))
+		return msg.Errorf(ErrUnknownPartType, "%s", msg.Quote(string(p.Type)))
 	}
 	if p.Text != "" {
-		return errorf(ErrInvalidPart, "%s part carries text", p.Type)
+		return msg.Errorf(ErrInvalidPart, "%s part carries text", p.Type)
 	}
 	if err := checkMIMEType(p.MIMEType); err != nil {
 		return err
 	}
 	if want := typeOf(p.MIMEType); p.Type != PartFile && want != p.Type {
-		return errorf(ErrInvalidMIMEType, "%s for an %s part", quote(p.MIMEType), p.Type)
+		return msg.Errorf(ErrInvalidMIMEType, "%s for an %s part", msg.Quote(p.MIMEType), p.Type)
 	}
 	switch {
 	case p.Data != "" && p.URL != "":
-		return errorf(ErrInvalidPart, "%s part has both data and url", p.Type)
+		return msg.Errorf(ErrInvalidPart, "%s part has both data and url", p.Type)
 	case p.Data == "" && p.URL == "":
-		return errorf(ErrInvalidPart, "%s part has neither data nor url", p.Type)
+		return msg.Errorf(ErrInvalidPart, "%s part has neither data nor url", p.Type)
 	case p.URL != "":
 		return checkURL(p.URL)
 	case canonical:
@@ -255,17 +257,17 @@ func parseMIMEType(m string) (string, error) {
 		// nothing around the type is trimmed, and a peer's "image/png\n" or
 		// "image/png\u00a0" is no MIME type.
 		if c := m[i]; (c < ' ' && c != '\t') || c >= 0x7f {
-			return "", errorf(ErrInvalidMIMEType, "%s holds a control or non-ASCII character", quote(m))
+			return "", msg.Errorf(ErrInvalidMIMEType, "%s holds a control or non-ASCII character", msg.Quote(m))
 		}
 	}
 	bare, params, hasParams := strings.Cut(m, ";")
 	typ, sub, ok := strings.Cut(bare, "/")
 	if !ok || !isToken(typ) || !isToken(sub) {
-		return "", errorf(ErrInvalidMIMEType, "%s is not type/subtype", quote(m))
+		return "", msg.Errorf(ErrInvalidMIMEType, "%s is not type/subtype", msg.Quote(m))
 	}
 	if hasParams {
 		if _, _, err := mime.ParseMediaType(bare + ";" + params); err != nil {
-			return "", errorf(ErrInvalidMIMEType, "%s has malformed parameters", quote(m))
+			return "", msg.Errorf(ErrInvalidMIMEType, "%s has malformed parameters", msg.Quote(m))
 		}
 	}
 	return bare, nil
@@ -289,10 +291,10 @@ func isToken(s string) bool {
 // other than a data URL, whose payload belongs in Data.
 func checkURL(u string) error {
 	if isDataURL(u) {
-		return errorf(ErrInvalidPart, "data URL %s in url; use PartFromURL to store it as data", quote(u))
+		return msg.Errorf(ErrInvalidPart, "data URL %s in url; use PartFromURL to store it as data", msg.Quote(u))
 	}
 	if !isAbsoluteURL(u) {
-		return errorf(ErrInvalidPart, "url %s is not an absolute URL", quote(u))
+		return msg.Errorf(ErrInvalidPart, "url %s is not an absolute URL", msg.Quote(u))
 	}
 	return nil
 }
@@ -330,7 +332,7 @@ func (p ContentPart) SHA256() ([sha256.Size]byte, error) {
 	case p.Type == PartText:
 		io.WriteString(h, p.Text)
 	case p.Data == "":
-		return [sha256.Size]byte{}, errorf(ErrInvalidPart, "%s part has no data to hash", p.Type)
+		return [sha256.Size]byte{}, msg.Errorf(ErrInvalidPart, "%s part has no data to hash", p.Type)
 	default:
 		if err := checkBase64(p.Data); err != nil {
 			return [sha256.Size]byte{}, err
@@ -338,7 +340,7 @@ func (p ContentPart) SHA256() ([sha256.Size]byte, error) {
 		var buf [8192]byte
 		d := base64.NewDecoder(base64.StdEncoding, strings.NewReader(p.Data))
 		if _, err := io.CopyBuffer(h, d, buf[:]); err != nil {
-			return [sha256.Size]byte{}, errorf(ErrInvalidBase64, "%v", err)
+			return [sha256.Size]byte{}, msg.Errorf(ErrInvalidBase64, "%v", err)
 		}
 	}
 	var sum [sha256.Size]byte
@@ -354,10 +356,10 @@ func (p ContentPart) String() string {
 }
 
 func (p ContentPart) appendDescription(b []byte) []byte {
-	b = append(b, printable(string(p.Type))...)
+	b = append(b, msg.Printable(string(p.Type))...)
 	b = append(b, " ("...)
 	if p.Type != PartText {
-		b = append(b, printable(p.MIMEType)...)
+		b = append(b, msg.Printable(p.MIMEType)...)
 		b = append(b, ", "...)
 		if p.Data == "" && p.URL != "" {
 			return append(b, "url)"...)
@@ -371,7 +373,7 @@ func (p ContentPart) appendDescription(b []byte) []byte {
 // its size.
 func (p ContentPart) GoString() string {
 	return fmt.Sprintf("toolnexus.ContentPart{Type:%q, Text:%s, MIMEType:%q, Data:\"<%d bytes>\", URL:%s, Name:%q}",
-		p.Type, quote(p.Text), p.MIMEType, decodedLen(p.Data), quote(printedURL(p.URL)), p.Name)
+		p.Type, msg.Quote(p.Text), p.MIMEType, decodedLen(p.Data), msg.Quote(printedURL(p.URL)), p.Name)
 }
 
 // Format prints p for every verb without its payload: %#v is [ContentPart.GoString],

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"github.com/toolnexus-go/toolnexus/internal/msg"
 )
 
 // MCPElicitParams is the params of an MCP elicitation/create request: what a
@@ -119,7 +121,7 @@ func (r Request) elicitParams(withID bool) (MCPElicitParams, *formSchema, error)
 		return MCPElicitParams{}, nil, err
 	}
 	if r.Kind == KindSampling || r.Kind == KindRoots {
-		return MCPElicitParams{}, nil, errorf(ErrInvalidRequest, "request %s of kind %s is not asked by elicitation", quote(r.ID), quote(r.Kind))
+		return MCPElicitParams{}, nil, msg.Errorf(ErrInvalidRequest, "request %s of kind %s is not asked by elicitation", msg.Quote(r.ID), msg.Quote(r.Kind))
 	}
 	if r.Kind == KindAuthorization && r.URL != "" {
 		p := MCPElicitParams{Mode: elicitURL, Message: r.Prompt, URL: r.URL}
@@ -134,24 +136,24 @@ func (r Request) elicitParams(withID bool) (MCPElicitParams, *formSchema, error)
 	choices, hasChoices := r.Data["choices"]
 	switch {
 	case hasSchema && hasChoices:
-		return MCPElicitParams{}, nil, errorf(ErrInvalidRequest, "request %s: data has both schema and choices", quote(r.ID))
+		return MCPElicitParams{}, nil, msg.Errorf(ErrInvalidRequest, "request %s: data has both schema and choices", msg.Quote(r.ID))
 	case hasSchema:
 		b, f, err := elicitSchema(schema)
 		if err != nil {
-			return MCPElicitParams{}, nil, errorf(ErrInvalidRequest, "request %s: data.schema: %v", quote(r.ID), err)
+			return MCPElicitParams{}, nil, msg.Errorf(ErrInvalidRequest, "request %s: data.schema: %v", msg.Quote(r.ID), err)
 		}
 		p.RequestedSchema, form = b, f
 	case hasChoices:
 		list, ok := stringList(choices)
 		if !ok || len(list) == 0 {
-			return MCPElicitParams{}, nil, errorf(ErrInvalidRequest, "request %s: data.choices is not a non-empty list of strings", quote(r.ID))
+			return MCPElicitParams{}, nil, msg.Errorf(ErrInvalidRequest, "request %s: data.choices is not a non-empty list of strings", msg.Quote(r.ID))
 		}
 		p.RequestedSchema = answerSchema(r.Prompt, list)
 	case r.Kind == KindApproval:
 		p.RequestedSchema = approvalSchema
 		var err error
 		if form, err = approvalForm(); err != nil { // not reached: approvalSchema is a form
-			return MCPElicitParams{}, nil, errorf(ErrInvalidRequest, "request %s: %v", quote(r.ID), err)
+			return MCPElicitParams{}, nil, msg.Errorf(ErrInvalidRequest, "request %s: %v", msg.Quote(r.ID), err)
 		}
 	default:
 		p.RequestedSchema = answerSchema(r.Prompt, nil)
@@ -159,7 +161,7 @@ func (r Request) elicitParams(withID bool) (MCPElicitParams, *formSchema, error)
 	if form == nil {
 		var err error
 		if form, err = readFormSchema(p.RequestedSchema); err != nil { // not reached: the schemas written here are forms
-			return MCPElicitParams{}, nil, errorf(ErrInvalidRequest, "request %s: %v", quote(r.ID), err)
+			return MCPElicitParams{}, nil, msg.Errorf(ErrInvalidRequest, "request %s: %v", msg.Quote(r.ID), err)
 		}
 	}
 	return p, form, nil
@@ -277,15 +279,15 @@ func parseFormSchema(m map[string]any) (*formSchema, error) {
 	if !ok {
 		return nil, errors.New("properties is not an object")
 	}
-	for _, k := range sortedKeys(m) {
+	for _, k := range msg.SortedKeys(m) {
 		if !slices.Contains(formKeys, k) {
-			return nil, fmt.Errorf("keyword %s is not one an elicitation form takes", quote(k))
+			return nil, fmt.Errorf("keyword %s is not one an elicitation form takes", msg.Quote(k))
 		}
 	}
 	for _, k := range []string{"$schema", "title", "description"} {
 		if v, ok := m[k]; ok {
 			if _, ok := v.(string); !ok {
-				return nil, fmt.Errorf("%s is %s, not a string", k, jsonKind(v))
+				return nil, fmt.Errorf("%s is %s, not a string", k, msg.JSONKind(v))
 			}
 		}
 	}
@@ -293,14 +295,14 @@ func parseFormSchema(m map[string]any) (*formSchema, error) {
 	if v, ok := m["additionalProperties"]; ok {
 		b, ok := v.(bool)
 		if !ok {
-			return nil, fmt.Errorf("additionalProperties is %s, not a boolean", jsonKind(v))
+			return nil, fmt.Errorf("additionalProperties is %s, not a boolean", msg.JSONKind(v))
 		}
 		f.closed = !b
 	}
-	for _, name := range sortedKeys(props) {
+	for _, name := range msg.SortedKeys(props) {
 		p, err := parseProp(props[name])
 		if err != nil {
-			return nil, fmt.Errorf("property %s%v", quote(name), err)
+			return nil, fmt.Errorf("property %s%v", msg.Quote(name), err)
 		}
 		f.props[name] = p
 	}
@@ -312,7 +314,7 @@ func parseFormSchema(m map[string]any) (*formSchema, error) {
 		f.required = make(map[string]bool, len(names))
 		for _, n := range names {
 			if _, ok := f.props[n]; !ok {
-				return nil, fmt.Errorf("required property %s is not in properties", quote(n))
+				return nil, fmt.Errorf("required property %s is not in properties", msg.Quote(n))
 			}
 			f.required[n] = true
 		}
@@ -325,28 +327,28 @@ func parseFormSchema(m map[string]any) (*formSchema, error) {
 func parseProp(v any) (*formProp, error) {
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf(" is %s, not an object", jsonKind(v))
+		return nil, fmt.Errorf(" is %s, not an object", msg.JSONKind(v))
 	}
 	t, ok := m["type"].(string)
 	if !ok {
 		if _, has := m["type"]; has {
-			return nil, fmt.Errorf(": type is %s, not a string", jsonKind(m["type"]))
+			return nil, fmt.Errorf(": type is %s, not a string", msg.JSONKind(m["type"]))
 		}
 		return nil, errors.New(" has no type")
 	}
 	extra, ok := typeKeys[t]
 	if !ok {
-		return nil, fmt.Errorf(": type %s is not string, number, integer, boolean or array", quote(t))
+		return nil, fmt.Errorf(": type %s is not string, number, integer, boolean or array", msg.Quote(t))
 	}
-	for _, k := range sortedKeys(m) {
+	for _, k := range msg.SortedKeys(m) {
 		if !slices.Contains(commonKeys, k) && !slices.Contains(extra, k) {
-			return nil, fmt.Errorf(": keyword %s is not one a %s property takes", quote(k), t)
+			return nil, fmt.Errorf(": keyword %s is not one a %s property takes", msg.Quote(k), t)
 		}
 	}
 	for _, k := range []string{"title", "description"} {
 		if v, ok := m[k]; ok {
 			if _, ok := v.(string); !ok {
-				return nil, fmt.Errorf(": %s is %s, not a string", k, jsonKind(v))
+				return nil, fmt.Errorf(": %s is %s, not a string", k, msg.JSONKind(v))
 			}
 		}
 	}
@@ -431,9 +433,9 @@ func (p *formProp) parseArray(m map[string]any) error {
 	if !ok {
 		return errors.New(": items is not an object")
 	}
-	for _, k := range sortedKeys(items) {
+	for _, k := range msg.SortedKeys(items) {
 		if !slices.Contains(itemKeys, k) {
-			return fmt.Errorf(": items: keyword %s is not one multi-select items take", quote(k))
+			return fmt.Errorf(": items: keyword %s is not one multi-select items take", msg.Quote(k))
 		}
 	}
 	t, hasType := items["type"]
@@ -502,11 +504,11 @@ func titledChoices(v any, key string) ([]string, error) {
 	for i, e := range list {
 		c, ok := e.(map[string]any)
 		if !ok {
-			return nil, fmt.Errorf(": %s[%d] is %s, not an object", key, i, jsonKind(e))
+			return nil, fmt.Errorf(": %s[%d] is %s, not an object", key, i, msg.JSONKind(e))
 		}
-		for _, k := range sortedKeys(c) {
+		for _, k := range msg.SortedKeys(c) {
 			if !slices.Contains(choiceKeys, k) {
-				return nil, fmt.Errorf(": %s[%d]: keyword %s is not const or title", key, i, quote(k))
+				return nil, fmt.Errorf(": %s[%d]: keyword %s is not const or title", key, i, msg.Quote(k))
 			}
 		}
 		s, _ := c["const"].(string)
@@ -541,29 +543,9 @@ func number(m map[string]any, key string) (*float64, error) {
 	}
 	f, ok := v.(float64)
 	if !ok {
-		return nil, fmt.Errorf(": %s is %s, not a number", key, jsonKind(v))
+		return nil, fmt.Errorf(": %s is %s, not a number", key, msg.JSONKind(v))
 	}
 	return &f, nil
-}
-
-// jsonKind names the JSON type of v, decoded from JSON, for error messages,
-// which name a value's type and never the value.
-func jsonKind(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case string:
-		return "a string"
-	case float64:
-		return "a number"
-	case bool:
-		return "a boolean"
-	case []any:
-		return "an array"
-	case map[string]any:
-		return "an object"
-	}
-	return fmt.Sprintf("%T", v)
 }
 
 // check reports whether v, decoded from JSON, is a value of p, as the
@@ -575,7 +557,7 @@ func (p *formProp) check(v any) error {
 	case "string":
 		s, ok := v.(string)
 		if !ok {
-			return fmt.Errorf("is %s, not a string", jsonKind(v))
+			return fmt.Errorf("is %s, not a string", msg.JSONKind(v))
 		}
 		if n := utf8.RuneCountInString(s); p.minLength >= 0 && n < p.minLength {
 			return fmt.Errorf("is shorter than minLength %d", p.minLength)
@@ -591,7 +573,7 @@ func (p *formProp) check(v any) error {
 	case "number", "integer":
 		f, ok := v.(float64)
 		if !ok {
-			return fmt.Errorf("is %s, not a number", jsonKind(v))
+			return fmt.Errorf("is %s, not a number", msg.JSONKind(v))
 		}
 		if p.typ == "integer" && f != math.Trunc(f) {
 			return errors.New("is not an integer")
@@ -604,12 +586,12 @@ func (p *formProp) check(v any) error {
 		}
 	case "boolean":
 		if _, ok := v.(bool); !ok {
-			return fmt.Errorf("is %s, not a boolean", jsonKind(v))
+			return fmt.Errorf("is %s, not a boolean", msg.JSONKind(v))
 		}
 	case "array":
 		list, ok := v.([]any)
 		if !ok {
-			return fmt.Errorf("is %s, not an array", jsonKind(v))
+			return fmt.Errorf("is %s, not an array", msg.JSONKind(v))
 		}
 		if p.minItems >= 0 && len(list) < p.minItems {
 			return fmt.Errorf("has fewer items than minItems %d", p.minItems)
@@ -620,7 +602,7 @@ func (p *formProp) check(v any) error {
 		for i, e := range list {
 			s, ok := e.(string)
 			if !ok {
-				return fmt.Errorf("item %d is %s, not a string", i, jsonKind(e))
+				return fmt.Errorf("item %d is %s, not a string", i, msg.JSONKind(e))
 			}
 			if !p.choices[s] {
 				return fmt.Errorf("item %d is not one of its choices", i)
@@ -661,27 +643,27 @@ func validFormat(format, s string) bool {
 // schema does not name is otherwise kept, as JSON Schema allows it, unless
 // the schema's additionalProperties is false.
 func (f *formSchema) checkContent(content map[string]any) (map[string]any, error) {
-	for _, name := range sortedKeys(content) {
+	for _, name := range msg.SortedKeys(content) {
 		v := content[name]
 		if p, ok := f.props[name]; ok {
 			if err := p.check(v); err != nil {
-				return nil, fmt.Errorf("property %s %w", quote(name), err)
+				return nil, fmt.Errorf("property %s %w", msg.Quote(name), err)
 			}
 			continue
 		}
 		if f.closed {
-			return nil, fmt.Errorf("property %s is not in the form, which takes no other", quote(name))
+			return nil, fmt.Errorf("property %s is not in the form, which takes no other", msg.Quote(name))
 		}
 		if !isContentValue(v) {
-			return nil, fmt.Errorf("property %s is %s, not a string, number, boolean or list of strings", quote(name), jsonKind(v))
+			return nil, fmt.Errorf("property %s is %s, not a string, number, boolean or list of strings", msg.Quote(name), msg.JSONKind(v))
 		}
 	}
-	for _, name := range sortedKeys(f.required) {
+	for _, name := range msg.SortedKeys(f.required) {
 		if _, ok := content[name]; !ok {
-			return nil, fmt.Errorf("required property %s is missing", quote(name))
+			return nil, fmt.Errorf("required property %s is missing", msg.Quote(name))
 		}
 	}
-	for _, name := range sortedKeys(f.props) {
+	for _, name := range msg.SortedKeys(f.props) {
 		p := f.props[name]
 		if _, ok := content[name]; ok || !p.hasDef || f.required[name] {
 			continue
@@ -773,5 +755,5 @@ func refusal(id, action string) (Answer, error) {
 	case "cancel":
 		return Answer{ID: id, Reason: ReasonCancelled}, nil
 	}
-	return Answer{}, errorf(ErrInvalidMCP, "elicitation action %s is not accept, decline or cancel", quote(action))
+	return Answer{}, msg.Errorf(ErrInvalidMCP, "elicitation action %s is not accept, decline or cancel", msg.Quote(action))
 }

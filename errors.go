@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/toolnexus-go/toolnexus/internal/msg"
 )
 
 // Sentinel errors. Every error the package returns starts with "toolnexus: ",
@@ -54,7 +56,7 @@ var (
 	// ErrInvalidAnswer reports an answer off what its request asked for, such
 	// as an elicitation's content off the schema it was asked with (see
 	// [Request.AnswerFromMCP]). It also matches [ErrInvalidMCP].
-	ErrInvalidAnswer error = &alsoError{msg: "toolnexus: invalid answer", also: ErrInvalidMCP}
+	ErrInvalidAnswer error = msg.Also("toolnexus: invalid answer", ErrInvalidMCP)
 	// ErrDuplicateKey reports a JSON object, at any depth, with two members
 	// of one name, or of names that are one when case is folded ("Env" and
 	// "env", "k" and the Kelvin sign): a reader that keeps the first of two
@@ -62,7 +64,7 @@ var (
 	// encoding/json does into a struct, would each read another value, so
 	// RFC 7493 (I-JSON) asks for unique names. It also matches
 	// [ErrInvalidJSON].
-	ErrDuplicateKey error = &alsoError{msg: "toolnexus: duplicate JSON key", also: ErrInvalidJSON}
+	ErrDuplicateKey error = msg.Also("toolnexus: duplicate JSON key", ErrInvalidJSON)
 	// ErrInvalidJSON reports JSON that does not decode into a value of this
 	// package: a key holds a value of the wrong type, or the input is not
 	// JSON.
@@ -138,18 +140,12 @@ func (e *PartTooLargeError) Error() string {
 // Is reports whether target is [ErrPartTooLarge].
 func (e *PartTooLargeError) Is(target error) bool { return target == ErrPartTooLarge }
 
-// errorf wraps a sentinel with details: errorf(ErrX, "%q is bad", v) reads
-// "toolnexus: x: \"v\" is bad".
-func errorf(sentinel error, format string, args ...any) error {
-	return fmt.Errorf("%w: "+format, append([]any{sentinel}, args...)...)
-}
-
 // errorfCause wraps a sentinel and cause, an error of the package, with
 // details: errorfCause(ErrX, cause, "call %s", id) reads "toolnexus: x:
 // call "id": cause's message without its prefix", and matches both.
 func errorfCause(sentinel, cause error, format string, args ...any) error {
-	msg := sentinel.Error() + ": " + fmt.Sprintf(format, args...) + ": " + strings.TrimPrefix(cause.Error(), "toolnexus: ")
-	return &causeError{msg: msg, errs: []error{sentinel, cause}}
+	text := sentinel.Error() + ": " + fmt.Sprintf(format, args...) + ": " + strings.TrimPrefix(cause.Error(), "toolnexus: ")
+	return &causeError{msg: text, errs: []error{sentinel, cause}}
 }
 
 // causeError is the error of errorfCause.
@@ -162,14 +158,3 @@ func (e *causeError) Error() string { return e.msg }
 
 // Unwrap returns the sentinel and the cause of e.
 func (e *causeError) Unwrap() []error { return e.errs }
-
-// alsoError is a sentinel that also matches another one with [errors.Is].
-type alsoError struct {
-	msg  string
-	also error
-}
-
-func (e *alsoError) Error() string { return e.msg }
-
-// Is reports whether target is the sentinel e also matches.
-func (e *alsoError) Is(target error) bool { return target == e.also }

@@ -1,6 +1,10 @@
 package toolnexus
 
-import "encoding/base64"
+import (
+	"encoding/base64"
+
+	"github.com/toolnexus-go/toolnexus/internal/msg"
+)
 
 // The internals that the external tests need, as net/netip's export_test.go
 // has them: the parsers that fuzz_test.go checks against the standard
@@ -11,7 +15,7 @@ var (
 	ParseDataURL = parseDataURL
 	CheckBase64  = checkBase64
 	Encode       = encode
-	Quote        = quote
+	Quote        = msg.Quote
 	ValidFormat  = validFormat
 	NotJSON      = notJSON
 	ValidJSON    = validJSON

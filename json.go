@@ -8,6 +8,8 @@ import (
 	"sync"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/toolnexus-go/toolnexus/internal/msg"
 )
 
 // jsonReader reads JSON with exact keys: "isError" matches only "isError",
@@ -53,7 +55,7 @@ type typeError struct {
 }
 
 func (e *typeError) Error() string {
-	return quote(e.key) + " is " + e.got + ", not " + e.want
+	return msg.Quote(e.key) + " is " + e.got + ", not " + e.want
 }
 
 // skipSpace moves past JSON white space.
@@ -444,21 +446,6 @@ func at(err error, level string) error {
 	return err
 }
 
-// keyPath is the level of a place that key names: ".key", or, for a key
-// that is not a plain name, ["key"] quoted and cut short.
-func keyPath(key string) string {
-	for i := 0; i < len(key); i++ {
-		c := key[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-') || i >= maxQuoted {
-			return "[" + quote(key) + "]"
-		}
-	}
-	if key == "" {
-		return `[""]`
-	}
-	return "." + key
-}
-
 // indexPath is the level of a place that the index i names.
 func indexPath(i int) string { return "[" + strconv.Itoa(i) + "]" }
 
@@ -547,7 +534,7 @@ func (d *jsonReader) anyValue() (any, error) {
 			}
 			v, err := d.anyValue()
 			if err != nil {
-				return nil, at(err, keyPath(string(key)))
+				return nil, at(err, msg.KeyPath(string(key)))
 			}
 			m[string(key)] = v
 		}
@@ -615,7 +602,7 @@ func (d *jsonReader) members(what string, member func(key []byte) (known bool, e
 			_, err = d.skip()
 		}
 		if err != nil {
-			return at(err, keyPath(string(key)))
+			return at(err, msg.KeyPath(string(key)))
 		}
 	}
 }
@@ -644,10 +631,10 @@ func unmarshal[T any](data []byte, v *T, read func(*jsonReader) (T, error)) erro
 	if err != nil && !validJSON(data) {
 		// Called directly, not by encoding/json: what is wrong is the
 		// syntax, whatever the reader made of it.
-		return errorf(ErrInvalidJSON, "%s", notJSON(data))
+		return msg.Errorf(ErrInvalidJSON, "%s", notJSON(data))
 	}
 	if err != nil {
-		return errorf(ErrInvalidJSON, "%v", err)
+		return msg.Errorf(ErrInvalidJSON, "%v", err)
 	}
 	*v = out
 	return nil
@@ -686,7 +673,7 @@ func ParseToolResult(data []byte, maxBytes int64) (ToolResult, error) {
 	if d.pythonFlag {
 		// Keys are exact, so the flag would read as false, and a failed
 		// call as a success.
-		return ToolResult{}, errorf(ErrInvalidJSON, `the result has "is_error" (as Python's dataclasses.asdict writes it), not "isError": whether it failed is unknown`)
+		return ToolResult{}, msg.Errorf(ErrInvalidJSON, `the result has "is_error" (as Python's dataclasses.asdict writes it), not "isError": whether it failed is unknown`)
 	}
 	// The data of each part was checked as it was read.
 	if err := r.validate(d.canonical); err != nil {

@@ -7,6 +7,8 @@ import (
 	"math/bits"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/toolnexus-go/toolnexus/internal/msg"
 )
 
 // The JSON scanner: what the exact-key reader (json.go) reads JSON with, a
@@ -465,6 +467,6 @@ func notJSON(data []byte) string {
 	case (data[at] == '{' || data[at] == '[') && nestingAt(data, at) >= maxDepth:
 		return fmt.Sprintf("the input nests more than %d levels deep at byte %d of %d, deeper than JSON is read here", maxDepth, at+1, len(data))
 	default:
-		return fmt.Sprintf("the input is not JSON: byte %d of %d, %s, cannot be there", at+1, len(data), quote(string(data[at:at+1])))
+		return fmt.Sprintf("the input is not JSON: byte %d of %d, %s, cannot be there", at+1, len(data), msg.Quote(string(data[at:at+1])))
 	}
 }

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/toolnexus-go/toolnexus/internal/msg"
 )
 
 // MCPCallToolResult is an MCP CallToolResult, the value
@@ -514,7 +516,7 @@ func (c MCPCallToolResult) convert(m *mcpReader) (ToolResult, error) {
 	if len(c.StructuredContent) > 0 && string(bytes.TrimSpace(c.StructuredContent)) != "null" {
 		var out bytes.Buffer
 		if err := json.Compact(&out, c.StructuredContent); err != nil {
-			return ToolResult{}, errorf(ErrInvalidMCP, "structuredContent: %v", err)
+			return ToolResult{}, msg.Errorf(ErrInvalidMCP, "structuredContent: %v", err)
 		}
 		structured = out.Bytes()
 	}
@@ -624,7 +626,7 @@ func (c MCPCallToolResult) checkInputRequests() error {
 			continue
 		}
 		if isDataURL(p.URL) || !isAbsoluteURL(p.URL) {
-			return errorf(ErrInvalidMCP, "input request %s: url %s is not an absolute URL", quote(id), quote(p.URL))
+			return msg.Errorf(ErrInvalidMCP, "input request %s: url %s is not an absolute URL", msg.Quote(id), msg.Quote(p.URL))
 		}
 	}
 	return nil

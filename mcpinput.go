@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+
+	"github.com/toolnexus-go/toolnexus/internal/msg"
 )
 
 // MCPInputRequest is one input request of an input_required MCP result
@@ -64,11 +66,11 @@ func (r Request) ask(protocol string) (MCPInputRequest, *formSchema, error) {
 	switch r.Kind {
 	case KindSampling:
 		if len(r.Data) == 0 {
-			return MCPInputRequest{}, nil, errorf(ErrInvalidRequest, "request %s of kind %s has no data, the sampling/createMessage params", quote(r.ID), quote(r.Kind))
+			return MCPInputRequest{}, nil, msg.Errorf(ErrInvalidRequest, "request %s of kind %s has no data, the sampling/createMessage params", msg.Quote(r.ID), msg.Quote(r.Kind))
 		}
 		params, err := samplingParams(r.Data)
 		if err != nil {
-			return MCPInputRequest{}, nil, errorf(ErrInvalidRequest, "request %s: sampling data: %v", quote(r.ID), err)
+			return MCPInputRequest{}, nil, msg.Errorf(ErrInvalidRequest, "request %s: sampling data: %v", msg.Quote(r.ID), err)
 		}
 		return MCPInputRequest{Method: methodSampling, Params: params}, nil, nil
 	case KindRoots:
@@ -81,7 +83,7 @@ func (r Request) ask(protocol string) (MCPInputRequest, *formSchema, error) {
 	}
 	b, err := json.Marshal(p)
 	if err != nil { // not reached: the params hold strings and checked JSON
-		return MCPInputRequest{}, nil, errorf(ErrInvalidRequest, "request %s: %v", quote(r.ID), err)
+		return MCPInputRequest{}, nil, msg.Errorf(ErrInvalidRequest, "request %s: %v", msg.Quote(r.ID), err)
 	}
 	return MCPInputRequest{Method: methodElicit, Params: b}, form, nil
 }
@@ -113,12 +115,12 @@ func samplingParams(data map[string]any) (json.RawMessage, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, k := range sortedKeys(m) {
+	for _, k := range msg.SortedKeys(m) {
 		want, ok := samplingKeys[k]
 		if !ok {
-			return nil, fmt.Errorf("key %s is not one of sampling/createMessage's", quote(k))
+			return nil, fmt.Errorf("key %s is not one of sampling/createMessage's", msg.Quote(k))
 		}
-		if got := jsonKind(m[k]); got != want {
+		if got := msg.JSONKind(m[k]); got != want {
 			return nil, fmt.Errorf("%s is %s, not %s", k, got, want)
 		}
 	}
@@ -149,16 +151,16 @@ func samplingParams(data map[string]any) (json.RawMessage, error) {
 // role is "user" or "assistant" and its content one content block or a
 // non-empty list of them, each an object with a string type.
 func checkMessage(v any) error {
-	msg, ok := v.(map[string]any)
+	message, ok := v.(map[string]any)
 	if !ok {
-		return fmt.Errorf("is %s, not an object", jsonKind(v))
+		return fmt.Errorf("is %s, not an object", msg.JSONKind(v))
 	}
-	if role, _ := msg["role"].(string); role != "user" && role != "assistant" {
+	if role, _ := message["role"].(string); role != "user" && role != "assistant" {
 		return errors.New(`role is not "user" or "assistant"`)
 	}
-	blocks, ok := msg["content"].([]any)
+	blocks, ok := message["content"].([]any)
 	if !ok {
-		blocks = []any{msg["content"]}
+		blocks = []any{message["content"]}
 	}
 	if len(blocks) == 0 {
 		return errors.New("content is an empty list")
@@ -166,7 +168,7 @@ func checkMessage(v any) error {
 	for i, b := range blocks {
 		block, ok := b.(map[string]any)
 		if !ok {
-			return fmt.Errorf("content block %d is %s, not an object", i, jsonKind(b))
+			return fmt.Errorf("content block %d is %s, not an object", i, msg.JSONKind(b))
 		}
 		if t, _ := block["type"].(string); t == "" {
 			return fmt.Errorf("content block %d has no type", i)
@@ -307,22 +309,22 @@ func (r Request) AnswerFromMCP(response json.RawMessage) (Answer, error) {
 	}
 	switch {
 	case (m == nil || err != nil) && !validJSON(response):
-		return Answer{}, errorf(ErrInvalidMCP, "response to request %s: %s", quote(r.ID), notJSON(response))
+		return Answer{}, msg.Errorf(ErrInvalidMCP, "response to request %s: %s", msg.Quote(r.ID), notJSON(response))
 	case m == nil && err == nil:
-		return Answer{}, errorf(ErrInvalidMCP, "response to request %s is %s, not an object", quote(r.ID), d.kind())
+		return Answer{}, msg.Errorf(ErrInvalidMCP, "response to request %s is %s, not an object", msg.Quote(r.ID), d.kind())
 	case err != nil:
-		return Answer{}, errorf(ErrInvalidMCP, "response to request %s: %v", quote(r.ID), err)
+		return Answer{}, msg.Errorf(ErrInvalidMCP, "response to request %s: %v", msg.Quote(r.ID), err)
 	}
 	switch method {
 	case methodSampling:
 		if err := checkSamplingResult(m); err != nil {
-			return Answer{}, errorf(ErrInvalidMCP, "sampling result for request %s: %v", quote(r.ID), err)
+			return Answer{}, msg.Errorf(ErrInvalidMCP, "sampling result for request %s: %v", msg.Quote(r.ID), err)
 		}
 		return Answer{ID: r.ID, OK: true, Data: m}, nil
 	case methodRoots:
 		roots, err := readRoots(m)
 		if err != nil {
-			return Answer{}, errorf(ErrInvalidMCP, "roots result for request %s: %v", quote(r.ID), err)
+			return Answer{}, msg.Errorf(ErrInvalidMCP, "roots result for request %s: %v", msg.Quote(r.ID), err)
 		}
 		return Answer{ID: r.ID, OK: true, Data: map[string]any{"roots": roots}}, nil
 	}
@@ -347,9 +349,9 @@ func (r Request) elicitAnswer(m map[string]any, form *formSchema) (Answer, error
 	action, ok := m["action"].(string)
 	if !ok {
 		if _, has := m["action"]; has {
-			return Answer{}, errorf(ErrInvalidMCP, "elicitation result for request %s: action is %s, not a string", quote(r.ID), jsonKind(m["action"]))
+			return Answer{}, msg.Errorf(ErrInvalidMCP, "elicitation result for request %s: action is %s, not a string", msg.Quote(r.ID), msg.JSONKind(m["action"]))
 		}
-		return Answer{}, errorf(ErrInvalidMCP, "elicitation result for request %s has no action", quote(r.ID))
+		return Answer{}, msg.Errorf(ErrInvalidMCP, "elicitation result for request %s has no action", msg.Quote(r.ID))
 	}
 	var content map[string]any
 	switch c := m["content"].(type) {
@@ -357,20 +359,20 @@ func (r Request) elicitAnswer(m map[string]any, form *formSchema) (Answer, error
 	case map[string]any:
 		content = c
 	default:
-		return Answer{}, errorf(ErrInvalidMCP, "elicitation result for request %s: content is %s, not an object", quote(r.ID), jsonKind(c))
+		return Answer{}, msg.Errorf(ErrInvalidMCP, "elicitation result for request %s: content is %s, not an object", msg.Quote(r.ID), msg.JSONKind(c))
 	}
 	if action != "accept" {
 		return refusal(r.ID, action)
 	}
 	if form == nil {
 		if len(content) > 0 {
-			return Answer{}, errorf(ErrInvalidAnswer, "request %s: an accepted login carries content", quote(r.ID))
+			return Answer{}, msg.Errorf(ErrInvalidAnswer, "request %s: an accepted login carries content", msg.Quote(r.ID))
 		}
 		return Answer{ID: r.ID, OK: true}, nil
 	}
 	data, err := form.checkContent(content)
 	if err != nil {
-		return Answer{}, errorf(ErrInvalidAnswer, "request %s: %v", quote(r.ID), err)
+		return Answer{}, msg.Errorf(ErrInvalidAnswer, "request %s: %v", msg.Quote(r.ID), err)
 	}
 	return Answer{ID: r.ID, OK: true, Data: data}, nil
 }
@@ -386,7 +388,7 @@ func checkSamplingResult(m map[string]any) error {
 	}
 	if s, ok := m["stopReason"]; ok && s != nil {
 		if _, ok := s.(string); !ok {
-			return fmt.Errorf("stopReason is %s, not a string", jsonKind(s))
+			return fmt.Errorf("stopReason is %s, not a string", msg.JSONKind(s))
 		}
 	}
 	return nil
@@ -397,13 +399,13 @@ func checkSamplingResult(m map[string]any) error {
 func readRoots(m map[string]any) ([]any, error) {
 	list, ok := m["roots"].([]any)
 	if !ok {
-		return nil, fmt.Errorf("roots is %s, not an array", jsonKind(m["roots"]))
+		return nil, fmt.Errorf("roots is %s, not an array", msg.JSONKind(m["roots"]))
 	}
 	roots := make([]any, len(list))
 	for i, e := range list {
 		root, ok := e.(map[string]any)
 		if !ok {
-			return nil, fmt.Errorf("roots[%d] is %s, not an object", i, jsonKind(e))
+			return nil, fmt.Errorf("roots[%d] is %s, not an object", i, msg.JSONKind(e))
 		}
 		uri, _ := root["uri"].(string)
 		if uri == "" {
@@ -415,7 +417,7 @@ func readRoots(m map[string]any) ([]any, error) {
 		case string:
 			out["name"] = name
 		default:
-			return nil, fmt.Errorf("roots[%d]: name is %s, not a string", i, jsonKind(name))
+			return nil, fmt.Errorf("roots[%d]: name is %s, not a string", i, msg.JSONKind(name))
 		}
 		roots[i] = out
 	}

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/toolnexus-go/toolnexus/internal/msg"
 )
 
 // MCPMultiRoundTrip is the first MCP protocol version whose clients take an
@@ -232,10 +234,10 @@ type MCPServerOptions struct {
 // errors of [NewSealer].
 func NewMCPServer(key []byte, o MCPServerOptions) (*MCPServer, error) {
 	if len(key) < MinStateKeyLen {
-		return nil, errorf(ErrShortKey, "%d bytes, want at least %d", len(key), MinStateKeyLen)
+		return nil, msg.Errorf(ErrShortKey, "%d bytes, want at least %d", len(key), MinStateKeyLen)
 	}
 	if o.Expiry < 0 {
-		return nil, errorf(ErrInvalidSealer, "Expiry %v is negative", o.Expiry)
+		return nil, msg.Errorf(ErrInvalidSealer, "Expiry %v is negative", o.Expiry)
 	}
 	sealer, err := NewSealer(SealerOptions{
 		Keys:      append([][]byte{key}, o.Keys...),
@@ -301,7 +303,7 @@ func (s *MCPServer) Call(ctx context.Context, c MCPToolCall, tool func(ctx conte
 		return MCPCallToolResult{}, s.internal(ctx, c, errors.New("toolnexus: MCPServer has no Sealer"))
 	}
 	if c.Authenticated && c.Principal == "" {
-		return MCPCallToolResult{}, s.internal(ctx, c, errorf(ErrNoPrincipal, "call of %s: its token names no subject", quote(c.Tool)))
+		return MCPCallToolResult{}, s.internal(ctx, c, msg.Errorf(ErrNoPrincipal, "call of %s: its token names no subject", msg.Quote(c.Tool)))
 	}
 	if err := checkNames(c.Arguments); err != nil {
 		return MCPCallToolResult{}, s.logged(ctx, c, &MCPError{Code: CodeInvalidParams, Message: "Invalid arguments: " + reason(err), Err: err})
@@ -366,7 +368,7 @@ func (s *MCPServer) Call(ctx context.Context, c MCPToolCall, tool func(ctx conte
 				return MCPCallToolResult{}, err
 			}
 		default:
-			return MCPCallToolResult{}, s.internal(ctx, c, fmt.Errorf("toolnexus: tool %s asked more than %d rounds in one call", quote(c.Tool), maxCallRounds))
+			return MCPCallToolResult{}, s.internal(ctx, c, fmt.Errorf("toolnexus: tool %s asked more than %d rounds in one call", msg.Quote(c.Tool), maxCallRounds))
 		}
 		asked = reqs
 	}
@@ -388,11 +390,11 @@ func answerRound(asked []Request, answers Answers, responses map[string]json.Raw
 		}
 		a, err := req.AnswerFromMCP(raw)
 		if err != nil {
-			msg := reason(err)
-			if !strings.Contains(msg, quote(req.ID)) {
-				msg = "request " + quote(req.ID) + ": " + msg
+			text := reason(err)
+			if !strings.Contains(text, msg.Quote(req.ID)) {
+				text = "request " + msg.Quote(req.ID) + ": " + text
 			}
-			return nil, nil, nil, &MCPError{Code: CodeInvalidParams, Message: "Invalid inputResponses: " + msg, Err: err}
+			return nil, nil, nil, &MCPError{Code: CodeInvalidParams, Message: "Invalid inputResponses: " + text, Err: err}
 		}
 		used++
 		answers = append(answers[:len(answers):len(answers)], a)
@@ -430,7 +432,7 @@ func answersAny(reqs []Request, responses map[string]json.RawMessage) bool {
 func (s *MCPServer) run(ctx context.Context, c MCPToolCall, answers Answers, tool func(context.Context, Answers) ToolResult) (r ToolResult, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			reason := fmt.Errorf("%w: tool %s: %v", ErrToolPanicked, quote(c.Tool), p)
+			reason := fmt.Errorf("%w: tool %s: %v", ErrToolPanicked, msg.Quote(c.Tool), p)
 			s.logger().ErrorContext(ctx, "toolnexus: MCP tool panicked",
 				"tool", c.Tool, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 			err = &MCPError{Code: CodeInternalError, Message: "Internal error", Err: reason}
@@ -484,7 +486,7 @@ func (s *MCPServer) inputRequests(c MCPToolCall, reqs []Request) (map[string]MCP
 	inputs := make(map[string]MCPInputRequest, len(reqs))
 	for _, req := range reqs {
 		if _, dup := inputs[req.ID]; dup {
-			return nil, errorf(ErrInvalidRequest, "tool %s asks two requests with the ID %s", quote(c.Tool), quote(req.ID))
+			return nil, msg.Errorf(ErrInvalidRequest, "tool %s asks two requests with the ID %s", msg.Quote(c.Tool), msg.Quote(req.ID))
 		}
 		in, err := req.MCPInputRequestFor(c.Client.Protocol)
 		if err != nil {
@@ -509,7 +511,7 @@ func (s *MCPServer) ask(ctx context.Context, c MCPToolCall, reqs []Request) (map
 			if e, ok := err.(*MCPError); ok {
 				return nil, s.logged(ctx, c, e)
 			}
-			return nil, s.internal(ctx, c, fmt.Errorf("toolnexus: asking the client request %s: %w", quote(req.ID), err))
+			return nil, s.internal(ctx, c, fmt.Errorf("toolnexus: asking the client request %s: %w", msg.Quote(req.ID), err))
 		}
 		responses[req.ID] = resp
 	}
@@ -579,7 +581,7 @@ func (s *MCPServer) canAsk(ctx context.Context, c MCPToolCall, reqs []Request) e
 		Code:    CodeMissingClientCapability,
 		Message: "Missing required client capability: " + strings.Join(names, ", "),
 		Data:    json.RawMessage(data),
-		Err:     errorf(ErrMissingCapability, "tool %s asks for %s", quote(c.Tool), strings.Join(names, ", ")),
+		Err:     msg.Errorf(ErrMissingCapability, "tool %s asks for %s", msg.Quote(c.Tool), strings.Join(names, ", ")),
 	}
 	s.refused(ctx, slog.LevelInfo, "toolnexus: MCP client lacks a capability the tool asks for", "tool", c.Tool, "err", err.Err)
 	return err

@@ -3,6 +3,8 @@ package toolnexus
 import (
 	"errors"
 	"strings"
+
+	"github.com/toolnexus-go/toolnexus/internal/msg"
 )
 
 // ErrPending reports a suspension given to a destination that takes only a
@@ -313,7 +315,7 @@ type OpenAIAgentsContent struct {
 // again and finishes.
 func (r ToolResult) OpenAIAgentsToolResult(callID, turnID string) (OpenAIAgentsToolResult, error) {
 	if req, ok := PendingOf(r); ok {
-		return OpenAIAgentsToolResult{}, errorf(ErrPending, "call %s waits on request %s", quote(callID), quote(req.ID))
+		return OpenAIAgentsToolResult{}, msg.Errorf(ErrPending, "call %s waits on request %s", msg.Quote(callID), msg.Quote(req.ID))
 	}
 	o := OpenAIAgentsToolResult{Type: "agent.session.input.tool_result", CallID: callID, TurnID: turnID, Success: !r.IsError}
 	texts, media := layout(r, OpenAIAgents.carriesFor(r), func(_ int, p ContentPart) OpenAIAgentsContent {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/google/uuid"
+	"github.com/toolnexus-go/toolnexus/internal/msg"
 )
 
 // DefaultAuthPrompt is the prompt [AuthRequired] uses when it is given none.
@@ -157,23 +158,23 @@ func validatePendingMore(m map[string]any) error {
 	}
 	first, ok := requestOf(m[MetadataPending])
 	if !ok {
-		return errorf(ErrInvalidRequest, "metadata %q without a request under %q", MetadataPendingMore, MetadataPending)
+		return msg.Errorf(ErrInvalidRequest, "metadata %q without a request under %q", MetadataPendingMore, MetadataPending)
 	}
 	elems, ok := listOf(v)
 	if !ok {
-		return errorf(ErrInvalidRequest, "metadata %q holds %T, not a list of requests", MetadataPendingMore, v)
+		return msg.Errorf(ErrInvalidRequest, "metadata %q holds %T, not a list of requests", MetadataPendingMore, v)
 	}
 	seen := map[string]bool{first.ID: true}
 	for i, e := range elems {
 		req, ok := requestOf(e)
 		if !ok {
-			return errorf(ErrInvalidRequest, "metadata %q holds %s at %d, not a request", MetadataPendingMore, describeValue(e), i)
+			return msg.Errorf(ErrInvalidRequest, "metadata %q holds %s at %d, not a request", MetadataPendingMore, describeValue(e), i)
 		}
 		if err := validatePending(e); err != nil {
 			return fmt.Errorf("%w (%s %d)", err, MetadataPendingMore, i)
 		}
 		if seen[req.ID] {
-			return errorf(ErrInvalidRequest, "request id %s repeats (%s %d)", quote(req.ID), MetadataPendingMore, i)
+			return msg.Errorf(ErrInvalidRequest, "request id %s repeats (%s %d)", msg.Quote(req.ID), MetadataPendingMore, i)
 		}
 		seen[req.ID] = true
 	}
@@ -366,7 +367,7 @@ func requestFromMap(m map[string]any) (Request, bool) {
 func validatePending(v any) error {
 	req, ok := requestOf(v)
 	if !ok {
-		return errorf(ErrInvalidRequest, "metadata %q holds %s, not a request", MetadataPending, describeValue(v))
+		return msg.Errorf(ErrInvalidRequest, "metadata %q holds %s, not a request", MetadataPending, describeValue(v))
 	}
 	if m, ok := v.(map[string]any); ok {
 		// A null member is an absent one, as other ports write them
@@ -374,13 +375,13 @@ func validatePending(v any) error {
 		for _, k := range [...]string{"id", "kind", "prompt", "url", "expiresAt"} {
 			if f, ok := m[k]; ok && f != nil {
 				if _, ok := f.(string); !ok {
-					return errorf(ErrInvalidRequest, "pending %s is %T, not a string", k, f)
+					return msg.Errorf(ErrInvalidRequest, "pending %s is %T, not a string", k, f)
 				}
 			}
 		}
 		if f, ok := m["data"]; ok && f != nil {
 			if _, ok := f.(map[string]any); !ok {
-				return errorf(ErrInvalidRequest, "pending data is %T, not an object", f)
+				return msg.Errorf(ErrInvalidRequest, "pending data is %T, not an object", f)
 			}
 		}
 	}

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+
+	"github.com/toolnexus-go/toolnexus/internal/msg"
 )
 
 // PartReader reads parts with a size limit and a MIME type that apply to
@@ -98,7 +100,7 @@ func PartFromFS(fsys fs.FS, name string) (ContentPart, error) {
 // MIME type.
 func (pr PartReader) FS(fsys fs.FS, name string) (ContentPart, error) {
 	if fsys == nil {
-		return ContentPart{}, errorf(ErrInvalidPart, "nil fs.FS")
+		return ContentPart{}, msg.Errorf(ErrInvalidPart, "nil fs.FS")
 	}
 	return pr.open(fsys.Open, name)
 }
@@ -142,10 +144,10 @@ func (pr PartReader) readFile(f fs.File, name string) (string, error) {
 		data, err = pr.read(f)
 	}
 	if err != nil {
-		return "", readFailed(err, quote(name))
+		return "", readFailed(err, msg.Quote(name))
 	}
 	if data == "" {
-		return "", errorf(ErrInvalidPart, "%s is empty", quote(name))
+		return "", msg.Errorf(ErrInvalidPart, "%s is empty", msg.Quote(name))
 	}
 	return data, nil
 }
@@ -160,7 +162,7 @@ func readFailed(err error, what string) error {
 	var pe *fs.PathError
 	switch {
 	case changed != nil:
-		return errorf(ErrFileChanged, "%s %v", what, changed)
+		return msg.Errorf(ErrFileChanged, "%s %v", what, changed)
 	case errors.Is(err, ErrPartTooLarge):
 		return err
 	case errors.As(err, &pe): // it names its file
@@ -187,7 +189,7 @@ func (pr PartReader) Bytes(b []byte) (ContentPart, error) {
 		return ContentPart{}, err
 	}
 	if len(b) == 0 {
-		return ContentPart{}, errorf(ErrInvalidPart, "empty %s payload", quote(mimeType))
+		return ContentPart{}, msg.Errorf(ErrInvalidPart, "empty %s payload", msg.Quote(mimeType))
 	}
 	var sb strings.Builder
 	sb.Grow(base64.StdEncoding.EncodedLen(len(b)))
@@ -214,7 +216,7 @@ func (pr PartReader) Base64(data string) (ContentPart, error) {
 		return ContentPart{}, err
 	}
 	if data == "" {
-		return ContentPart{}, errorf(ErrInvalidPart, "empty base64 payload")
+		return ContentPart{}, msg.Errorf(ErrInvalidPart, "empty base64 payload")
 	}
 	if err := checkBase64(data); err != nil {
 		return ContentPart{}, err
@@ -253,13 +255,13 @@ func (pr PartReader) URL(url string) (ContentPart, error) {
 				return ContentPart{}, err
 			}
 			if !strings.EqualFold(want, m) {
-				return ContentPart{}, errorf(ErrInvalidMIMEType, "data URL holds %s, not %s", quote(m), quote(pr.MIMEType))
+				return ContentPart{}, msg.Errorf(ErrInvalidMIMEType, "data URL holds %s, not %s", msg.Quote(m), msg.Quote(pr.MIMEType))
 			}
 		}
 		return PartReader{MaxBytes: pr.MaxBytes, MIMEType: m}.Base64(data)
 	}
 	if url == "" {
-		return ContentPart{}, errorf(ErrInvalidPart, "empty URL")
+		return ContentPart{}, msg.Errorf(ErrInvalidPart, "empty URL")
 	}
 	mimeType, err := pr.mimeType()
 	if err != nil {
@@ -295,14 +297,14 @@ func (pr PartReader) Reader(r io.Reader) (ContentPart, error) {
 		return ContentPart{}, err
 	}
 	if r == nil {
-		return ContentPart{}, errorf(ErrInvalidPart, "nil reader")
+		return ContentPart{}, msg.Errorf(ErrInvalidPart, "nil reader")
 	}
 	data, err := pr.read(r)
 	if err != nil {
 		return ContentPart{}, readFailed(err, "the reader")
 	}
 	if data == "" {
-		return ContentPart{}, errorf(ErrInvalidPart, "empty %s payload", quote(mimeType))
+		return ContentPart{}, msg.Errorf(ErrInvalidPart, "empty %s payload", msg.Quote(mimeType))
 	}
 	return newPart(mimeType, data, ""), nil
 }
@@ -604,9 +606,9 @@ func openPeerJSON(data []byte, maxBytes int64, sentinel error) (jsonReader, erro
 	d := jsonReader{data: data}
 	if d.peek() != '{' {
 		if !validJSON(data) {
-			return jsonReader{}, errorf(sentinel, "%s", notJSON(data))
+			return jsonReader{}, msg.Errorf(sentinel, "%s", notJSON(data))
 		}
-		return jsonReader{}, errorf(sentinel, "want a JSON object, got %s", d.kind())
+		return jsonReader{}, msg.Errorf(sentinel, "want a JSON object, got %s", d.kind())
 	}
 	return d, nil
 }
@@ -617,7 +619,7 @@ func openPeerJSON(data []byte, maxBytes int64, sentinel error) (jsonReader, erro
 // checked before any of it was read; else err.
 func peerError(data []byte, err, sentinel error) error {
 	if !validJSON(data) {
-		return errorf(sentinel, "%s", notJSON(data))
+		return msg.Errorf(sentinel, "%s", notJSON(data))
 	}
-	return errorf(sentinel, "%v", err)
+	return msg.Errorf(sentinel, "%v", err)
 }

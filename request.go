@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"time"
+
+	"github.com/toolnexus-go/toolnexus/internal/msg"
 )
 
 // Request is what a suspended tool waits for: a login, an approval, an answer
@@ -72,19 +74,19 @@ func (r Request) Validate() error {
 func (r Request) validate() (time.Time, error) {
 	switch {
 	case r.ID == "":
-		return time.Time{}, errorf(ErrInvalidRequest, "%s request has no id", quote(r.Kind))
+		return time.Time{}, msg.Errorf(ErrInvalidRequest, "%s request has no id", msg.Quote(r.Kind))
 	case r.Kind == "":
-		return time.Time{}, errorf(ErrInvalidRequest, "request %s has no kind", quote(r.ID))
+		return time.Time{}, msg.Errorf(ErrInvalidRequest, "request %s has no kind", msg.Quote(r.ID))
 	case r.Prompt == "":
-		return time.Time{}, errorf(ErrInvalidRequest, "request %s has no prompt", quote(r.ID))
+		return time.Time{}, msg.Errorf(ErrInvalidRequest, "request %s has no prompt", msg.Quote(r.ID))
 	}
 	if r.URL != "" {
 		if err := checkURL(r.URL); err != nil {
-			return time.Time{}, errorf(ErrInvalidRequest, "request %s: url %s is not an absolute URL", quote(r.ID), quote(r.URL))
+			return time.Time{}, msg.Errorf(ErrInvalidRequest, "request %s: url %s is not an absolute URL", msg.Quote(r.ID), msg.Quote(r.URL))
 		}
 	}
 	if err := checkData(r.Data); err != nil {
-		return time.Time{}, errorf(ErrInvalidRequest, "request %s: data %v", quote(r.ID), err)
+		return time.Time{}, msg.Errorf(ErrInvalidRequest, "request %s: data %v", msg.Quote(r.ID), err)
 	}
 	return r.Expiry()
 }
@@ -201,7 +203,7 @@ func (r Request) Expiry() (time.Time, error) {
 	}
 	t, err := parseRFC3339(r.ExpiresAt)
 	if err != nil {
-		return time.Time{}, errorf(ErrInvalidExpiry, "%s is not RFC 3339", quote(r.ExpiresAt))
+		return time.Time{}, msg.Errorf(ErrInvalidExpiry, "%s is not RFC 3339", msg.Quote(r.ExpiresAt))
 	}
 	return t, nil
 }
@@ -215,7 +217,7 @@ func parseRFC3339(s string) (time.Time, error) {
 	}
 	leap, ok := checkRFC3339(s)
 	if !ok {
-		return time.Time{}, errorf(ErrInvalidExpiry, "%s is not RFC 3339", quote(s))
+		return time.Time{}, msg.Errorf(ErrInvalidExpiry, "%s is not RFC 3339", msg.Quote(s))
 	}
 	if leap {
 		t, err := parseRFC3339Std(s[:17] + "59" + s[19:])
@@ -404,14 +406,14 @@ type Answer struct {
 // read).
 func (a Answer) Check(req Request, now time.Time) error {
 	if a.ID == "" || a.ID != req.ID {
-		return errorf(ErrAnswerMismatch, "answer id %s, request id %s", quote(a.ID), quote(req.ID))
+		return msg.Errorf(ErrAnswerMismatch, "answer id %s, request id %s", msg.Quote(a.ID), msg.Quote(req.ID))
 	}
 	t, err := req.Expiry()
 	if err != nil {
 		return err
 	}
 	if !t.IsZero() && !now.Before(t) {
-		return errorf(ErrExpired, "request %s expired at %s", quote(req.ID), req.ExpiresAt)
+		return msg.Errorf(ErrExpired, "request %s expired at %s", msg.Quote(req.ID), req.ExpiresAt)
 	}
 	return nil
 }
@@ -425,17 +427,17 @@ func (a Answer) Check(req Request, now time.Time) error {
 func (a Answer) DecodeData(v any) error {
 	rv := reflect.ValueOf(v)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
-		return errorf(ErrInvalidJSON, "DecodeData needs a non-nil pointer, not %T", v)
+		return msg.Errorf(ErrInvalidJSON, "DecodeData needs a non-nil pointer, not %T", v)
 	}
 	if err := checkData(a.Data); err != nil {
-		return errorf(ErrInvalidRequest, "answer %s: data %v", quote(a.ID), err)
+		return msg.Errorf(ErrInvalidRequest, "answer %s: data %v", msg.Quote(a.ID), err)
 	}
 	b, err := json.Marshal(exactKeys(a.Data, rv.Type().Elem()))
 	if err != nil {
-		return errorf(ErrInvalidJSON, "%v", err)
+		return msg.Errorf(ErrInvalidJSON, "%v", err)
 	}
 	if err := json.Unmarshal(b, v); err != nil {
-		return errorf(ErrInvalidJSON, "%v", err)
+		return msg.Errorf(ErrInvalidJSON, "%v", err)
 	}
 	return nil
 }

@@ -11,8 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/toolnexus-go/toolnexus/internal/msg"
 )
 
 // This file holds everything about what a value shows when it is printed,
@@ -46,37 +46,13 @@ const maxShown = 256
 // one by one.
 const maxItems = 64
 
-// cut returns the head of s shown for display, at most max bytes of it ended
-// at a rune boundary, and the tail to print after it: "" when s is whole,
-// else "… (N bytes)".
-func cut(s string, max int) (head, tail string) {
-	if len(s) <= max {
-		return s, ""
-	}
-	n := max
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n], "… (" + strconv.Itoa(len(s)) + " bytes)"
-}
-
-// quote returns s quoted for an error message, cut to a short prefix when it
-// is long: an error must not carry a megabyte of base64.
-func quote(s string) string {
-	h, t := cut(s, maxQuoted)
-	return strconv.Quote(h) + t
-}
-
-// maxQuoted is how much of an offending value an error message shows.
-const maxQuoted = 40
-
 // shown is a metadata string as it is logged: a data URL without its
 // payload, and cut at maxShown bytes.
 func shown(s string) string {
 	if isDataURL(s) {
 		return redactDataURL(s)
 	}
-	h, t := cut(s, maxShown)
+	h, t := msg.Cut(s, maxShown)
 	return h + t
 }
 
@@ -86,25 +62,14 @@ func logString(s string) string {
 	if isDataURL(s) {
 		return strconv.Quote(redactDataURL(s))
 	}
-	h, t := cut(s, maxShown)
+	h, t := msg.Cut(s, maxShown)
 	return strconv.Quote(h) + t
-}
-
-// printable returns s as it is when it holds only graphic characters and no
-// space, else quoted, so that text from a peer cannot forge a line of a log.
-func printable(s string) string {
-	for _, c := range s {
-		if c == utf8.RuneError || c == ' ' || !unicode.IsGraphic(c) {
-			return strconv.Quote(s)
-		}
-	}
-	return s
 }
 
 // redactDataURL cuts the payload off a data URL: "data:image/png;base64,…".
 func redactDataURL(u string) string {
 	meta, _, _ := strings.Cut(u, ",")
-	h, t := cut(meta, maxShown)
+	h, t := msg.Cut(meta, maxShown)
 	return h + t + ",…"
 }
 
@@ -617,7 +582,7 @@ func (r ToolResult) logValue(w *walk, depth int) slog.Value {
 			meta = append(meta, slog.Attr{Key: "metadata", Value: seen(reflect.ValueOf(r.Metadata))})
 			return slog.GroupValue(append(attrs, meta...)...)
 		}
-		for _, k := range sortedKeys(r.Metadata) {
+		for _, k := range msg.SortedKeys(r.Metadata) {
 			if k != MetadataPending {
 				meta = append(meta, slog.Attr{Key: k, Value: w.logValue(r.Metadata[k], depth+1)})
 			}
@@ -627,20 +592,6 @@ func (r ToolResult) logValue(w *walk, depth int) slog.Value {
 		}
 	}
 	return slog.GroupValue(attrs...)
-}
-
-// sortedKeys returns the keys of m in order, in one allocation (none for
-// an empty map).
-func sortedKeys[V any](m map[string]V) []string {
-	if len(m) == 0 {
-		return nil
-	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // logValue logs a metadata value without any payload it may carry: numbers,
@@ -754,7 +705,7 @@ func (r ToolResult) goString(w *walk, depth int) string {
 		b = fmt.Appendf(b, "map[string]interface {}(len %d)", len(r.Metadata))
 	default:
 		b = append(b, "map[string]interface {}{"...)
-		for i, k := range sortedKeys(r.Metadata) {
+		for i, k := range msg.SortedKeys(r.Metadata) {
 			if i > 0 {
 				b = append(b, ", "...)
 			}

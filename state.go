@@ -21,6 +21,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/toolnexus-go/toolnexus/internal/msg"
 )
 
 // MinStateKeyLen is the shortest request state key, in bytes. A key should
@@ -181,9 +183,9 @@ func NewSealer(o SealerOptions) (*Sealer, error) {
 	}
 	switch {
 	case s.maxAge < 0 || s.maxAge > MaxStateMaxAge:
-		return nil, errorf(ErrInvalidSealer, "MaxAge %v is not between 0 and %v", o.MaxAge, MaxStateMaxAge)
+		return nil, msg.Errorf(ErrInvalidSealer, "MaxAge %v is not between 0 and %v", o.MaxAge, MaxStateMaxAge)
 	case s.skew < 0 || s.skew > MaxStateClockSkew:
-		return nil, errorf(ErrInvalidSealer, "ClockSkew %v is not between 0 and %v", o.ClockSkew, MaxStateClockSkew)
+		return nil, msg.Errorf(ErrInvalidSealer, "ClockSkew %v is not between 0 and %v", o.ClockSkew, MaxStateClockSkew)
 	}
 	if err := s.deriveKeys(o.Keys, o.DrawEachNonce); err != nil {
 		return nil, err
@@ -195,15 +197,15 @@ func NewSealer(o SealerOptions) (*Sealer, error) {
 // themselves when drawEach is set.
 func (s *Sealer) deriveKeys(secrets [][]byte, drawEach bool) error {
 	if len(secrets) == 0 {
-		return errorf(ErrInvalidKey, "no key")
+		return msg.Errorf(ErrInvalidKey, "no key")
 	}
 	s.keys = make([]stateKey, len(secrets))
 	for i, secret := range secrets {
 		if len(secret) < MinStateKeyLen {
 			if len(secrets) == 1 {
-				return errorf(ErrShortKey, "%d bytes, want at least %d", len(secret), MinStateKeyLen)
+				return msg.Errorf(ErrShortKey, "%d bytes, want at least %d", len(secret), MinStateKeyLen)
 			}
-			return errorf(ErrShortKey, "key %d of %d: %d bytes, want at least %d", i+1, len(secrets), len(secret), MinStateKeyLen)
+			return msg.Errorf(ErrShortKey, "key %d of %d: %d bytes, want at least %d", i+1, len(secrets), len(secret), MinStateKeyLen)
 		}
 		k, err := newStateKey(secret, drawEach || fips140.Enabled())
 		if err != nil {
@@ -211,7 +213,7 @@ func (s *Sealer) deriveKeys(secrets [][]byte, drawEach bool) error {
 		}
 		for j := range i {
 			if s.keys[j].id == k.id {
-				return errorf(ErrInvalidKey, "key %d of %d is key %d again", i+1, len(secrets), j+1)
+				return msg.Errorf(ErrInvalidKey, "key %d of %d is key %d again", i+1, len(secrets), j+1)
 			}
 		}
 		s.keys[i] = k
@@ -357,7 +359,7 @@ func (o OpenedState) Answers() Answers {
 // ([ErrDuplicateKey] when they repeat a name).
 func (s *Sealer) Seal(call StateCall, st State, now time.Time) (string, error) {
 	if len(st.Requests) == 0 {
-		return "", errorf(ErrInvalidRequest, "a request state holds no request")
+		return "", msg.Errorf(ErrInvalidRequest, "a request state holds no request")
 	}
 	expiry := int64(noExpiry)
 	if s.maxAge > 0 {
@@ -404,11 +406,11 @@ func (s *Sealer) Seal(call StateCall, st State, now time.Time) (string, error) {
 	plain = appendString(plain, call.Principal)
 	plain, err := appendState(plain, st)
 	if err != nil {
-		return "", errorf(ErrInvalidRequest, "request %s: %v", quote(id), err)
+		return "", msg.Errorf(ErrInvalidRequest, "request %s: %v", msg.Quote(id), err)
 	}
 	textLen := base64.RawURLEncoding.EncodedLen(headerLen + nonceLen + len(plain) + tagLen)
 	if size := len(statePrefix) + textLen; size > maxStateLen {
-		return "", errorf(ErrInvalidRequest, "request %s would make a state of %d bytes, over the limit of %d bytes", quote(id), size, maxStateLen)
+		return "", msg.Errorf(ErrInvalidRequest, "request %s would make a state of %d bytes, over the limit of %d bytes", msg.Quote(id), size, maxStateLen)
 	}
 	var sealed []byte
 	if k.randomNonce {
@@ -533,7 +535,7 @@ func (s *Sealer) Open(state string, call StateCall, now time.Time) (st OpenedSta
 		// In milliseconds, as the issue time is: later than now and the
 		// skew, to the nanosecond, is later than their millisecond.
 		if c.issuedAt > now.Add(s.skew).UnixMilli() {
-			return OpenedState{}, errorf(ErrInvalidState, "issued at %s, later than %s allows with a clock skew of %v",
+			return OpenedState{}, msg.Errorf(ErrInvalidState, "issued at %s, later than %s allows with a clock skew of %v",
 				st.IssuedAt.Format(time.RFC3339Nano), now.UTC().Format(time.RFC3339Nano), s.skew)
 		}
 		if age := s.maxAge.Milliseconds(); c.issuedAt <= noExpiry-age {
@@ -577,7 +579,7 @@ func (s *Sealer) key(id []byte) *stateKey {
 // enough for a header, a nonce and a tag.
 func decodeState(buf []byte, state string) ([]byte, error) {
 	if len(state) > maxStateLen {
-		return nil, errorf(ErrInvalidState, "longer than %d bytes", maxStateLen)
+		return nil, msg.Errorf(ErrInvalidState, "longer than %d bytes", maxStateLen)
 	}
 	body, ok := strings.CutPrefix(state, statePrefix)
 	if !ok {
@@ -597,19 +599,19 @@ func decodeState(buf []byte, state string) ([]byte, error) {
 // the binding of its arguments and the error of computing it.
 func (s *Sealer) check(c *claims, call *StateCall, args *argsBinding, argsErr error) error {
 	if string(c.audience) != s.audience {
-		return errorf(ErrStateMismatch, "it was sealed for another audience, not %s", quote(s.audience))
+		return msg.Errorf(ErrStateMismatch, "it was sealed for another audience, not %s", msg.Quote(s.audience))
 	}
 	if string(c.tool) != call.Tool {
-		return errorf(ErrStateMismatch, "it was sealed for another tool, not %s", quote(call.Tool))
+		return msg.Errorf(ErrStateMismatch, "it was sealed for another tool, not %s", msg.Quote(call.Tool))
 	}
 	if argsErr != nil {
 		return argsErr
 	}
 	if !bytes.Equal(c.args, args.bytes()) {
-		return errorf(ErrStateMismatch, "it was sealed for other arguments to %s", quote(call.Tool))
+		return msg.Errorf(ErrStateMismatch, "it was sealed for other arguments to %s", msg.Quote(call.Tool))
 	}
 	if string(c.principal) != call.Principal {
-		return errorf(ErrStateMismatch, "it was sealed for another principal")
+		return msg.Errorf(ErrStateMismatch, "it was sealed for another principal")
 	}
 	return nil
 }
@@ -619,14 +621,14 @@ func (s *Sealer) check(c *claims, call *StateCall, args *argsBinding, argsErr er
 func (s *Sealer) expired(st OpenedState, now time.Time) error {
 	for _, r := range st.Requests() {
 		if r.Expired(now) {
-			return errorf(ErrExpired, "request %s expired at %s", quote(r.ID), r.ExpiresAt)
+			return msg.Errorf(ErrExpired, "request %s expired at %s", msg.Quote(r.ID), r.ExpiresAt)
 		}
 	}
 	if s.maxAge > 0 && !now.Before(st.IssuedAt.Add(s.maxAge)) {
-		return errorf(ErrExpired, "the state issued at %s has passed the maximum age of %v",
+		return msg.Errorf(ErrExpired, "the state issued at %s has passed the maximum age of %v",
 			st.IssuedAt.Format(time.RFC3339Nano), s.maxAge)
 	}
-	return errorf(ErrExpired, "the state expired at %s", st.ExpiresAt.Format(time.RFC3339Nano))
+	return msg.Errorf(ErrExpired, "the state expired at %s", st.ExpiresAt.Format(time.RFC3339Nano))
 }
 
 // Claim marks st, which [Sealer.Open] returned, as finished, once
@@ -649,7 +651,7 @@ func (s *Sealer) Claim(ctx context.Context, st OpenedState) error {
 		return nil
 	}
 	if st.ID == "" || st.ExpiresAt.IsZero() {
-		return errorf(ErrInvalidState, "the state to claim has no ID or no expiry: claim an OpenedState that Open returned")
+		return msg.Errorf(ErrInvalidState, "the state to claim has no ID or no expiry: claim an OpenedState that Open returned")
 	}
 	until := st.ExpiresAt
 	if st.sealedExpiry != 0 && st.sealedExpiry != noExpiry {
@@ -660,7 +662,7 @@ func (s *Sealer) Claim(ctx context.Context, st OpenedState) error {
 		return fmt.Errorf("%w: state %s: %w", ErrClaimStore, st.ID, err)
 	}
 	if !fresh {
-		return errorf(ErrStateReplayed, "state %s has already been used", st.ID)
+		return msg.Errorf(ErrStateReplayed, "state %s has already been used", st.ID)
 	}
 	return nil
 }
@@ -696,7 +698,7 @@ func RequestStateExpiry(state string) (time.Time, error) {
 func KeysFromHex(list string) ([][]byte, error) {
 	list = strings.Trim(list, asciiSpace)
 	if list == "" {
-		return nil, errorf(ErrInvalidKey, "no key")
+		return nil, msg.Errorf(ErrInvalidKey, "no key")
 	}
 	fields := strings.Split(list, ",")
 	keys := make([][]byte, len(fields))
@@ -704,11 +706,11 @@ func KeysFromHex(list string) ([][]byte, error) {
 		key, err := hex.DecodeString(f)
 		switch {
 		case f == "":
-			return nil, errorf(ErrInvalidKey, "key %d of %d is empty", i+1, len(fields))
+			return nil, msg.Errorf(ErrInvalidKey, "key %d of %d is empty", i+1, len(fields))
 		case err != nil:
-			return nil, errorf(ErrInvalidKey, "key %d of %d is not hex", i+1, len(fields))
+			return nil, msg.Errorf(ErrInvalidKey, "key %d of %d is not hex", i+1, len(fields))
 		case len(key) < MinStateKeyLen:
-			return nil, errorf(ErrShortKey, "key %d of %d: %d bytes, want at least %d", i+1, len(fields), len(key), MinStateKeyLen)
+			return nil, msg.Errorf(ErrShortKey, "key %d of %d: %d bytes, want at least %d", i+1, len(fields), len(key), MinStateKeyLen)
 		}
 		keys[i] = key
 	}
@@ -764,7 +766,7 @@ func unboundSealer(key []byte) (*Sealer, error) {
 
 // errInvalidState is the one error of a state that fails to open: it does
 // not say which check failed.
-var errInvalidState = errorf(ErrInvalidState, "not sealed with this key, or altered")
+var errInvalidState = msg.Errorf(ErrInvalidState, "not sealed with this key, or altered")
 
 // String returns c's fields, its arguments as their size, for %v.
 func (c StateCall) String() string { return showWire(c, false) }

@@ -13,6 +13,8 @@ import (
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/toolnexus-go/toolnexus/internal/msg"
 )
 
 // maxVerbatimArgs is the longest canonical form of arguments that a state
@@ -87,10 +89,10 @@ func decodeArgs(args json.RawMessage) (any, error) {
 	d.UseNumber()
 	var decoded any
 	if err := d.Decode(&decoded); err != nil {
-		return nil, errorf(ErrInvalidJSON, "arguments: %v", err)
+		return nil, msg.Errorf(ErrInvalidJSON, "arguments: %v", err)
 	}
 	if _, err := d.Token(); err != io.EOF {
-		return nil, errorf(ErrInvalidJSON, "arguments: not one JSON value")
+		return nil, msg.Errorf(ErrInvalidJSON, "arguments: not one JSON value")
 	}
 	if decoded != nil {
 		v = decoded
@@ -817,7 +819,7 @@ func duplicateName(frames []nameFrame, prev, name []byte) error {
 		var path strings.Builder
 		for _, f := range frames[:len(frames)-1] {
 			if f.object {
-				path.WriteString(keyPath(string(f.key)))
+				path.WriteString(msg.KeyPath(string(f.key)))
 			} else {
 				path.WriteString("[" + strconv.Itoa(f.n) + "]")
 			}
@@ -825,9 +827,9 @@ func duplicateName(frames []nameFrame, prev, name []byte) error {
 		where = "in the object at " + strings.TrimPrefix(path.String(), ".")
 	}
 	if bytes.Equal(prev, name) {
-		return errorf(ErrDuplicateKey, "key %s appears twice %s", quoteName(name), where)
+		return msg.Errorf(ErrDuplicateKey, "key %s appears twice %s", quoteName(name), where)
 	}
-	return errorf(ErrDuplicateKey, "keys %s and %s %s are one key when case is folded, as encoding/json folds it",
+	return msg.Errorf(ErrDuplicateKey, "keys %s and %s %s are one key when case is folded, as encoding/json folds it",
 		quoteName(prev), quoteName(name), where)
 }
 
@@ -835,7 +837,7 @@ func duplicateName(frames []nameFrame, prev, name []byte) error {
 // when it is long: a name that looks like another ("K", the Kelvin sign)
 // shows its escape.
 func quoteName(name []byte) string {
-	h, t := cut(string(name), maxQuoted)
+	h, t := msg.Cut(string(name), msg.MaxQuoted)
 	return strconv.QuoteToASCII(h) + t
 }
 

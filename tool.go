@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"reflect"
+
+	"github.com/toolnexus-go/toolnexus/internal/msg"
 )
 
 // Tool is a tool as a host runs it for a model's call: args are the
@@ -33,7 +35,7 @@ type Tool func(ctx context.Context, args json.RawMessage, answers Answers) ToolR
 func DecodeArguments(args json.RawMessage, v any) error {
 	rv := reflect.ValueOf(v)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
-		return errorf(ErrInvalidJSON, "DecodeArguments needs a non-nil pointer, not %T", v)
+		return msg.Errorf(ErrInvalidJSON, "DecodeArguments needs a non-nil pointer, not %T", v)
 	}
 	if err := checkNames(args); err != nil {
 		return err
@@ -54,7 +56,7 @@ func decodeExact(args json.RawMessage, v any) error {
 		err = json.Unmarshal(b, v)
 	}
 	if err != nil {
-		return errorf(ErrInvalidJSON, "arguments: %v", err)
+		return msg.Errorf(ErrInvalidJSON, "arguments: %v", err)
 	}
 	return nil
 }

@@ -6,6 +6,8 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+
+	"github.com/toolnexus-go/toolnexus/internal/msg"
 )
 
 // MetadataPending is the reserved metadata key whose value, a [Request], makes
@@ -164,15 +166,15 @@ func (r ToolResult) String() string {
 			if i > 0 {
 				b = append(b, ' ')
 			}
-			b = append(b, printable(k)...)
+			b = append(b, msg.Printable(k)...)
 		}
 		b = append(b, ']')
 	}
 	if req, ok := PendingOf(r); ok {
 		b = append(b, " pending="...)
-		b = append(b, printable(req.Kind)...)
+		b = append(b, msg.Printable(req.Kind)...)
 		b = append(b, ':')
-		b = append(b, printable(req.ID)...)
+		b = append(b, msg.Printable(req.ID)...)
 	}
 	return string(b)
 }

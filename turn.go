@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/toolnexus-go/toolnexus/internal/msg"
 )
 
 // Turn is one assistant turn of tool calls: the calls one reply of a model
@@ -106,7 +108,7 @@ func (t Turn) Answer(a Answer, now time.Time) (ToolCall, error) {
 			return c, nil
 		}
 	}
-	return ToolCall{}, errorf(ErrAnswerMismatch, "no call of the turn waits on request %s", quote(a.ID))
+	return ToolCall{}, msg.Errorf(ErrAnswerMismatch, "no call of the turn waits on request %s", msg.Quote(a.ID))
 }
 
 // WithCall returns a copy of t in which c replaces the call with c's ID:
@@ -121,14 +123,14 @@ func (t Turn) WithCall(c ToolCall) (Turn, error) {
 	i := slices.IndexFunc(t.Calls, func(d ToolCall) bool { return d.ID == c.ID })
 	switch {
 	case i < 0:
-		return t, errorf(ErrInvalidTurn, "no call has id %s", quote(c.ID))
+		return t, msg.Errorf(ErrInvalidTurn, "no call has id %s", msg.Quote(c.ID))
 	case t.Calls[i].Name != c.Name:
-		return t, errorf(ErrInvalidTurn, "call %s is a call of %s, not %s", quote(c.ID), quote(t.Calls[i].Name), quote(c.Name))
+		return t, msg.Errorf(ErrInvalidTurn, "call %s is a call of %s, not %s", msg.Quote(c.ID), msg.Quote(t.Calls[i].Name), msg.Quote(c.Name))
 	}
 	if same, err := sameArguments(t.Calls[i].Arguments, c.Arguments); err != nil {
-		return t, errorfCause(ErrInvalidTurn, err, "call %s", quote(c.ID))
+		return t, errorfCause(ErrInvalidTurn, err, "call %s", msg.Quote(c.ID))
 	} else if !same {
-		return t, errorf(ErrInvalidTurn, "call %s was made with other arguments", quote(c.ID))
+		return t, msg.Errorf(ErrInvalidTurn, "call %s was made with other arguments", msg.Quote(c.ID))
 	}
 	for _, req := range requestsOf(c.Result) {
 		for j, d := range t.Calls {
@@ -156,7 +158,7 @@ func (t Turn) Validate() error {
 	}
 	for _, c := range t.Calls {
 		if err := c.Result.Validate(); err != nil {
-			return fmt.Errorf("%w (call %s)", err, quote(c.ID))
+			return fmt.Errorf("%w (call %s)", err, msg.Quote(c.ID))
 		}
 	}
 	return nil
@@ -165,22 +167,22 @@ func (t Turn) Validate() error {
 // check checks what a turn needs to be sent, its results aside.
 func (t Turn) check() error {
 	if len(t.Calls) == 0 {
-		return errorf(ErrInvalidTurn, "no calls")
+		return msg.Errorf(ErrInvalidTurn, "no calls")
 	}
 	seen := make(map[string]bool, len(t.Calls))
 	waits := map[string]string{} // the id of each request waited on, and its call's
 	for i, c := range t.Calls {
 		switch {
 		case c.ID == "":
-			return errorf(ErrInvalidTurn, "call %d has no id", i)
+			return msg.Errorf(ErrInvalidTurn, "call %d has no id", i)
 		case seen[c.ID]:
-			return errorf(ErrInvalidTurn, "two calls have id %s", quote(c.ID))
+			return msg.Errorf(ErrInvalidTurn, "two calls have id %s", msg.Quote(c.ID))
 		case c.Name == "":
-			return errorf(ErrInvalidTurn, "call %s has no tool name", quote(c.ID))
+			return msg.Errorf(ErrInvalidTurn, "call %s has no tool name", msg.Quote(c.ID))
 		case len(c.Arguments) > 0 && !json.Valid(c.Arguments):
-			return errorf(ErrInvalidTurn, "the arguments of call %s are not JSON", quote(c.ID))
+			return msg.Errorf(ErrInvalidTurn, "the arguments of call %s are not JSON", msg.Quote(c.ID))
 		case slices.ContainsFunc(c.Answers, func(a Answer) bool { return a.ID == "" }):
-			return errorf(ErrInvalidTurn, "call %s holds an answer without id", quote(c.ID))
+			return msg.Errorf(ErrInvalidTurn, "call %s holds an answer without id", msg.Quote(c.ID))
 		}
 		seen[c.ID] = true
 		for _, req := range requestsOf(c.Result) {
@@ -197,7 +199,7 @@ func (t Turn) check() error {
 // answer names its request only, and would reach one of them, not the one
 // it answers.
 func waitedTwice(first, second, request string) error {
-	return errorf(ErrInvalidTurn, "calls %s and %s both wait on request %s: an answer could not tell them apart", quote(first), quote(second), quote(request))
+	return msg.Errorf(ErrInvalidTurn, "calls %s and %s both wait on request %s: an answer could not tell them apart", msg.Quote(first), msg.Quote(second), msg.Quote(request))
 }
 
 // sendable reports why t cannot be sent yet, if it cannot.
@@ -207,7 +209,7 @@ func (t Turn) sendable() error {
 	}
 	for _, c := range t.Calls {
 		if reqs := requestsOf(c.Result); len(reqs) > 0 {
-			return errorf(ErrIncompleteTurn, "call %s waits on request %s", quote(c.ID), quote(reqs[0].ID))
+			return msg.Errorf(ErrIncompleteTurn, "call %s waits on request %s", msg.Quote(c.ID), msg.Quote(reqs[0].ID))
 		}
 	}
 	return nil

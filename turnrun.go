@@ -14,6 +14,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"time"
+
+	"github.com/toolnexus-go/toolnexus/internal/msg"
 )
 
 // DefaultExpiry is how long a request that a tool asks without ExpiresAt
@@ -143,7 +145,7 @@ func (r TurnRunner) Resume(ctx context.Context, t Turn, a Answer) (Turn, error) 
 func (r TurnRunner) run(ctx context.Context, name string, args json.RawMessage, answers Answers) ToolResult {
 	tool, ok := r.Tools[name]
 	if !ok || tool == nil {
-		return Error("toolnexus: unknown tool " + quote(name))
+		return Error("toolnexus: unknown tool " + msg.Quote(name))
 	}
 	args, err := readArguments(name, args, nil)
 	if err != nil {
@@ -151,7 +153,7 @@ func (r TurnRunner) run(ctx context.Context, name string, args json.RawMessage, 
 	}
 	res := r.safely(ctx, tool, name, args, answers)
 	if err := res.Validate(); err != nil {
-		return Errorf("toolnexus: tool %s returned an invalid result: %s", quote(name), reason(err))
+		return Errorf("toolnexus: tool %s returned an invalid result: %s", msg.Quote(name), reason(err))
 	}
 	return r.withExpiry(res)
 }
@@ -162,7 +164,7 @@ func (r TurnRunner) safely(ctx context.Context, tool Tool, name string, args jso
 		if p := recover(); p != nil {
 			r.logger().ErrorContext(ctx, "toolnexus: tool panicked",
 				"tool", name, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-			res = Error(fmt.Sprintf("%v: %s", ErrToolPanicked, quote(name)))
+			res = Error(fmt.Sprintf("%v: %s", ErrToolPanicked, msg.Quote(name)))
 		}
 	}()
 	return tool(ctx, args, answers)
@@ -292,7 +294,7 @@ func argumentsError(name, format string, args ...any) error {
 func argumentsMessage(name, format string, args ...any) string {
 	of := "arguments "
 	if name != "" {
-		of = "arguments of " + quote(name) + " "
+		of = "arguments of " + msg.Quote(name) + " "
 	}
 	return "toolnexus: " + of + fmt.Sprintf(format, args...)
 }
