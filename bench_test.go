@@ -42,6 +42,7 @@ import (
 	"time"
 
 	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/internal/b64"
 )
 
 var benchSizes = []struct {
@@ -253,7 +254,7 @@ func BenchmarkFloor(b *testing.B) {
 		}, stdlib)
 		sideBySide(b, "op=encode/"+s.name, int64(s.n), func(b *testing.B) {
 			for range b.N {
-				intSink = int64(toolnexus.Encode(dst, data))
+				intSink = int64(b64.Encode(dst, data))
 			}
 		}, stdlib)
 	}
@@ -283,7 +284,7 @@ func BenchmarkEncode(b *testing.B) {
 		dst := make([]byte, base64.StdEncoding.EncodedLen(s.n))
 		sideBySide(b, s.name, int64(s.n), func(b *testing.B) {
 			for range b.N {
-				intSink = int64(toolnexus.Encode(dst, data))
+				intSink = int64(b64.Encode(dst, data))
 			}
 		}, func(b *testing.B) {
 			for range b.N {
@@ -303,7 +304,7 @@ func BenchmarkCheckBase64(b *testing.B) {
 		dst := make([]byte, s.n)
 		sideBySide(b, s.name, int64(len(text)), func(b *testing.B) {
 			for range b.N {
-				must(b, toolnexus.CheckBase64(text))
+				must(b, b64.Check(text))
 			}
 		}, func(b *testing.B) {
 			for range b.N {
@@ -856,7 +857,7 @@ func BenchmarkPartFromFileFloor(b *testing.B) {
 				must(b, err)
 			}
 			must(b, f.Close())
-			intSink = int64(toolnexus.Encode(dst, buf[:n]))
+			intSink = int64(b64.Encode(dst, buf[:n]))
 		}
 		for _, side := range []struct {
 			name  string

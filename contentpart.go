@@ -13,6 +13,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/toolnexus-go/toolnexus/internal/b64"
 	"github.com/toolnexus-go/toolnexus/internal/msg"
 )
 
@@ -237,7 +238,7 @@ func (p ContentPart) validate(canonical bool) error {
 	case canonical:
 		return nil
 	}
-	return checkBase64(p.Data)
+	return b64.Check(p.Data)
 }
 
 // checkMIMEType accepts a type/subtype MIME type, with parameters or not.
@@ -334,7 +335,7 @@ func (p ContentPart) SHA256() ([sha256.Size]byte, error) {
 	case p.Data == "":
 		return [sha256.Size]byte{}, msg.Errorf(ErrInvalidPart, "%s part has no data to hash", p.Type)
 	default:
-		if err := checkBase64(p.Data); err != nil {
+		if err := b64.Check(p.Data); err != nil {
 			return [sha256.Size]byte{}, err
 		}
 		var buf [8192]byte

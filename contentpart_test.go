@@ -883,3 +883,49 @@ func TestMIMETypeNoTrim(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, toolnexus.ContentPart{Type: toolnexus.PartFile, MIMEType: "text/plain", Data: "aGk="}, p)
 }
+
+// TestPartsCheckBase64 checks that every door of a part's base64 makes the
+// one check of a part's data (internal/b64 tests it, byte by byte):
+// PartFromBase64 refuses what Validate and SHA256 refuse, with the same
+// error, and keeps what they take as it is.
+func TestPartsCheckBase64(t *testing.T) {
+	t.Parallel()
+	for data, wantMsg := range map[string]string{
+		fixturePNGBase64(t): "",
+		"AA==":              "",
+		"AAAA\nAAA":         `byte '\n' at offset 4 of "AAAA\nAAA"`,
+		"AAB=":              `"AAB=" has non-zero padding bits`,
+		"AAA":               `length 3 of "AAA" is not a multiple of 4 (missing padding?)`,
+	} {
+		p, err := toolnexus.PartFromBase64(data, "image/png")
+		if wantMsg == "" {
+			require.NoError(t, err)
+			assert.Equal(t, data, p.Data)
+			continue
+		}
+		assertErr(t, err, toolnexus.ErrInvalidBase64, "toolnexus: invalid base64: "+wantMsg)
+		assert.Zero(t, p)
+		bad := toolnexus.ContentPart{Type: toolnexus.PartImage, MIMEType: "image/png", Data: data}
+		assert.Equal(t, err, bad.Validate())
+		_, shaErr := bad.SHA256()
+		assert.Equal(t, err, shaErr)
+	}
+}
+
+// TestPartFromBytesMatchesStdlib checks the data of PartFromBytes against
+// encoding/base64 around the chunk boundaries of the encoder (1536 bytes)
+// and of the reads (48 KiB).
+func TestPartFromBytesMatchesStdlib(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(1, 2))
+	src := make([]byte, 200_001)
+	for i := range src {
+		src[i] = byte(rng.Uint32())
+	}
+	for _, n := range []int{1, 2, 3, 4, 1535, 1536, 1537, 1538, 3072, 3073, 49151, 49152, 49153, 200_001} {
+		p, err := toolnexus.PartFromBytes(src[:n], "application/octet-stream")
+		require.NoError(t, err)
+		require.Equal(t, base64.StdEncoding.EncodeToString(src[:n]), p.Data, "PartFromBytes, length %d", n)
+		require.Equal(t, int64(n), p.Size(), fmt.Sprint("size of ", n))
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/toolnexus-go/toolnexus/internal/b64"
 	"github.com/toolnexus-go/toolnexus/internal/msg"
 )
 
@@ -30,7 +31,7 @@ var (
 	ErrInvalidPart = errors.New("toolnexus: invalid part")
 	// ErrInvalidBase64 reports data that is not canonical standard base64:
 	// padded, in the standard alphabet, without whitespace or line breaks.
-	ErrInvalidBase64 = errors.New("toolnexus: invalid base64")
+	ErrInvalidBase64 = b64.ErrInvalid
 	// ErrInvalidDataURL reports a data URL not of the form data:<mime>;base64,<data>.
 	ErrInvalidDataURL = errors.New("toolnexus: invalid data URL")
 	// ErrPartTooLarge reports input over the size limit given to the call: a

@@ -2,7 +2,6 @@ package toolnexus
 
 import (
 	"bytes"
-	"encoding/base64"
 	"time"
 )
 
@@ -90,23 +89,6 @@ func ReadPlaintext(plain []byte) bool {
 	n := len(r.requests(true))
 	r.answers(true)
 	return r.ok && r.left() == 0 && n > 0
-}
-
-// EncodeURL returns the URL-safe base64 of src, without padding, as a
-// state's text is written.
-func EncodeURL(src []byte) string {
-	dst := make([]byte, base64.RawURLEncoding.EncodedLen(len(src)))
-	encodeURL(dst, src)
-	return string(dst)
-}
-
-// DecodeURL returns the bytes that s, URL-safe base64 without padding,
-// encodes, as a state's text is read, and reports whether s is strictly
-// that.
-func DecodeURL(s string) ([]byte, bool) {
-	dst := make([]byte, base64.RawURLEncoding.DecodedLen(len(s)))
-	n, ok := decodeURL(dst, s)
-	return dst[:n], ok
 }
 
 // PlainRun returns the index of the first byte at or after s[i:] that a

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/toolnexus-go/toolnexus/internal/b64"
 	"github.com/toolnexus-go/toolnexus/internal/msg"
 )
 
@@ -370,14 +371,14 @@ func (d *jsonReader) base64Str(key string) (s string, canonical bool, err error)
 	b := d.data
 	start := d.pos + 1
 	var buf []byte // the string's own buffer, when copyRuns makes one
-	body := start + base64Run(b[start:min(len(b), start+maxScanFirst)])
-	if body == start+maxScanFirst && !vectorRuns {
+	body := start + b64.Run(b[start:min(len(b), start+maxScanFirst)])
+	if body == start+maxScanFirst && !b64.VectorRuns {
 		// A long string, read from here on as it is copied: see copyRuns.
-		buf = uninitialized(len(b) - start)
+		buf = b64.Uninitialized(len(b) - start)
 		copy(buf, b[start:body])
-		body += copyBase64Run(buf[body-start:], b[body:])
+		body += b64.CopyRun(buf[body-start:], b[body:])
 	} else if body == start+maxScanFirst {
-		body += base64Run(b[body:])
+		body += b64.Run(b[body:])
 	}
 	end := body
 	for end < len(b) && b[end] == '=' && end-body < 2 {
@@ -397,7 +398,7 @@ func (d *jsonReader) base64Str(key string) (s string, canonical bool, err error)
 			s = strings.Clone(s)
 		}
 	}
-	return s, canonicalPadding(s, end-body), nil
+	return s, b64.CanonicalPadding(s, end-body), nil
 }
 
 // maxScanFirst is how many bytes of a part's data base64Str checks before

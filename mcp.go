@@ -13,6 +13,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/toolnexus-go/toolnexus/internal/b64"
 	"github.com/toolnexus-go/toolnexus/internal/msg"
 )
 
@@ -717,7 +718,7 @@ func canonicalBase64(data string) (string, bool) {
 	if data == "" {
 		return "", false
 	}
-	if checkBase64(data) == nil {
+	if b64.Check(data) == nil {
 		return data, true
 	}
 	s := strings.NewReplacer("\r", "", "\n", "").Replace(data)

@@ -3,6 +3,8 @@ package toolnexus
 import (
 	"strconv"
 	"strings"
+
+	"github.com/toolnexus-go/toolnexus/internal/b64"
 )
 
 // layout splits r the way every destination sends a result (see the package
@@ -99,7 +101,7 @@ func appendPlaceholder(b []byte, p ContentPart, why string, inBase64 bool) []byt
 		b = append(b, p.URL...)
 	case p.Data == "" && p.URL != "":
 		b = append(b, "url"...)
-	case checkBase64(p.Data) != nil:
+	case b64.Check(p.Data) != nil:
 		// Its decoded size would be a guess.
 		b = strconv.AppendInt(b, int64(len(p.Data)), 10)
 		b = append(b, " bytes, not base64"...)

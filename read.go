@@ -12,6 +12,7 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/toolnexus-go/toolnexus/internal/b64"
 	"github.com/toolnexus-go/toolnexus/internal/msg"
 )
 
@@ -193,7 +194,7 @@ func (pr PartReader) Bytes(b []byte) (ContentPart, error) {
 	}
 	var sb strings.Builder
 	sb.Grow(base64.StdEncoding.EncodedLen(len(b)))
-	encodeTo(&sb, b)
+	b64.EncodeTo(&sb, b)
 	return newPart(mimeType, sb.String(), ""), nil
 }
 
@@ -218,7 +219,7 @@ func (pr PartReader) Base64(data string) (ContentPart, error) {
 	if data == "" {
 		return ContentPart{}, msg.Errorf(ErrInvalidPart, "empty base64 payload")
 	}
-	if err := checkBase64(data); err != nil {
+	if err := b64.Check(data); err != nil {
 		return ContentPart{}, err
 	}
 	return newPart(mimeType, data, ""), nil
@@ -432,7 +433,7 @@ func readSize(r io.Reader, size int64) (string, error) {
 		case err != nil && err != io.EOF:
 			return "", err
 		}
-		encodeTo(&sb, buf[:n])
+		b64.EncodeTo(&sb, buf[:n])
 		left -= int64(n)
 	}
 	var more [1]byte
@@ -454,11 +455,11 @@ func readSize(r io.Reader, size int64) (string, error) {
 // whose string is made without a copy, and no byte is copied but by the
 // kernel and the encoder.
 func readRegular(f *os.File, size int64) (string, error) {
-	if size > maxEncodable-inPlaceMargin {
-		return "", &PartTooLargeError{Limit: maxEncodable - inPlaceMargin, Size: size}
+	if size > maxEncodable-b64.InPlaceMargin {
+		return "", &PartTooLargeError{Limit: maxEncodable - b64.InPlaceMargin, Size: size}
 	}
 	n := int(size)
-	buf := uninitialized(base64.StdEncoding.EncodedLen(n) + inPlaceMargin + 1)
+	buf := b64.Uninitialized(base64.StdEncoding.EncodedLen(n) + b64.InPlaceMargin + 1)
 	src := len(buf) - n - 1
 	got, err := readFull(f, buf[src:])
 	switch {
@@ -469,7 +470,7 @@ func readRegular(f *os.File, size int64) (string, error) {
 	case got < n:
 		return "", &sizeChanged{reported: size, gave: int64(got)}
 	}
-	return encodeInPlace(buf, src, n), nil
+	return b64.EncodeInPlace(buf, src, n), nil
 }
 
 // readBlocks encodes r to its end, and returns how many bytes it read. The
@@ -544,13 +545,13 @@ func (pr PartReader) readBlocks(r io.Reader, claim int64) (string, int64, error)
 			if n < 3 {
 				continue
 			}
-			encodeTo(&sb, carry[:])
+			b64.EncodeTo(&sb, carry[:])
 		}
 		whole := len(b) / 3 * 3
-		encodeTo(&sb, b[:whole])
+		b64.EncodeTo(&sb, b[:whole])
 		n = copy(carry[:], b[whole:])
 	}
-	encodeTo(&sb, carry[:n])
+	b64.EncodeTo(&sb, carry[:n])
 	return sb.String(), read, nil
 }
 

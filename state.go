@@ -22,6 +22,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/toolnexus-go/toolnexus/internal/b64"
 	"github.com/toolnexus-go/toolnexus/internal/msg"
 )
 
@@ -422,7 +423,7 @@ func (s *Sealer) Seal(call StateCall, st State, now time.Time) (string, error) {
 	keepGrown(scratch, full)
 	text := full[len(sealed) : len(sealed)+len(statePrefix)+textLen]
 	copy(text, statePrefix)
-	encodeURL(text[len(statePrefix):], sealed[len(statePrefix):])
+	b64.EncodeURL(text[len(statePrefix):], sealed[len(statePrefix):])
 	return string(text), nil
 }
 
@@ -504,7 +505,7 @@ func (s *Sealer) Open(state string, call StateCall, now time.Time) (st OpenedSta
 		return OpenedState{}, errInvalidState
 	}
 	var id [stateIDLen]byte
-	encodeURL(id[:], buf[aadLen:aadLen+nonceLen]) // before open: in FIPS mode, the claims are opened over the nonce
+	b64.EncodeURL(id[:], buf[aadLen:aadLen+nonceLen]) // before open: in FIPS mode, the claims are opened over the nonce
 	plain, err := k.open(buf)
 	if err != nil {
 		return OpenedState{}, errInvalidState
@@ -588,7 +589,7 @@ func decodeState(buf []byte, state string) ([]byte, error) {
 	size := len(statePrefix) + base64.RawURLEncoding.DecodedLen(len(body))
 	buf = slices.Grow(buf[:0], size)[:size]
 	copy(buf, statePrefix)
-	n, ok := decodeURL(buf[len(statePrefix):], body)
+	n, ok := b64.DecodeURL(buf[len(statePrefix):], body)
 	if !ok || n < headerLen+nonceLen+tagLen {
 		return nil, errInvalidState
 	}

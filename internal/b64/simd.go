@@ -1,6 +1,6 @@
 //go:build goexperiment.simd && amd64
 
-package toolnexus
+package b64
 
 import (
 	"simd/archsimd"
@@ -29,7 +29,7 @@ var vectorKernels = func() []vectorKernel {
 // useVBMI and useAVX2 say which kernel encodeVector and checkVector call.
 var useVBMI, useAVX2 = archsimd.X86.AVX512VBMI(), archsimd.X86.AVX2()
 
-// encodeVector encodes with the fastest kernel this CPU has (see encode).
+// encodeVector encodes with the fastest kernel this CPU has (see [Encode]).
 func encodeVector(dst, src []byte) (read, written int) {
 	switch {
 	case useVBMI:
@@ -40,7 +40,7 @@ func encodeVector(dst, src []byte) (read, written int) {
 	return 0, 0
 }
 
-// checkVector checks with the fastest kernel this CPU has (see checkBase64).
+// checkVector checks with the fastest kernel this CPU has (see [Check]).
 func checkVector(s string) (checked int, ok bool) {
 	switch {
 	case useVBMI:
@@ -51,12 +51,13 @@ func checkVector(s string) (checked int, ok bool) {
 	return 0, true
 }
 
-// vectorRuns says that runVector finds runs, with a kernel of this CPU.
-var vectorRuns = useVBMI || useAVX2
+// VectorRuns says whether [Run] reads with a vector kernel, many times
+// faster than it copies: with one of this CPU.
+var VectorRuns = useVBMI || useAVX2
 
 // runVector returns the length of the run of whole blocks of the standard
 // alphabet at the start of b that the fastest kernel of this CPU finds (see
-// base64Run): up to the block that holds the first byte outside it.
+// [Run]): up to the block that holds the first byte outside it.
 func runVector(b []byte) int {
 	switch {
 	case useVBMI:

@@ -1,4 +1,4 @@
-package toolnexus_test
+package b64_test
 
 import (
 	"bytes"
@@ -12,14 +12,17 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/internal/b64"
 )
 
-// TestCheckBase64 covers the only base64 a part holds: canonical standard
+// fixturePNG is the base64 of the module's fixture, testdata/fixture.png.
+const fixturePNG = "iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAAGUlEQVR42mP4z8AARwyrkBAVJZClkAEVJQBm3VpRJDtqMQAAAABJRU5ErkJggg=="
+
+// TestCheck covers the only base64 a part holds: canonical standard
 // base64, padded, without whitespace or line breaks. Go's decoder skips \r
 // and \n, so a lenient check would let two parts with the same bytes differ
 // on the wire. Each refusal names the offending byte and where it is.
-func TestCheckBase64(t *testing.T) {
+func TestCheck(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name    string
@@ -30,7 +33,7 @@ func TestCheckBase64(t *testing.T) {
 		{"one pad", "AAA=", ""},
 		{"two pads", "AA==", ""},
 		{"plus and slash", "+/+/", ""},
-		{"fixture", fixturePNGBase64(t), ""},
+		{"a PNG", fixturePNG, ""},
 
 		{"missing padding", "AAA", `length 3 of "AAA" is not a multiple of 4 (missing padding?)`},
 		{"missing both pads", "AAAAAA", `length 6 of "AAAAAA" is not a multiple of 4 (missing padding?)`},
@@ -54,24 +57,18 @@ func TestCheckBase64(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			p, err := toolnexus.PartFromBase64(tt.data, "image/png")
+			err := b64.Check(tt.data)
 			if tt.wantMsg == "" {
 				require.NoError(t, err)
-				assert.Equal(t, tt.data, p.Data)
 				return
 			}
-			assertErr(t, err, toolnexus.ErrInvalidBase64, "toolnexus: invalid base64: "+tt.wantMsg)
-			assert.Zero(t, p)
-			// Validate and SHA256 read data with the same check.
-			bad := toolnexus.ContentPart{Type: toolnexus.PartImage, MIMEType: "image/png", Data: tt.data}
-			assert.Equal(t, err, bad.Validate())
-			_, shaErr := bad.SHA256()
-			assert.Equal(t, err, shaErr)
+			require.ErrorIs(t, err, b64.ErrInvalid)
+			assert.EqualError(t, err, "toolnexus: invalid base64: "+tt.wantMsg)
 		})
 	}
 }
 
-// TestEncodeMatchesStdlib checks the package's base64 encoder against
+// TestEncodeMatchesStdlib checks the standard encoder against
 // encoding/base64 at every length up to 4 KiB and around the chunk
 // boundaries of the encoder (1536 bytes) and of the reads (48 KiB).
 func TestEncodeMatchesStdlib(t *testing.T) {
@@ -88,20 +85,16 @@ func TestEncodeMatchesStdlib(t *testing.T) {
 	for _, n := range lengths {
 		want := base64.StdEncoding.EncodeToString(src[:n])
 		dst := make([]byte, len(want))
-		if !assert.Equal(t, len(want), toolnexus.Encode(dst, src[:n]), "length %d", n) ||
+		if !assert.Equal(t, len(want), b64.Encode(dst, src[:n]), "length %d", n) ||
 			!assert.Equal(t, want, string(dst), "Encode, length %d", n) {
 			return
 		}
-		p, err := toolnexus.PartFromBytes(src[:n], "application/octet-stream")
-		require.NoError(t, err)
-		require.Equal(t, want, p.Data, "PartFromBytes, length %d", n)
-		require.Equal(t, int64(n), p.Size(), fmt.Sprint("size of ", n))
 	}
 }
 
 // TestEncodeInPlace checks every base64 encoder of this build on this CPU
 // reading its input from the buffer it writes, as PartFromFile encodes a
-// file: the input as close to the encoding as inPlaceMargin allows, at
+// file: the input as close to the encoding as InPlaceMargin allows, at
 // every length up to 3 KiB and around the blocks of the kernels.
 func TestEncodeInPlace(t *testing.T) {
 	t.Parallel()
@@ -110,10 +103,10 @@ func TestEncodeInPlace(t *testing.T) {
 	for n := 0; n <= 3072; n++ {
 		lengths = append(lengths, n)
 	}
-	for _, k := range toolnexus.Base64Kernels() {
+	for _, k := range b64.Kernels() {
 		for _, n := range lengths {
 			size := base64.StdEncoding.EncodedLen(n)
-			src := size + toolnexus.InPlaceMargin - n
+			src := size + b64.InPlaceMargin - n
 			buf := make([]byte, src+n)
 			for i := range buf {
 				buf[i] = byte(rng.Uint32())
@@ -125,18 +118,18 @@ func TestEncodeInPlace(t *testing.T) {
 	}
 }
 
-// TestBase64KernelsEncode checks every base64 encoder of this build on this
+// TestKernelsEncode checks every base64 encoder of this build on this
 // CPU, scalar and vector, against encoding/base64: every length from 0 to
 // 300 at every alignment from 0 to 63, and every value of every byte
 // position of a 96-byte input.
-func TestBase64KernelsEncode(t *testing.T) {
+func TestKernelsEncode(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(3, 4))
 	random := make([]byte, 1<<10)
 	for i := range random {
 		random[i] = byte(rng.Uint32())
 	}
-	for _, k := range toolnexus.Base64Kernels() {
+	for _, k := range b64.Kernels() {
 		t.Run(k.Name, func(t *testing.T) {
 			t.Parallel()
 			check := func(src []byte, dst []byte, what string, args ...any) bool {
@@ -168,12 +161,12 @@ func TestBase64KernelsEncode(t *testing.T) {
 	}
 }
 
-// TestBase64KernelsEveryGroup encodes every value of a group of three bytes
+// TestKernelsEveryGroup encodes every value of a group of three bytes
 // with every base64 encoder of this build on this CPU, 1<<16 groups at a
 // time: the first byte fixed, the others counting.
-func TestBase64KernelsEveryGroup(t *testing.T) {
+func TestKernelsEveryGroup(t *testing.T) {
 	t.Parallel()
-	kernels := toolnexus.Base64Kernels()
+	kernels := b64.Kernels()
 	groups := make([]byte, 3<<16)
 	want := make([]byte, 4<<16)
 	got := make([]byte, 4<<16)
@@ -196,12 +189,12 @@ func TestBase64KernelsEveryGroup(t *testing.T) {
 	}
 }
 
-// TestBase64KernelsCheck checks every base64 check of this build on this
+// TestKernelsCheck checks every base64 check of this build on this
 // CPU, scalar and vector: canonical base64 of every length from 0 to 300 at
 // every alignment from 0 to 63 passes, and every byte value at every
 // position of a 128-byte string is refused exactly when it is outside the
 // alphabet, by the kernel alone and by the whole check, which names it.
-func TestBase64KernelsCheck(t *testing.T) {
+func TestKernelsCheck(t *testing.T) {
 	t.Parallel()
 	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 	rng := rand.New(rand.NewPCG(5, 6))
@@ -213,7 +206,7 @@ func TestBase64KernelsCheck(t *testing.T) {
 	for i := range text {
 		text[i] = alphabet[rng.IntN(64)]
 	}
-	for _, k := range toolnexus.Base64Kernels() {
+	for _, k := range b64.Kernels() {
 		t.Run(k.Name, func(t *testing.T) {
 			t.Parallel()
 			buf := make([]byte, 64+400)
@@ -242,18 +235,47 @@ func TestBase64KernelsCheck(t *testing.T) {
 					case v == '=' && pos >= len(s)-2:
 						// Padding, which may be valid: FuzzCheckBase64.
 					case v == '=':
-						require.ErrorIs(t, err, toolnexus.ErrInvalidBase64)
+						require.ErrorIs(t, err, b64.ErrInvalid)
 						require.True(t, strings.HasPrefix(err.Error(), fmt.Sprintf("toolnexus: invalid base64: padding at offset %d of ", pos)), "%v", err)
 					default:
 						quoted := strconv.QuoteRune(rune(v))
 						if v >= utf8.RuneSelf {
 							quoted = fmt.Sprintf(`'\x%02x'`, v)
 						}
-						require.ErrorIs(t, err, toolnexus.ErrInvalidBase64)
+						require.ErrorIs(t, err, b64.ErrInvalid)
 						require.True(t, strings.HasPrefix(err.Error(), fmt.Sprintf("toolnexus: invalid base64: byte %s at offset %d of ", quoted, pos)), "%v", err)
 					}
 				}
 			}
 		})
+	}
+}
+
+// isBase64 is what Run stops at: a byte of the standard alphabet.
+func isBase64(c byte) bool {
+	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '+' || c == '/'
+}
+
+// TestKernelsRun checks the runs that the vector kernels read 32 or 64
+// bytes at a time, and the scalar code eight, for every byte at every
+// place of a block: each stops at the first byte outside the alphabet,
+// and CopyRun copies what Run finds.
+func TestKernelsRun(t *testing.T) {
+	t.Parallel()
+	for n := 0; n < 140; n++ {
+		for c := 0; c < 256; c++ {
+			b := []byte(strings.Repeat("Q", n) + string([]byte{byte(c)}) + strings.Repeat("a", 70))
+			want := 0
+			for want < len(b) && isBase64(b[want]) {
+				want++
+			}
+			for _, k := range b64.Kernels() {
+				require.Equal(t, want, k.Run(b), "%s: byte %#x after %d", k.Name, c, n)
+			}
+			require.Equal(t, want, b64.Run(b))
+			dst := make([]byte, len(b))
+			require.Equal(t, want, b64.CopyRun(dst, b))
+			require.Equal(t, b[:want], dst[:want])
+		}
 	}
 }

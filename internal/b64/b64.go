@@ -1,8 +1,17 @@
-package toolnexus
+// Package b64 is the module's one base64 codec: the standard alphabet,
+// padded, that a part's data is written in, and the URL-safe alphabet
+// without padding of a request state's text. [Check] holds a part's data
+// to its only canonical form, where encoding/base64 skips line breaks, and
+// the encoders write both alphabets from one set of tables, with the
+// vector kernels of GOEXPERIMENT=simd on amd64 for the standard one. Every
+// function is fuzzed against encoding/base64; users of the module never
+// name this package.
+package b64
 
 import (
 	"encoding/base64"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math/bits"
 	"strconv"
@@ -13,31 +22,54 @@ import (
 	"github.com/toolnexus-go/toolnexus/internal/msg"
 )
 
+// ErrInvalid reports data that is not canonical standard base64: padded,
+// in the standard alphabet, without whitespace or line breaks. The module's
+// root package names it ErrInvalidBase64.
+var ErrInvalid = errors.New("toolnexus: invalid base64")
+
+// Eight bytes at a time: lanes01 holds 1 in each byte, lanes80 the high bit
+// of each.
+const (
+	lanes01 = 0x0101010101010101
+	lanes80 = 0x8080808080808080
+)
+
+// stdAlphabet and urlAlphabet are the standard and the URL-safe base64
+// alphabets.
+const (
+	stdAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+	urlAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+)
+
 // b64Value maps a byte of the standard base64 alphabet to its 6-bit value,
 // and every other byte to 0xff.
-var b64Value = func() (t [256]byte) {
-	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+var b64Value = values(stdAlphabet)
+
+// values maps each byte of alphabet to its 6-bit value, and every other
+// byte to 0xff.
+func values(alphabet string) (t [256]byte) {
 	for i := range t {
 		t[i] = 0xff
 	}
-	for i := 0; i < len(alphabet); i++ {
+	for i := range len(alphabet) {
 		t[alphabet[i]] = byte(i)
 	}
 	return t
-}()
-
-// checkBase64 reports whether data is canonical standard base64, the only
-// form a part holds: a length that is a multiple of four, only the standard
-// alphabet, at most two '=' of padding at the end and zero bits in the unused
-// low bits of the last character. It does not decode, and unlike
-// [base64.StdEncoding], it does not skip '\r' and '\n'.
-func checkBase64(data string) error {
-	return checkBase64With(data, checkVector)
 }
 
-// checkBase64With is checkBase64 with the vector kernel check, which checks
+// Check reports whether data is canonical standard base64, the only
+// form a part holds: a length that is a multiple of four, only the standard
+// alphabet, at most two '=' of padding at the end and zero bits in the unused
+// low bits of the last character, and [ErrInvalid] naming the first byte
+// that is not. It does not decode, and unlike [base64.StdEncoding], it
+// does not skip '\r' and '\n'.
+func Check(data string) error {
+	return checkWith(data, checkVector)
+}
+
+// checkWith is Check with the vector kernel check, which checks
 // what it can of the data before its padding.
-func checkBase64With(data string, check func(s string) (checked int, ok bool)) error {
+func checkWith(data string, check func(s string) (checked int, ok bool)) error {
 	body := data
 	pad := 0
 	for pad < 2 && strings.HasSuffix(body, "=") {
@@ -60,16 +92,16 @@ func checkBase64With(data string, check func(s string) (checked int, ok bool)) e
 			return badByte(data, i)
 		}
 	}
-	if !canonicalPadding(data, pad) {
+	if !CanonicalPadding(data, pad) {
 		return paddingError(data, pad)
 	}
 	return nil
 }
 
-// canonicalPadding reports whether data, pad '=' after base64 characters,
+// CanonicalPadding reports whether data, pad '=' after base64 characters,
 // has the length and padding of canonical base64: a multiple of four, and
 // zero bits in the unused low bits of the last character.
-func canonicalPadding(data string, pad int) bool {
+func CanonicalPadding(data string, pad int) bool {
 	if len(data)%4 != 0 {
 		return false
 	}
@@ -78,12 +110,12 @@ func canonicalPadding(data string, pad int) bool {
 }
 
 // paddingError reports data, pad '=' after base64 characters, whose
-// length or padding canonicalPadding refuses.
+// length or padding CanonicalPadding refuses.
 func paddingError(data string, pad int) error {
 	if len(data)%4 != 0 {
-		return msg.Errorf(ErrInvalidBase64, "length %d of %s is not a multiple of 4 (missing padding?)", len(data), msg.Quote(data))
+		return msg.Errorf(ErrInvalid, "length %d of %s is not a multiple of 4 (missing padding?)", len(data), msg.Quote(data))
 	}
-	return msg.Errorf(ErrInvalidBase64, "%s has non-zero padding bits", msg.Quote(data))
+	return msg.Errorf(ErrInvalid, "%s has non-zero padding bits", msg.Quote(data))
 }
 
 // badByte names the first byte of data, from offset from on, outside the
@@ -92,23 +124,23 @@ func badByte(data string, from int) error {
 	for i := from; i < len(data); i++ {
 		if c := data[i]; b64Value[c] == 0xff {
 			if c == '=' {
-				return msg.Errorf(ErrInvalidBase64, "padding at offset %d of %s is not at the end", i, msg.Quote(data))
+				return msg.Errorf(ErrInvalid, "padding at offset %d of %s is not at the end", i, msg.Quote(data))
 			}
-			return msg.Errorf(ErrInvalidBase64, "byte %s at offset %d of %s", quoteByte(c), i, msg.Quote(data))
+			return msg.Errorf(ErrInvalid, "byte %s at offset %d of %s", quoteByte(c), i, msg.Quote(data))
 		}
 	}
-	return msg.Errorf(ErrInvalidBase64, "%s", msg.Quote(data))
+	return msg.Errorf(ErrInvalid, "%s", msg.Quote(data))
 }
 
-// base64Run returns the length of the longest run of bytes of the standard
+// Run returns the length of the longest run of bytes of the standard
 // alphabet at the start of b: the vector kernel of the build and CPU, if
-// any, reads what it can (see base64_simd.go), and eight bytes at a time
-// the rest.
-func base64Run(b []byte) int { return base64RunFrom(b, runVector(b)) }
+// any, reads what it can (see simd.go), and eight bytes at a time the
+// rest.
+func Run(b []byte) int { return runFrom(b, runVector(b)) }
 
-// base64RunFrom is base64Run once the first i bytes of b are known to be in
+// runFrom is Run once the first i bytes of b are known to be in
 // the alphabet.
-func base64RunFrom(b []byte, i int) int {
+func runFrom(b []byte, i int) int {
 	// Four words a turn, which the CPU checks side by side.
 	for ; i+32 <= len(b); i += 32 {
 		q := b[i : i+32]
@@ -130,10 +162,10 @@ func base64RunFrom(b []byte, i int) int {
 	return i
 }
 
-// copyBase64Run copies the longest run of bytes of the standard alphabet at
-// the start of src to dst, which must hold it, eight bytes at a time as it
-// checks them, and returns its length: base64Run and a copy in one pass.
-func copyBase64Run(dst, src []byte) int {
+// CopyRun copies the longest run of bytes of the standard alphabet at the
+// start of src to dst, which must hold it, eight bytes at a time as it
+// checks them, and returns its length: [Run] and a copy in one pass.
+func CopyRun(dst, src []byte) int {
 	i := 0
 	for ; i+32 <= len(src) && i+32 <= len(dst); i += 32 {
 		q := src[i : i+32]
@@ -150,7 +182,7 @@ func copyBase64Run(dst, src []byte) int {
 		binary.LittleEndian.PutUint64(o[16:24], w2)
 		binary.LittleEndian.PutUint64(o[24:32], w3)
 	}
-	n := base64RunFrom(src, i)
+	n := runFrom(src, i)
 	copy(dst[i:], src[i:n])
 	return n
 }
@@ -177,107 +209,116 @@ func quoteByte(c byte) string {
 	return fmt.Sprintf(`'\x%02x'`, c)
 }
 
-// encodeChunk is the input length encodeTo encodes at a time: a multiple of 3,
+// encodeChunk is the input length EncodeTo encodes at a time: a multiple of 3,
 // so that only the last piece of a payload is padded.
 const encodeChunk = 3 * 512
 
-// encodeTo appends the standard base64 encoding of src to sb, through a
+// EncodeTo appends the standard base64 encoding of src to sb, through a
 // buffer on the stack. Only the last call for a payload may pass a length
 // that is not a multiple of 3.
-func encodeTo(sb *strings.Builder, src []byte) {
+func EncodeTo(sb *strings.Builder, src []byte) {
 	var buf [encodeChunk / 3 * 4]byte
 	for len(src) > 0 {
 		n := min(len(src), encodeChunk)
-		m := encode(buf[:], src[:n])
+		m := Encode(buf[:], src[:n])
 		sb.Write(buf[:m])
 		src = src[n:]
 	}
 }
 
-// inPlaceMargin is how many bytes encodeInPlace needs between the end of
+// InPlaceMargin is how many bytes [EncodeInPlace] needs between the end of
 // the encoding and the end of the input: more than the most any kernel
 // writes in one step (two blocks of 64 characters) past what it has
 // encoded, before it loads the input of the next step.
-const inPlaceMargin = 136
+const InPlaceMargin = 136
 
-// encodeInPlace encodes the n bytes at buf[src:] into the start of buf and
+// EncodeInPlace encodes the n bytes at buf[src:] into the start of buf and
 // returns the encoding, a string over buf, which the caller must hold
-// alone and never change. The encoding, and inPlaceMargin bytes more, must
-// end no later than the input does: src+n >= EncodedLen(n)+inPlaceMargin.
+// alone and never change. The encoding, and InPlaceMargin bytes more, must
+// end no later than the input does: src+n >= EncodedLen(n)+InPlaceMargin.
 // Then the encoder never writes over input it has not read: after the
 // first k bytes of input it has written 4k/3 characters, and no more than
-// inPlaceMargin past them in its next step, while the input still to read
-// starts at src+k, which is at least 4k/3+inPlaceMargin, since src is at
-// least n/3+inPlaceMargin.
-func encodeInPlace(buf []byte, src, n int) string {
+// InPlaceMargin past them in its next step, while the input still to read
+// starts at src+k, which is at least 4k/3+InPlaceMargin, since src is at
+// least n/3+InPlaceMargin.
+func EncodeInPlace(buf []byte, src, n int) string {
 	size := base64.StdEncoding.EncodedLen(n)
-	encode(buf[:size], buf[src:src+n])
+	Encode(buf[:size], buf[src:src+n])
 	return unsafe.String(unsafe.SliceData(buf), size)
 }
 
-// uninitialized returns a buffer of n bytes, n > 0, not zeroed first, for
-// code that writes every byte of it that it reads or makes a string of: the
-// buffer of a strings.Builder grown once to n, which nothing else holds
-// once the Builder is gone (its one string, of the first byte, is dropped).
-func uninitialized(n int) []byte {
+// Uninitialized returns a buffer of n bytes, n > 0, not zeroed first, for
+// code that writes every byte of it that it reads or makes a string of,
+// such as an encoding: the buffer of a strings.Builder grown once to n,
+// which nothing else holds once the Builder is gone (its one string, of
+// the first byte, is dropped).
+func Uninitialized(n int) []byte {
 	var sb strings.Builder
 	sb.Grow(n)
 	sb.WriteByte(0)
 	return unsafe.Slice(unsafe.StringData(sb.String()), n)
 }
 
-// pairs maps 12 bits of input to the two base64 characters they encode, the
-// first in the low byte.
-var pairs = func() (t [1 << 12]uint16) {
-	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+// pairTable maps 12 bits of input to the two base64 characters they
+// encode, the first in the low byte.
+type pairTable [1 << 12]uint16
+
+// stdPairs and urlPairs are the pairs of the standard and URL-safe
+// alphabets.
+var stdPairs, urlPairs = pairsOf(stdAlphabet), pairsOf(urlAlphabet)
+
+// pairsOf returns the pairs of alphabet.
+func pairsOf(alphabet string) *pairTable {
+	var t pairTable
 	for i := range t {
 		t[i] = uint16(alphabet[i>>6]) | uint16(alphabet[i&63])<<8
 	}
-	return t
-}()
+	return &t
+}
 
-// encode writes the padded standard base64 encoding of src to dst, which must
-// hold base64.StdEncoding.EncodedLen(len(src)) bytes, and returns that length.
-// The vector kernel of the build and CPU, if any, encodes what it can (see
-// base64_simd.go), and encodeScalar the rest.
-func encode(dst, src []byte) int {
+// Encode writes the padded standard base64 encoding of src to dst, which
+// must hold base64.StdEncoding.EncodedLen(len(src)) bytes, and returns that
+// length. The vector kernel of the build and CPU, if any, encodes what it
+// can (see simd.go), and the scalar encoder the rest.
+func Encode(dst, src []byte) int {
 	n := base64.StdEncoding.EncodedLen(len(src))
 	_ = dst[:n]
 	read, written := encodeVector(dst, src)
-	encodeScalar(dst[written:], src[read:])
+	encodeScalar(dst[written:], src[read:], stdPairs, base64.StdEncoding)
 	return n
 }
 
-// encodeScalar is encode without vector instructions. It encodes six bytes
-// at a time with one 64-bit load, four lookups of two characters each and
-// one 64-bit store, four times per turn of its main loop, about twice the
-// speed of [base64.Encoding.Encode], which it defers to for the last few
-// bytes.
-func encodeScalar(dst, src []byte) {
+// encodeScalar writes the encoding of src in the alphabet of pairs to dst,
+// without vector instructions, and leaves the last few bytes to tail, the
+// stdlib's encoding of that alphabet. It encodes six bytes at a time with
+// one 64-bit load, four lookups of two characters each and one 64-bit
+// store, four times per turn of its main loop, about twice the speed of
+// [base64.Encoding.Encode].
+func encodeScalar(dst, src []byte, pairs *pairTable, tail *base64.Encoding) {
 	di := 0
 	for len(src) >= 26 {
 		v0 := binary.BigEndian.Uint64(src)
 		v1 := binary.BigEndian.Uint64(src[6:])
 		v2 := binary.BigEndian.Uint64(src[12:])
 		v3 := binary.BigEndian.Uint64(src[18:])
-		binary.LittleEndian.PutUint64(dst[di:], encode6(v0))
-		binary.LittleEndian.PutUint64(dst[di+8:], encode6(v1))
-		binary.LittleEndian.PutUint64(dst[di+16:], encode6(v2))
-		binary.LittleEndian.PutUint64(dst[di+24:], encode6(v3))
+		binary.LittleEndian.PutUint64(dst[di:], encode6(pairs, v0))
+		binary.LittleEndian.PutUint64(dst[di+8:], encode6(pairs, v1))
+		binary.LittleEndian.PutUint64(dst[di+16:], encode6(pairs, v2))
+		binary.LittleEndian.PutUint64(dst[di+24:], encode6(pairs, v3))
 		src = src[24:]
 		di += 32
 	}
 	for len(src) >= 8 {
-		binary.LittleEndian.PutUint64(dst[di:], encode6(binary.BigEndian.Uint64(src)))
+		binary.LittleEndian.PutUint64(dst[di:], encode6(pairs, binary.BigEndian.Uint64(src)))
 		src = src[6:]
 		di += 8
 	}
-	base64.StdEncoding.Encode(dst[di:], src)
+	tail.Encode(dst[di:], src)
 }
 
-// encode6 returns the eight characters that encode the top six bytes of v,
-// the first in the low byte.
-func encode6(v uint64) uint64 {
+// encode6 returns the eight characters that encode the top six bytes of v
+// in the alphabet of pairs, the first in the low byte.
+func encode6(pairs *pairTable, v uint64) uint64 {
 	return uint64(pairs[v>>52&0xfff]) |
 		uint64(pairs[v>>40&0xfff])<<16 |
 		uint64(pairs[v>>28&0xfff])<<32 |
@@ -291,7 +332,7 @@ func encode6(v uint64) uint64 {
 // holds, and whether they are all in the standard alphabet; run returns how
 // many bytes the whole blocks at the start of b hold before the first that
 // holds a byte outside it. encodeVector, checkVector and runVector call the
-// fastest of vectorKernels directly, so that encodeTo's buffer stays on the
+// fastest of vectorKernels directly, so that EncodeTo's buffer stays on the
 // stack.
 type vectorKernel struct {
 	name   string

@@ -1,39 +1,19 @@
-package toolnexus
+package b64
 
 import (
 	"encoding/base64"
 	"encoding/binary"
 )
 
-// The text of a request state is URL-safe base64 without padding. The
-// encoder and decoder here write and read it as [base64.RawURLEncoding]
-// does, the decoder as strictly as its Strict form and stricter on one
-// point: it refuses line breaks, which the stdlib skips. Both are fuzzed
-// against the stdlib.
-
-// urlAlphabet is the URL-safe base64 alphabet.
-const urlAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
-
-// urlPairs maps 12 bits of input to the two characters they encode, the
-// first in the low byte.
-var urlPairs = func() (t [1 << 12]uint16) {
-	for i := range t {
-		t[i] = uint16(urlAlphabet[i>>6]) | uint16(urlAlphabet[i&63])<<8
-	}
-	return t
-}()
+// The text of a request state is URL-safe base64 without padding. EncodeURL
+// and DecodeURL write and read it as [base64.RawURLEncoding] does, the
+// decoder as strictly as its Strict form and stricter on one point: it
+// refuses line breaks, which the stdlib skips. Both are fuzzed against the
+// stdlib.
 
 // urlValue maps a character of urlAlphabet to its 6-bit value, and every
 // other byte to 0xff.
-var urlValue = func() (t [256]byte) {
-	for i := range t {
-		t[i] = 0xff
-	}
-	for i := range len(urlAlphabet) {
-		t[urlAlphabet[i]] = byte(i)
-	}
-	return t
-}()
+var urlValue = values(urlAlphabet)
 
 // urlShifted maps a character of urlAlphabet, at each of the four places
 // of a group, to its 6-bit value shifted to that place in 24 bits, and
@@ -51,43 +31,15 @@ var urlShifted = func() (t [4][256]uint32) {
 	return t
 }()
 
-// encodeURL writes the URL-safe base64 of src, without padding, to dst,
-// which must hold base64.RawURLEncoding.EncodedLen(len(src)) bytes. It
-// encodes twelve bytes at a time with two 64-bit loads, eight lookups of
-// two characters each and two 64-bit stores, then twelve or six bytes once,
-// and leaves the last few bytes to the stdlib.
-func encodeURL(dst, src []byte) {
+// EncodeURL writes the URL-safe base64 of src, without padding, to dst,
+// which must hold base64.RawURLEncoding.EncodedLen(len(src)) bytes, with
+// the scalar encoder of the standard alphabet's data.
+func EncodeURL(dst, src []byte) {
 	_ = dst[:base64.RawURLEncoding.EncodedLen(len(src))]
-	di := 0
-	for len(src) >= 14 {
-		in, out := src[:14], dst[di:di+16]
-		binary.LittleEndian.PutUint64(out, urlChars(binary.BigEndian.Uint64(in)))
-		binary.LittleEndian.PutUint64(out[8:], urlChars(binary.BigEndian.Uint64(in[6:])))
-		src = src[12:]
-		di += 16
-	}
-	if len(src) >= 12 { // as above, the second load from the end: a nonce
-		binary.LittleEndian.PutUint64(dst[di:], urlChars(binary.BigEndian.Uint64(src)))
-		binary.LittleEndian.PutUint64(dst[di+8:], urlChars(binary.BigEndian.Uint64(src[4:])<<16))
-		src = src[12:]
-		di += 16
-	}
-	if len(src) >= 8 {
-		binary.LittleEndian.PutUint64(dst[di:], urlChars(binary.BigEndian.Uint64(src)))
-		src = src[6:]
-		di += 8
-	}
-	base64.RawURLEncoding.Encode(dst[di:], src)
+	encodeScalar(dst, src, urlPairs, base64.RawURLEncoding)
 }
 
-// urlChars returns the eight characters that encode the top 48 bits of v,
-// the first in the lowest byte.
-func urlChars(v uint64) uint64 {
-	return uint64(urlPairs[v>>52&0xfff]) | uint64(urlPairs[v>>40&0xfff])<<16 |
-		uint64(urlPairs[v>>28&0xfff])<<32 | uint64(urlPairs[v>>16&0xfff])<<48
-}
-
-// decodeURL writes the bytes that src, URL-safe base64 without padding,
+// DecodeURL writes the bytes that src, URL-safe base64 without padding,
 // encodes to dst, which must hold base64.RawURLEncoding.DecodedLen(len(src))
 // bytes, and returns their number. It reports false for a byte outside the
 // alphabet (a line break too), a length that no input encodes and unused
@@ -95,7 +47,7 @@ func urlChars(v uint64) uint64 {
 // sixteen characters at a time, with one lookup of a character's value
 // already shifted into its place and two 64-bit stores, and checks the
 // alphabet once at the end.
-func decodeURL(dst []byte, src string) (int, bool) {
+func DecodeURL(dst []byte, src string) (int, bool) {
 	n := base64.RawURLEncoding.DecodedLen(len(src))
 	if len(src)%4 == 1 {
 		return 0, false
