@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/toolnexus-go/toolnexus/internal/b64"
+	"github.com/toolnexus-go/toolnexus/internal/jsonscan"
 	"github.com/toolnexus-go/toolnexus/internal/msg"
 )
 
@@ -65,11 +66,11 @@ var (
 	// encoding/json does into a struct, would each read another value, so
 	// RFC 7493 (I-JSON) asks for unique names. It also matches
 	// [ErrInvalidJSON].
-	ErrDuplicateKey error = msg.Also("toolnexus: duplicate JSON key", ErrInvalidJSON)
+	ErrDuplicateKey = jsonscan.ErrDuplicateKey
 	// ErrInvalidJSON reports JSON that does not decode into a value of this
 	// package: a key holds a value of the wrong type, or the input is not
 	// JSON.
-	ErrInvalidJSON = errors.New("toolnexus: invalid JSON")
+	ErrInvalidJSON = jsonscan.ErrInvalidJSON
 	// ErrInvalidState reports a request state (see [Sealer.Open]) that
 	// these keys did not seal, or that was altered, cut short or made too
 	// long on its way: opening it fails its authentication, whatever was

@@ -43,40 +43,6 @@ func StatePlaintext(s *Sealer, call StateCall, st State, now time.Time) (plain, 
 	return plain, aad, err
 }
 
-// ArgsBinding returns what a state holds of args: their canonical form,
-// or the digest of a long one.
-func ArgsBinding(args []byte) ([]byte, error) {
-	var a argsBinding
-	if err := a.bind(new([]byte), args); err != nil {
-		return nil, err
-	}
-	return bytes.Clone(a.bytes()), nil
-}
-
-// CanonicalArgs returns the canonical form of args that the parser writes,
-// and false when it leaves args to encoding/json.
-func CanonicalArgs(args []byte) ([]byte, bool) {
-	c := canonicalizer{}
-	ok := c.args(args)
-	return c.out, ok
-}
-
-// IsCanonical reports whether args are their own canonical form, which
-// the state then binds as they are.
-func IsCanonical(args []byte) bool {
-	return isCanonical(args)
-}
-
-// CanonicalValue returns the canonical form of the value encoding/json
-// decodes from args.
-func CanonicalValue(args []byte) ([]byte, error) {
-	v, err := decodeArgs(args)
-	if err != nil {
-		return nil, err
-	}
-	return canonicalValue(nil, v), nil
-}
-
 // ReadPlaintext reads plain as Open and OpenedState read the plaintext of
 // a state once it is authenticated, and reports whether it holds claims,
 // at least one request and the answers, and nothing more.
@@ -89,12 +55,6 @@ func ReadPlaintext(plain []byte) bool {
 	n := len(r.requests(true))
 	r.answers(true)
 	return r.ok && r.left() == 0 && n > 0
-}
-
-// PlainRun returns the index of the first byte at or after s[i:] that a
-// JSON string does not hold as it is, as the canonicalizer finds it.
-func PlainRun(s []byte, i int) int {
-	return plainRun(s, i)
 }
 
 // NewSealerNonces returns the Sealer of o whose keys take Seal's nonces,
@@ -115,10 +75,6 @@ func NewSealerNonces(o SealerOptions, randomNonce bool) (*Sealer, error) {
 // ParseUTC and ParseRFC3339Std are the two ways Request.Expiry reads a
 // time: its fast path for the form WithExpiry writes, and time.Parse.
 var ParseUTC, ParseRFC3339Std = parseUTC, parseRFC3339Std
-
-// CheckNames is the check of duplicate member names that every place
-// binding or decoding arguments runs.
-var CheckNames = checkNames
 
 // DrawsEachNonce reports whether every key of s has its AEAD draw the
 // nonce of each state, rather than take those Seal draws many at a time.

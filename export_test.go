@@ -13,9 +13,6 @@ var (
 	ParseDataURL = parseDataURL
 	Quote        = msg.Quote
 	ValidFormat  = validFormat
-	NotJSON      = notJSON
-	ValidJSON    = validJSON
-	StringRun    = stringRun
 )
 
 // JSONSkip moves the exact-key reader past the first JSON value of data and

@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/toolnexus-go/toolnexus/internal/b64"
+	"github.com/toolnexus-go/toolnexus/internal/jsonscan"
 	"github.com/toolnexus-go/toolnexus/internal/msg"
 )
 
@@ -60,7 +61,7 @@ func (e *typeError) Error() string {
 }
 
 // skipSpace moves past JSON white space.
-func (d *jsonReader) skipSpace() { d.pos = skipSpaceAt(d.data, d.pos) }
+func (d *jsonReader) skipSpace() { d.pos = jsonscan.SkipSpace(d.data, d.pos) }
 
 // peek returns the first byte of the next token, or 0 at the end of input.
 func (d *jsonReader) peek() byte {
@@ -98,7 +99,7 @@ func (d *jsonReader) literal(lit string) bool {
 	if d.peek() != lit[0] {
 		return false
 	}
-	next, ok := skipLiteral(d.data, d.pos, lit)
+	next, ok := jsonscan.SkipLiteral(d.data, d.pos, lit)
 	if ok {
 		d.pos = next
 	}
@@ -118,8 +119,8 @@ func (d *jsonReader) open(c byte, key string) error {
 		}
 		return &typeError{key: key, want: want, got: d.kind()}
 	}
-	if d.depth >= maxDepth {
-		return errSyntax
+	if d.depth >= jsonscan.MaxDepth {
+		return jsonscan.ErrSyntax
 	}
 	d.pos++
 	d.depth++
@@ -140,7 +141,7 @@ func (d *jsonReader) next(i int, closing byte) (bool, error) {
 		d.pos++
 		return true, nil
 	}
-	return false, errSyntax
+	return false, jsonscan.ErrSyntax
 }
 
 // openArray consumes the '[' of an array.
@@ -154,16 +155,16 @@ func (d *jsonReader) nextElem(i int) (bool, error) { return d.next(i, ']') }
 // key, unescaped: it aliases the input when it has no escapes.
 func (d *jsonReader) key() ([]byte, error) {
 	if d.peek() != '"' {
-		return nil, errSyntax
+		return nil, jsonscan.ErrSyntax
 	}
 	b := d.data
 	start := d.pos + 1
-	i, ok := textRun(b, start)
+	i, ok := jsonscan.TextRun(b, start)
 	if !ok {
-		return nil, &pathError{err: errBadKey}
+		return nil, &pathError{err: jsonscan.ErrBadKey}
 	}
 	if i >= len(b) {
-		return nil, errSyntax
+		return nil, jsonscan.ErrSyntax
 	}
 	var key []byte
 	switch b[i] {
@@ -174,16 +175,16 @@ func (d *jsonReader) key() ([]byte, error) {
 		s, err := d.unescape(start, i)
 		if err != nil {
 			if _, ok := err.(*pathError); ok {
-				return nil, &pathError{err: errBadKey}
+				return nil, &pathError{err: jsonscan.ErrBadKey}
 			}
 			return nil, err
 		}
 		key = []byte(s)
 	default:
-		return nil, errSyntax
+		return nil, jsonscan.ErrSyntax
 	}
 	if d.peek() != ':' {
-		return nil, errSyntax
+		return nil, jsonscan.ErrSyntax
 	}
 	d.pos++
 	return key, nil
@@ -208,12 +209,12 @@ func (d *jsonReader) str(key string) (string, error) {
 func (d *jsonReader) stringValue() (string, error) {
 	b := d.data
 	start := d.pos + 1
-	i, ok := textRun(b, start)
+	i, ok := jsonscan.TextRun(b, start)
 	switch {
 	case !ok:
-		return "", &pathError{err: errBadString}
+		return "", &pathError{err: jsonscan.ErrBadString}
 	case i >= len(b) || b[i] < 0x20:
-		return "", errSyntax
+		return "", jsonscan.ErrSyntax
 	case b[i] == '\\':
 		return d.unescape(start, i)
 	}
@@ -332,21 +333,21 @@ func (w *unescaped) done() string {
 // decode decodes the rest of a string from its escape at b[i].
 func (w *unescaped) decode(b []byte, i int) (string, error) {
 	for {
-		r, next := escape(b, i) // b[i] is a backslash
+		r, next := jsonscan.Escape(b, i) // b[i] is a backslash
 		switch r {
 		case -1:
-			return "", errSyntax
+			return "", jsonscan.ErrSyntax
 		case -2:
-			return "", &pathError{err: errBadString}
+			return "", &pathError{err: jsonscan.ErrBadString}
 		}
 		w.writeRune(b, i, r)
 		run := next
 		var ok bool
-		if i, ok = textRun(b, next); !ok {
-			return "", &pathError{err: errBadString}
+		if i, ok = jsonscan.TextRun(b, next); !ok {
+			return "", &pathError{err: jsonscan.ErrBadString}
 		}
 		if i >= len(b) {
-			return "", errSyntax
+			return "", jsonscan.ErrSyntax
 		}
 		w.write(b, run, b[run:i])
 		switch c := b[i]; {
@@ -354,7 +355,7 @@ func (w *unescaped) decode(b []byte, i int) (string, error) {
 			w.end = i + 1
 			return w.done(), nil
 		case c < 0x20:
-			return "", errSyntax
+			return "", jsonscan.ErrSyntax
 		}
 	}
 }
@@ -467,10 +468,10 @@ func (d *jsonReader) boolean(key string) (bool, error) {
 func (d *jsonReader) skip() ([]byte, error) {
 	d.skipSpace()
 	start := d.pos
-	end, err := scanValue(d.data, start, d.depth, !d.reread)
+	end, err := jsonscan.ScanValue(d.data, start, d.depth, !d.reread)
 	switch {
-	case err == errNotUTF8:
-		return nil, &pathError{err: errBadString}
+	case err == jsonscan.ErrNotUTF8:
+		return nil, &pathError{err: jsonscan.ErrBadString}
 	case err != nil:
 		return nil, err
 	}
@@ -494,7 +495,7 @@ func (d *jsonReader) anyMap(key string) (map[string]any, error) {
 }
 
 // readObject reads b, JSON from a peer, as anyMap does, but for null; key
-// names it in errors. Input that is not JSON is errSyntax.
+// names it in errors. Input that is not JSON is jsonscan.ErrSyntax.
 func readObject(b []byte, key string) (map[string]any, error) {
 	d := jsonReader{data: b}
 	var m map[string]any
@@ -504,8 +505,8 @@ func readObject(b []byte, key string) (map[string]any, error) {
 	} else if m, err = d.anyMap(key); err == nil {
 		err = d.end()
 	}
-	if err != nil && !validJSON(b) {
-		return nil, errSyntax
+	if err != nil && !jsonscan.Valid(b) {
+		return nil, jsonscan.ErrSyntax
 	}
 	return m, err
 }
@@ -564,14 +565,14 @@ func (d *jsonReader) anyValue() (any, error) {
 		case d.literal("null"):
 			return nil, nil
 		}
-		return nil, errSyntax
+		return nil, jsonscan.ErrSyntax
 	case 0:
-		return nil, errSyntax
+		return nil, jsonscan.ErrSyntax
 	}
 	start := d.pos
-	end, ok := skipNumber(d.data, start)
+	end, ok := jsonscan.SkipNumber(d.data, start)
 	if !ok {
-		return nil, errSyntax
+		return nil, jsonscan.ErrSyntax
 	}
 	d.pos = end
 	f, err := strconv.ParseFloat(unsafe.String(&d.data[start], end-start), 64)
@@ -611,7 +612,7 @@ func (d *jsonReader) members(what string, member func(key []byte) (known bool, e
 // end reports an error unless only white space is left.
 func (d *jsonReader) end() error {
 	if d.peek() != 0 {
-		return errSyntax
+		return jsonscan.ErrSyntax
 	}
 	return nil
 }
@@ -629,10 +630,10 @@ func unmarshal[T any](data []byte, v *T, read func(*jsonReader) (T, error)) erro
 	} else if out, err = read(&d); err == nil {
 		err = d.end()
 	}
-	if err != nil && !validJSON(data) {
+	if err != nil && !jsonscan.Valid(data) {
 		// Called directly, not by encoding/json: what is wrong is the
 		// syntax, whatever the reader made of it.
-		return msg.Errorf(ErrInvalidJSON, "%s", notJSON(data))
+		return msg.Errorf(ErrInvalidJSON, "%s", jsonscan.NotJSON(data))
 	}
 	if err != nil {
 		return msg.Errorf(ErrInvalidJSON, "%v", err)

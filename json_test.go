@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/internal/b64"
 )
 
 // decode reads in into a fresh T as a peer's JSON is read: a result or a
@@ -665,5 +666,96 @@ func TestPorts(t *testing.T) {
 	}
 	for key := range wants {
 		assert.True(t, used[key], "decision %s has no vector", key)
+	}
+}
+
+// FuzzJSONString checks the decoding of strings against encoding/json: a
+// string that is JSON and UTF-8 reads as json.Unmarshal reads it, one that
+// is not UTF-8 is refused, and a part's data reads the same, found
+// canonical base64 only when checkBase64 takes it. (FuzzJSONReader checks
+// that what is not JSON is refused.)
+func FuzzJSONString(f *testing.F) {
+	for _, s := range []string{`a\"b\\`, `\ud800`, "\xff", `\ud83d\ude00 é ✓`, `line\nnext\ttab \u003c\u0026`, `\ud800\n`,
+		`iVBORw0KGgo=`, `AA==`, `AAB=`, `AA\u003d\u003d`, `QUJD` + strings.Repeat("QUJD", 30) + `=`, "caf\xc3\xa9", "\xed\xa0\x80"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		for _, in := range [][]byte{append(append([]byte(`"`), raw...), '"'), []byte(mustJSON(t, string(raw)))} {
+			s, err := toolnexus.JSONString(in)
+			data, canonical, dataErr := toolnexus.JSONBase64(in)
+			require.Equal(t, err, dataErr)
+			if !json.Valid(in) { // a quote in raw may end the string early
+				continue
+			}
+			var want string
+			require.NoError(t, json.Unmarshal(in, &want))
+			switch notUTF8(in) {
+			case yes:
+				require.EqualError(t, err, "a string is not valid UTF-8")
+				continue
+			case maybe:
+				if err != nil {
+					continue
+				}
+			}
+			require.NoError(t, err)
+			require.Equal(t, want, s)
+			require.Equal(t, want, data)
+			if canonical {
+				require.NoError(t, b64.Check(data))
+			} else if !strings.Contains(string(in), `\`) {
+				require.Error(t, b64.Check(data), "%q is canonical", data)
+			}
+		}
+	})
+}
+
+// TestDecodeLongStrings reads strings with escapes longer than the buffer
+// short ones are decoded in, before and after other long values, as
+// json.Unmarshal reads them.
+func TestDecodeLongStrings(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{60 << 10, 64<<10 - 1, 64 << 10, 64<<10 + 1, 300 << 10, 3 << 20} {
+		text := toolText(n)
+		for _, r := range []toolnexus.ToolResult{
+			toolnexus.Ok(text),
+			toolnexus.Ok(text, toolnexus.TextPart(toolText(2*n))),
+			toolnexus.Ok("x", toolnexus.TextPart("a\n"), toolnexus.TextPart(text)),
+		} {
+			data := []byte(mustJSON(t, r))
+			got, err := toolnexus.ParseToolResult(data, 0)
+			require.NoError(t, err)
+			var want toolnexus.ToolResult
+			require.NoError(t, json.Unmarshal(data, &want))
+			require.Equal(t, want, got, "%d bytes", n)
+			mcp := []byte(mustJSON(t, r.MCPCallToolResult()))
+			fromMCP, err := toolnexus.FromMCPCallToolResult(mcp)
+			require.NoError(t, err)
+			require.Equal(t, want.Output, fromMCP.Output[:len(want.Output)])
+		}
+	}
+}
+
+// TestDecodeLongData reads parts' data longer than what is checked before
+// it is copied, canonical or not, last in the input or before more of it,
+// as json.Unmarshal reads it.
+func TestDecodeLongData(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{48<<10 - 1, 48 << 10, 48<<10 + 1, 1 << 20} {
+		data := base64.StdEncoding.EncodeToString(payload(n))
+		for _, d := range []string{data, data[:len(data)-4] + `\u0041AAA`, data[:len(data)*3/4] + "\n" + data[len(data)*3/4:], data[:len(data)-1]} {
+			for _, in := range []string{
+				`{"output":"x","parts":[{"type":"image","mimeType":"image/png","data":` + mustJSON(t, d) + `}]}`,
+				`{"output":"x","parts":[{"type":"image","mimeType":"image/png","data":` + mustJSON(t, d) + `}],"metadata":{"d":` + mustJSON(t, data+data) + `}}`,
+			} {
+				got, err := toolnexus.DecodeExact([]byte(in))
+				require.NoError(t, err)
+				var want toolnexus.ToolResult
+				require.NoError(t, json.Unmarshal([]byte(in), &want))
+				require.Equal(t, want, got, "%d bytes", n)
+				_, err = toolnexus.ParseToolResult([]byte(in), 0)
+				require.Equal(t, b64.Check(want.Parts[0].Data) == nil, err == nil, "%d bytes: %v", n, err)
+			}
+		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolnexus-go/toolnexus/internal/b64"
+	"github.com/toolnexus-go/toolnexus/internal/jsonscan"
 	"github.com/toolnexus-go/toolnexus/internal/msg"
 )
 
@@ -443,7 +444,7 @@ func (d *jsonReader) mcpInputRequest(what string) (MCPInputRequest, error) {
 			case 'n':
 				ir.Params = nil
 				if !d.null() {
-					err = errSyntax
+					err = jsonscan.ErrSyntax
 				}
 			case '{':
 				var raw []byte

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/toolnexus-go/toolnexus/internal/jsonscan"
 	"github.com/toolnexus-go/toolnexus/internal/msg"
 )
 
@@ -234,8 +235,8 @@ func readElicitParams(b json.RawMessage) (MCPElicitParams, error) {
 	if err == nil {
 		err = d.end()
 	}
-	if err != nil && !validJSON(b) {
-		return MCPElicitParams{}, errSyntax
+	if err != nil && !jsonscan.Valid(b) {
+		return MCPElicitParams{}, jsonscan.ErrSyntax
 	}
 	return p, err
 }
@@ -308,8 +309,8 @@ func (r Request) AnswerFromMCP(response json.RawMessage) (Answer, error) {
 		}
 	}
 	switch {
-	case (m == nil || err != nil) && !validJSON(response):
-		return Answer{}, msg.Errorf(ErrInvalidMCP, "response to request %s: %s", msg.Quote(r.ID), notJSON(response))
+	case (m == nil || err != nil) && !jsonscan.Valid(response):
+		return Answer{}, msg.Errorf(ErrInvalidMCP, "response to request %s: %s", msg.Quote(r.ID), jsonscan.NotJSON(response))
 	case m == nil && err == nil:
 		return Answer{}, msg.Errorf(ErrInvalidMCP, "response to request %s is %s, not an object", msg.Quote(r.ID), d.kind())
 	case err != nil:

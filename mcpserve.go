@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/toolnexus-go/toolnexus/internal/jsonscan"
 	"github.com/toolnexus-go/toolnexus/internal/msg"
 )
 
@@ -305,7 +306,7 @@ func (s *MCPServer) Call(ctx context.Context, c MCPToolCall, tool func(ctx conte
 	if c.Authenticated && c.Principal == "" {
 		return MCPCallToolResult{}, s.internal(ctx, c, msg.Errorf(ErrNoPrincipal, "call of %s: its token names no subject", msg.Quote(c.Tool)))
 	}
-	if err := checkNames(c.Arguments); err != nil {
+	if err := jsonscan.CheckNames(c.Arguments); err != nil {
 		return MCPCallToolResult{}, s.logged(ctx, c, &MCPError{Code: CodeInvalidParams, Message: "Invalid arguments: " + reason(err), Err: err})
 	}
 	call := StateCall{Tool: c.Tool, Arguments: c.Arguments, Principal: c.Principal}

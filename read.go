@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"github.com/toolnexus-go/toolnexus/internal/b64"
+	"github.com/toolnexus-go/toolnexus/internal/jsonscan"
 	"github.com/toolnexus-go/toolnexus/internal/msg"
 )
 
@@ -606,8 +607,8 @@ func openPeerJSON(data []byte, maxBytes int64, sentinel error) (jsonReader, erro
 	}
 	d := jsonReader{data: data}
 	if d.peek() != '{' {
-		if !validJSON(data) {
-			return jsonReader{}, msg.Errorf(sentinel, "%s", notJSON(data))
+		if !jsonscan.Valid(data) {
+			return jsonReader{}, msg.Errorf(sentinel, "%s", jsonscan.NotJSON(data))
 		}
 		return jsonReader{}, msg.Errorf(sentinel, "want a JSON object, got %s", d.kind())
 	}
@@ -619,8 +620,8 @@ func openPeerJSON(data []byte, maxBytes int64, sentinel error) (jsonReader, erro
 // not, whatever the reader made of it, as if the whole input had been
 // checked before any of it was read; else err.
 func peerError(data []byte, err, sentinel error) error {
-	if !validJSON(data) {
-		return msg.Errorf(sentinel, "%s", notJSON(data))
+	if !jsonscan.Valid(data) {
+		return msg.Errorf(sentinel, "%s", jsonscan.NotJSON(data))
 	}
 	return msg.Errorf(sentinel, "%v", err)
 }

@@ -3,12 +3,12 @@ package toolnexus
 import (
 	"cmp"
 	"encoding/json"
-	"fmt"
 	"log/slog"
 	"reflect"
 	"strings"
 	"time"
 
+	"github.com/toolnexus-go/toolnexus/internal/jsonscan"
 	"github.com/toolnexus-go/toolnexus/internal/msg"
 )
 
@@ -85,7 +85,7 @@ func (r Request) validate() (time.Time, error) {
 			return time.Time{}, msg.Errorf(ErrInvalidRequest, "request %s: url %s is not an absolute URL", msg.Quote(r.ID), msg.Quote(r.URL))
 		}
 	}
-	if err := checkData(r.Data); err != nil {
+	if err := jsonscan.CheckDepth(r.Data); err != nil {
 		return time.Time{}, msg.Errorf(ErrInvalidRequest, "request %s: data %v", msg.Quote(r.ID), err)
 	}
 	return r.Expiry()
@@ -97,81 +97,7 @@ func (r Request) validate() (time.Time, error) {
 // in this module. Deeper Data, or Data that holds itself, is refused with
 // [ErrInvalidRequest] by the readers, sealers and encoders of the module,
 // rather than followed without end.
-const MaxDataDepth = maxDepth
-
-// errDataDepth reports Data nested deeper than MaxDataDepth.
-var errDataDepth = fmt.Errorf("nests deeper than %d levels, or holds itself", MaxDataDepth)
-
-// checkData reports errDataDepth for v, a Data or a value in one, when it
-// nests deeper than MaxDataDepth. It follows v depth first and stops at
-// the first level too deep, so that a value that holds itself is refused
-// after MaxDataDepth steps; it walks the values JSON decodes to without
-// reflection, and allocates nothing for them.
-func checkData(v any) error {
-	if checkDataAt(v, 0) {
-		return nil
-	}
-	return errDataDepth
-}
-
-// checkDataAt reports whether v, at depth, nests at most MaxDataDepth deep.
-func checkDataAt(v any, depth int) bool {
-	if depth > MaxDataDepth {
-		return false
-	}
-	switch v := v.(type) {
-	case nil, bool, float64, string, json.Number:
-		return true
-	case map[string]any:
-		for _, e := range v {
-			if !checkDataAt(e, depth+1) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		for _, e := range v {
-			if !checkDataAt(e, depth+1) {
-				return false
-			}
-		}
-		return true
-	}
-	return checkValueAt(reflect.ValueOf(v), depth)
-}
-
-// checkValueAt is checkDataAt for a Go value of any other type.
-func checkValueAt(v reflect.Value, depth int) bool {
-	if depth > MaxDataDepth {
-		return false
-	}
-	switch v.Kind() {
-	case reflect.Interface, reflect.Pointer:
-		return v.IsNil() || checkValueAt(v.Elem(), depth+1)
-	case reflect.Map:
-		for it := v.MapRange(); it.Next(); {
-			if !checkValueAt(it.Value(), depth+1) {
-				return false
-			}
-		}
-	case reflect.Slice, reflect.Array:
-		if v.Type().Elem().Kind() == reflect.Uint8 {
-			return true // bytes, which JSON writes as one string
-		}
-		for i := range v.Len() {
-			if !checkValueAt(v.Index(i), depth+1) {
-				return false
-			}
-		}
-	case reflect.Struct:
-		for i := range v.NumField() {
-			if v.Type().Field(i).IsExported() && !checkValueAt(v.Field(i), depth+1) {
-				return false
-			}
-		}
-	}
-	return true
-}
+const MaxDataDepth = jsonscan.MaxDepth
 
 // WithExpiry returns a copy of r that expires at t, written in UTC as
 // RFC 3339 (with fractional seconds only when t has them). The zero time
@@ -429,7 +355,7 @@ func (a Answer) DecodeData(v any) error {
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
 		return msg.Errorf(ErrInvalidJSON, "DecodeData needs a non-nil pointer, not %T", v)
 	}
-	if err := checkData(a.Data); err != nil {
+	if err := jsonscan.CheckDepth(a.Data); err != nil {
 		return msg.Errorf(ErrInvalidRequest, "answer %s: data %v", msg.Quote(a.ID), err)
 	}
 	b, err := json.Marshal(exactKeys(a.Data, rv.Type().Elem()))

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolnexus-go/toolnexus/internal/jsonscan"
 	"github.com/toolnexus-go/toolnexus/internal/msg"
 )
 
@@ -37,7 +38,7 @@ var (
 )
 
 // maxInline is how deeply the walk follows values nested in place.
-const maxInline = maxDepth
+const maxInline = jsonscan.MaxDepth
 
 // maxShown is the longest string logged or printed whole.
 const maxShown = 256
@@ -615,7 +616,7 @@ func (w *walk) logValue(v any, depth int) slog.Value {
 			return ContentPart{Type: PartType(shown(fmt.Sprint(v["type"]))), MIMEType: shown(mimeType), Data: data}.LogValue()
 		}
 	case ToolResult:
-		if depth <= maxDepth {
+		if depth <= jsonscan.MaxDepth {
 			return v.logValue(w, depth+1)
 		}
 	case *ToolResult:
@@ -625,7 +626,7 @@ func (w *walk) logValue(v any, depth int) slog.Value {
 		if !w.once(reflect.ValueOf(v)) {
 			return seen(reflect.ValueOf(v))
 		}
-		if depth <= maxDepth {
+		if depth <= jsonscan.MaxDepth {
 			return v.logValue(w, depth+1)
 		}
 	case slog.LogValuer:
@@ -643,7 +644,7 @@ func (w *walk) logValue(v any, depth int) slog.Value {
 	rv := reflect.ValueOf(v)
 	switch rv.Kind() {
 	case reflect.Slice, reflect.Array, reflect.Map:
-		if depth <= maxDepth && rv.Len() <= maxItems && w.holdsParts(rv) {
+		if depth <= jsonscan.MaxDepth && rv.Len() <= maxItems && w.holdsParts(rv) {
 			// Parts hold no reference: a slice of them, logged twice, is
 			// logged twice at the same cost.
 			if rv.Type().Elem() != partType && !w.once(rv) {
@@ -655,7 +656,7 @@ func (w *walk) logValue(v any, depth int) slog.Value {
 	case reflect.String:
 		return slog.StringValue(shown(rv.String()))
 	case reflect.Pointer:
-		if depth <= maxDepth && !rv.IsNil() && w.holdsParts(rv) {
+		if depth <= jsonscan.MaxDepth && !rv.IsNil() && w.holdsParts(rv) {
 			if !w.once(rv) {
 				return seen(rv)
 			}
@@ -701,7 +702,7 @@ func (r ToolResult) goString(w *walk, depth int) string {
 	switch {
 	case r.Metadata == nil:
 		b = append(b, "map[string]interface {}(nil)"...)
-	case depth > maxDepth || !w.once(reflect.ValueOf(r.Metadata)):
+	case depth > jsonscan.MaxDepth || !w.once(reflect.ValueOf(r.Metadata)):
 		b = fmt.Appendf(b, "map[string]interface {}(len %d)", len(r.Metadata))
 	default:
 		b = append(b, "map[string]interface {}{"...)

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/toolnexus-go/toolnexus/internal/b64"
+	"github.com/toolnexus-go/toolnexus/internal/jsonscan"
 	"github.com/toolnexus-go/toolnexus/internal/msg"
 )
 
@@ -384,13 +385,14 @@ func (s *Sealer) Seal(call StateCall, st State, now time.Time) (string, error) {
 	sc := getScratch()
 	defer putScratch(sc)
 	scratch := &sc.buf
-	var args argsBinding
-	if err := args.bind(scratch, call.Arguments); err != nil {
+	var argsBuf [jsonscan.MaxBinding]byte
+	args, err := jsonscan.AppendBinding(argsBuf[:0], scratch, call.Arguments)
+	if err != nil {
 		return "", err
 	}
 	id := st.Requests[0].ID
 	k := s.keys[0]
-	sealedHint := aadLen + nonceLen + tagLen + claimsFixed + 1 + args.n +
+	sealedHint := aadLen + nonceLen + tagLen + claimsFixed + 1 + len(args) +
 		len(call.Tool) + len(s.audience) + len(call.Principal) + stateSizeHint(st)
 	buf := slices.Grow((*scratch)[:0], sealedHint+len(statePrefix)+base64.RawURLEncoding.EncodedLen(sealedHint))
 	buf = append(buf, statePrefix...)
@@ -401,11 +403,11 @@ func (s *Sealer) Seal(call StateCall, st State, now time.Time) (string, error) {
 		buf = append(buf, nonce[:]...)
 	} // else the AEAD draws it, and moves the claims past it
 	plain := binary.BigEndian.AppendUint64(buf[len(buf):], uint64(now.UnixMilli()))
-	plain = append(binary.AppendUvarint(plain, uint64(args.n)), args.bytes()...)
+	plain = append(binary.AppendUvarint(plain, uint64(len(args))), args...)
 	plain = appendString(plain, call.Tool)
 	plain = appendString(plain, s.audience)
 	plain = appendString(plain, call.Principal)
-	plain, err := appendState(plain, st)
+	plain, err = appendState(plain, st)
 	if err != nil {
 		return "", msg.Errorf(ErrInvalidRequest, "request %s: %v", msg.Quote(id), err)
 	}
@@ -493,8 +495,8 @@ func (s *Sealer) Open(state string, call StateCall, now time.Time) (st OpenedSta
 	sc := getScratch()
 	defer putScratch(sc)
 	scratch := &sc.buf
-	var args argsBinding
-	argsErr := args.bind(scratch, call.Arguments)
+	var argsBuf [jsonscan.MaxBinding]byte
+	args, argsErr := jsonscan.AppendBinding(argsBuf[:0], scratch, call.Arguments)
 	buf, err := decodeState((*scratch)[:0], state)
 	if err != nil {
 		return OpenedState{}, err
@@ -515,7 +517,7 @@ func (s *Sealer) Open(state string, call StateCall, now time.Time) (st OpenedSta
 		return OpenedState{}, errInvalidState
 	}
 	expiry := int64(binary.BigEndian.Uint64(buf[len(statePrefix)+keyIDLen : aadLen]))
-	if err := s.check(&c, &call, &args, argsErr); err != nil {
+	if err := s.check(&c, &call, args, argsErr); err != nil {
 		return OpenedState{}, err
 	}
 	// The OpenedState keeps a copy of the ID and the rounds, together: the
@@ -598,7 +600,7 @@ func decodeState(buf []byte, state string) ([]byte, error) {
 
 // check reports whether the claims c were sealed for call on s, given
 // the binding of its arguments and the error of computing it.
-func (s *Sealer) check(c *claims, call *StateCall, args *argsBinding, argsErr error) error {
+func (s *Sealer) check(c *claims, call *StateCall, args []byte, argsErr error) error {
 	if string(c.audience) != s.audience {
 		return msg.Errorf(ErrStateMismatch, "it was sealed for another audience, not %s", msg.Quote(s.audience))
 	}
@@ -608,7 +610,7 @@ func (s *Sealer) check(c *claims, call *StateCall, args *argsBinding, argsErr er
 	if argsErr != nil {
 		return argsErr
 	}
-	if !bytes.Equal(c.args, args.bytes()) {
+	if !bytes.Equal(c.args, args) {
 		return msg.Errorf(ErrStateMismatch, "it was sealed for other arguments to %s", msg.Quote(call.Tool))
 	}
 	if string(c.principal) != call.Principal {

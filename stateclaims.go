@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"math"
 	"unicode/utf8"
+
+	"github.com/toolnexus-go/toolnexus/internal/jsonscan"
 )
 
 // The claims of a state, its plaintext: the issue time in Unix
 // milliseconds (8 bytes), then as strings (a uvarint length and the bytes) the binding
-// of the arguments (see argsBinding.bind), the tool, the audience and the
+// of the arguments (see jsonscan.AppendBinding), the tool, the audience and the
 // principal, then the
 // requests and the answers, each list a uvarint count and its items: a
 // Request as its ID, Kind, Prompt, URL, ExpiresAt and its Data (see
@@ -126,7 +128,7 @@ func appendData(b []byte, data map[string]any) ([]byte, error) {
 	}
 	out, ok := appendValue(append(b, dataBinary), data, 0)
 	if !ok {
-		if err := checkData(data); err != nil {
+		if err := jsonscan.CheckDepth(data); err != nil {
 			return nil, fmt.Errorf("data %v", err)
 		}
 		j, err := json.Marshal(data)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"reflect"
 
+	"github.com/toolnexus-go/toolnexus/internal/jsonscan"
 	"github.com/toolnexus-go/toolnexus/internal/msg"
 )
 
@@ -37,7 +38,7 @@ func DecodeArguments(args json.RawMessage, v any) error {
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
 		return msg.Errorf(ErrInvalidJSON, "DecodeArguments needs a non-nil pointer, not %T", v)
 	}
-	if err := checkNames(args); err != nil {
+	if err := jsonscan.CheckNames(args); err != nil {
 		return err
 	}
 	return decodeExact(args, v)
@@ -47,7 +48,7 @@ func DecodeArguments(args json.RawMessage, v any) error {
 // through encoding/json's untyped values (numbers as written), without the
 // keys that would match a field of v only by folding case.
 func decodeExact(args json.RawMessage, v any) error {
-	decoded, err := decodeArgs(args)
+	decoded, err := jsonscan.DecodeNumbers(args)
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/toolnexus-go/toolnexus/internal/jsonscan"
 	"github.com/toolnexus-go/toolnexus/internal/msg"
 )
 
@@ -127,7 +128,7 @@ func (t Turn) WithCall(c ToolCall) (Turn, error) {
 	case t.Calls[i].Name != c.Name:
 		return t, msg.Errorf(ErrInvalidTurn, "call %s is a call of %s, not %s", msg.Quote(c.ID), msg.Quote(t.Calls[i].Name), msg.Quote(c.Name))
 	}
-	if same, err := sameArguments(t.Calls[i].Arguments, c.Arguments); err != nil {
+	if same, err := jsonscan.SameArguments(t.Calls[i].Arguments, c.Arguments); err != nil {
 		return t, errorfCause(ErrInvalidTurn, err, "call %s", msg.Quote(c.ID))
 	} else if !same {
 		return t, msg.Errorf(ErrInvalidTurn, "call %s was made with other arguments", msg.Quote(c.ID))

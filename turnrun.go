@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolnexus-go/toolnexus/internal/jsonscan"
 	"github.com/toolnexus-go/toolnexus/internal/msg"
 )
 
@@ -97,7 +98,7 @@ func (r TurnRunner) Run(ctx context.Context, calls ...ToolCall) (Turn, error) {
 	}
 	t := Turn{Calls: make([]ToolCall, len(calls))}
 	for i, c := range calls {
-		switch trimmed := bytes.Trim(c.Arguments, jsonSpace); {
+		switch trimmed := bytes.Trim(c.Arguments, jsonscan.Space); {
 		case len(trimmed) == 0 || string(trimmed) == "null":
 			c.Arguments = nil
 		case !isJSON(c.Arguments):
@@ -236,7 +237,7 @@ var emptyObject = json.RawMessage("{}")
 // decodes them into v with exact keys. Every decoding of a model's
 // arguments goes through it; its errors match [ErrInvalidArguments].
 func readArguments(name string, args json.RawMessage, v any) (json.RawMessage, error) {
-	trimmed := bytes.Trim(args, jsonSpace)
+	trimmed := bytes.Trim(args, jsonscan.Space)
 	if len(trimmed) == 0 || string(trimmed) == "null" {
 		args = emptyObject
 	}
@@ -247,7 +248,7 @@ func readArguments(name string, args json.RawMessage, v any) (json.RawMessage, e
 	if d.peek() != '{' {
 		return nil, argumentsError(name, "are not a JSON object but %s", d.kind())
 	}
-	if err := checkNames(args); err != nil {
+	if err := jsonscan.CheckNames(args); err != nil {
 		return nil, &argumentsRefused{msg: argumentsMessage(name, "are ambiguous: %s", strings.TrimPrefix(err.Error(), "toolnexus: ")), cause: err}
 	}
 	if v == nil {
@@ -265,14 +266,14 @@ func readArguments(name string, args json.RawMessage, v any) (json.RawMessage, e
 // isJSON reports whether b is one JSON value that holds only UTF-8, as
 // [ParseTurn] reads arguments.
 func isJSON(b []byte) bool {
-	i, err := scanValue(b, skipSpaceAt(b, 0), 0, true)
-	return err == nil && skipSpaceAt(b, i) == len(b)
+	i, err := jsonscan.ScanValue(b, jsonscan.SkipSpace(b, 0), 0, true)
+	return err == nil && jsonscan.SkipSpace(b, i) == len(b)
 }
 
 // syntaxError says why b, which isJSON refused, is not JSON.
 func syntaxError(b []byte) string {
-	if validJSON(b) {
-		return "a string " + errNotUTF8.Error()
+	if jsonscan.Valid(b) {
+		return "a string " + jsonscan.ErrNotUTF8.Error()
 	}
 	var v any
 	dec := json.NewDecoder(bytes.NewReader(b))

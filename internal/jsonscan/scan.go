@@ -1,4 +1,11 @@
-package toolnexus
+// Package jsonscan is the module's one JSON scanner: the exact-key reader
+// of the root package reads JSON with it, and the arguments of a tool call
+// are canonicalized, bound to a request state and checked for names that
+// repeat with it. It checks the syntax of all it crosses, as json.Valid
+// would, so that a value read without an error was valid JSON, and says
+// where input stops being JSON as encoding/json's scanner would. Users of
+// the module never name it.
+package jsonscan
 
 import (
 	"encoding/binary"
@@ -11,30 +18,38 @@ import (
 	"github.com/toolnexus-go/toolnexus/internal/msg"
 )
 
-// The JSON scanner: what the exact-key reader (json.go) reads JSON with, a
-// byte at a time where it must and eight at a time where it can. It checks
-// the syntax of everything it crosses, as json.Valid would, so that a reader
-// never needs a pass of json.Valid first: a value read without an error was
-// valid JSON. Where it fails, locateSyntaxError says where the input stops
-// being JSON, the byte encoding/json's scanner names.
+// The scanner reads a byte at a time where it must and eight at a time
+// where it can. Where it fails, locateSyntaxError says where the input
+// stops being JSON, the byte encoding/json's scanner names.
 
-// maxDepth is how deeply JSON may nest, as encoding/json's scanner allows:
+// MaxDepth is how deeply JSON may nest, as encoding/json's scanner allows:
 // a value at depth 10 001 is not JSON to it.
-const maxDepth = 10000
+const MaxDepth = 10000
 
-// errSyntax reports input that is not JSON where the reader expected it.
-var errSyntax = errors.New("malformed JSON")
+// ErrInvalidJSON reports JSON that does not decode into a value of the
+// module: a key holds a value of the wrong type, or the input is not JSON.
+// The module's root package names it ErrInvalidJSON.
+var ErrInvalidJSON = errors.New("toolnexus: invalid JSON")
 
-// errNotUTF8 reports a string that is not UTF-8: bytes that are not, a lone
+// ErrDuplicateKey reports a JSON object, at any depth, with two members of
+// one name, or of names that are one when case is folded (see
+// [CheckNames]). It also matches [ErrInvalidJSON]. The module's root
+// package names it ErrDuplicateKey.
+var ErrDuplicateKey = msg.Also("toolnexus: duplicate JSON key", ErrInvalidJSON)
+
+// ErrSyntax reports input that is not JSON where the reader expected it.
+var ErrSyntax = errors.New("malformed JSON")
+
+// ErrNotUTF8 reports a string that is not UTF-8: bytes that are not, a lone
 // surrogate escape such as \ud800, or a surrogate encoded as UTF-8 (CESU-8).
 // RFC 8259 requires UTF-8, and encoding/json/v2 refuses such strings too,
 // where encoding/json replaces what is not with U+FFFD.
-var errNotUTF8 = errors.New("is not valid UTF-8")
+var ErrNotUTF8 = errors.New("is not valid UTF-8")
 
-// errBadString and errBadKey report a string, and a key, that is not UTF-8.
+// ErrBadString and ErrBadKey report a string, and a key, that is not UTF-8.
 var (
-	errBadString = fmt.Errorf("a string %w", errNotUTF8)
-	errBadKey    = fmt.Errorf("a key %w", errNotUTF8)
+	ErrBadString = fmt.Errorf("a string %w", ErrNotUTF8)
+	ErrBadKey    = fmt.Errorf("a key %w", ErrNotUTF8)
 )
 
 // Eight bytes at a time: lanes01 holds 1 in each byte, lanes80 the high bit
@@ -54,9 +69,9 @@ func specialLanes(w uint64) uint64 {
 	return ((q-lanes01)&^q | (s-lanes01)&^s | (w - lanes01*0x20) | w) & lanes80
 }
 
-// stringRun returns the index of the first byte of b, from i on, that ends
+// StringRun returns the index of the first byte of b, from i on, that ends
 // a run of plain string bytes (see specialLanes), or len(b).
-func stringRun(b []byte, i int) int {
+func StringRun(b []byte, i int) int {
 	for ; i+16 <= len(b); i += 16 {
 		q := b[i : i+16]
 		m0 := specialLanes(binary.LittleEndian.Uint64(q[0:8]))
@@ -118,13 +133,13 @@ var utf8Lead = func() (t [256]struct{ n, lo, hi byte }) {
 	return t
 }()
 
-// textRun returns the index of the first ASCII byte of b, from i on, that
+// TextRun returns the index of the first ASCII byte of b, from i on, that
 // ends a run of plain string bytes ('"', '\\' or a control byte), or len(b),
 // checking that the bytes before it are UTF-8, or reports false at the first
 // that is not.
-func textRun(b []byte, i int) (int, bool) {
+func TextRun(b []byte, i int) (int, bool) {
 	for {
-		i = stringRun(b, i)
+		i = StringRun(b, i)
 		if i >= len(b) || b[i] < utf8.RuneSelf {
 			return i, true
 		}
@@ -167,11 +182,11 @@ func hex4(b []byte, i int) (rune, int) {
 	return r, i + 4
 }
 
-// escape reads the escape at b[i], a backslash. It returns the rune it
+// Escape reads the escape at b[i], a backslash. It returns the rune it
 // stands for and the index after it; a lone surrogate, or a high one with
 // no low one after it, is -2 (not UTF-8, though JSON), and an escape that is
 // not JSON is -1 with the index of the first byte that cannot be there.
-func escape(b []byte, i int) (rune, int) {
+func Escape(b []byte, i int) (rune, int) {
 	if i+1 >= len(b) {
 		return -1, len(b)
 	}
@@ -209,15 +224,15 @@ func escape(b []byte, i int) (rune, int) {
 	return utf16.DecodeRune(r, lo), after
 }
 
-// skipString moves past the string at b[i], a quote, checking it as JSON,
+// SkipString moves past the string at b[i], a quote, checking it as JSON,
 // and returns the index after it, and whether it is UTF-8. When it is not
 // JSON, it returns ok false and the index of the first byte that cannot be
 // there (len(b) when b ends inside it).
-func skipString(b []byte, i int) (next int, isUTF8, ok bool) {
+func SkipString(b []byte, i int) (next int, isUTF8, ok bool) {
 	isUTF8 = true
 	i++
 	for {
-		i = stringRun(b, i)
+		i = StringRun(b, i)
 		if i >= len(b) {
 			return len(b), isUTF8, false
 		}
@@ -225,7 +240,7 @@ func skipString(b []byte, i int) (next int, isUTF8, ok bool) {
 		case c == '"':
 			return i + 1, isUTF8, true
 		case c == '\\':
-			r, after := escape(b, i)
+			r, after := Escape(b, i)
 			if r == -1 {
 				return after, isUTF8, false
 			}
@@ -243,10 +258,10 @@ func skipString(b []byte, i int) (next int, isUTF8, ok bool) {
 	}
 }
 
-// skipNumber moves past the number at b[i], a '-' or a digit, and returns
+// SkipNumber moves past the number at b[i], a '-' or a digit, and returns
 // the index after it, or ok false and the index of the first byte that
 // cannot be there.
-func skipNumber(b []byte, i int) (next int, ok bool) {
+func SkipNumber(b []byte, i int) (next int, ok bool) {
 	if b[i] == '-' {
 		i++
 	}
@@ -288,9 +303,9 @@ func skipNumber(b []byte, i int) (next int, ok bool) {
 	return i, true
 }
 
-// skipLiteral moves past lit, true, false or null, at b[i], or returns ok
+// SkipLiteral moves past lit, true, false or null, at b[i], or returns ok
 // false and the index of the first byte that differs.
-func skipLiteral(b []byte, i int, lit string) (next int, ok bool) {
+func SkipLiteral(b []byte, i int, lit string) (next int, ok bool) {
 	for k := 0; k < len(lit); k++ {
 		if i+k >= len(b) || b[i+k] != lit[k] {
 			return min(i+k, len(b)), false
@@ -299,9 +314,9 @@ func skipLiteral(b []byte, i int, lit string) (next int, ok bool) {
 	return i + len(lit), true
 }
 
-// skipSpaceAt returns the index of the first byte of b from i on that is
+// SkipSpace returns the index of the first byte of b from i on that is
 // not JSON white space, or len(b).
-func skipSpaceAt(b []byte, i int) int {
+func SkipSpace(b []byte, i int) int {
 	for ; i < len(b); i++ {
 		switch b[i] {
 		case ' ', '\t', '\n', '\r':
@@ -312,22 +327,22 @@ func skipSpaceAt(b []byte, i int) int {
 	return i
 }
 
-// scanValue moves past the value at b[i], which is depth levels deep in
+// ScanValue moves past the value at b[i], which is depth levels deep in
 // containers, checking it as JSON, and returns the index after it. When it
-// is not JSON, it returns errSyntax and the index of the first byte that
+// is not JSON, it returns ErrSyntax and the index of the first byte that
 // cannot be there (len(b) when b ends inside it). With checkUTF8, a string
-// or key that is not UTF-8 fails it with errNotUTF8, at no index worth
+// or key that is not UTF-8 fails it with ErrNotUTF8, at no index worth
 // naming.
-func scanValue(b []byte, i, depth int, checkUTF8 bool) (int, error) {
+func ScanValue(b []byte, i, depth int, checkUTF8 bool) (int, error) {
 	if i >= len(b) {
-		return i, errSyntax
+		return i, ErrSyntax
 	}
 	switch c := b[i]; c {
 	case '"':
 		return stringAt(b, i, checkUTF8)
 	case '{', '[':
-		if depth >= maxDepth {
-			return i, errSyntax
+		if depth >= MaxDepth {
+			return i, ErrSyntax
 		}
 		return scanContainer(b, i, depth+1, checkUTF8)
 	case 't':
@@ -338,46 +353,46 @@ func scanValue(b []byte, i, depth int, checkUTF8 bool) (int, error) {
 		return literalAt(b, i, "null")
 	default:
 		if c == '-' || '0' <= c && c <= '9' {
-			next, ok := skipNumber(b, i)
+			next, ok := SkipNumber(b, i)
 			if !ok {
-				return next, errSyntax
+				return next, ErrSyntax
 			}
 			return next, nil
 		}
-		return i, errSyntax
+		return i, ErrSyntax
 	}
 }
 
-// stringAt is skipString with scanValue's results.
+// stringAt is SkipString with ScanValue's results.
 func stringAt(b []byte, i int, checkUTF8 bool) (int, error) {
-	next, isUTF8, ok := skipString(b, i)
+	next, isUTF8, ok := SkipString(b, i)
 	switch {
 	case !ok:
-		return next, errSyntax
+		return next, ErrSyntax
 	case checkUTF8 && !isUTF8:
-		return next, errNotUTF8
+		return next, ErrNotUTF8
 	}
 	return next, nil
 }
 
-// literalAt is skipLiteral with scanValue's results.
+// literalAt is SkipLiteral with ScanValue's results.
 func literalAt(b []byte, i int, lit string) (int, error) {
-	next, ok := skipLiteral(b, i, lit)
+	next, ok := SkipLiteral(b, i, lit)
 	if !ok {
-		return next, errSyntax
+		return next, ErrSyntax
 	}
 	return next, nil
 }
 
 // scanContainer moves past the object or array that opens at b[i], which is
-// depth levels deep counting itself, as scanValue does.
+// depth levels deep counting itself, as ScanValue does.
 func scanContainer(b []byte, i, depth int, checkUTF8 bool) (int, error) {
 	object := b[i] == '{'
 	closing := byte(']')
 	if object {
 		closing = '}'
 	}
-	i = skipSpaceAt(b, i+1)
+	i = SkipSpace(b, i+1)
 	if i < len(b) && b[i] == closing {
 		return i + 1, nil
 	}
@@ -385,30 +400,30 @@ func scanContainer(b []byte, i, depth int, checkUTF8 bool) (int, error) {
 		var err error
 		if object {
 			if i >= len(b) || b[i] != '"' {
-				return i, errSyntax
+				return i, ErrSyntax
 			}
 			if i, err = stringAt(b, i, checkUTF8); err != nil {
 				return i, err
 			}
-			i = skipSpaceAt(b, i)
+			i = SkipSpace(b, i)
 			if i >= len(b) || b[i] != ':' {
-				return i, errSyntax
+				return i, ErrSyntax
 			}
-			i = skipSpaceAt(b, i+1)
+			i = SkipSpace(b, i+1)
 		}
-		if i, err = scanValue(b, i, depth, checkUTF8); err != nil {
+		if i, err = ScanValue(b, i, depth, checkUTF8); err != nil {
 			return i, err
 		}
-		i = skipSpaceAt(b, i)
+		i = SkipSpace(b, i)
 		switch {
 		case i >= len(b):
-			return i, errSyntax
+			return i, ErrSyntax
 		case b[i] == closing:
 			return i + 1, nil
 		case b[i] != ',':
-			return i, errSyntax
+			return i, ErrSyntax
 		}
-		i = skipSpaceAt(b, i+1)
+		i = SkipSpace(b, i+1)
 	}
 }
 
@@ -417,20 +432,20 @@ func scanContainer(b []byte, i, depth int, checkUTF8 bool) (int, error) {
 // -1 when data is JSON. It is the byte encoding/json's scanner stops at:
 // its SyntaxError's Offset less one.
 func locateSyntaxError(data []byte) int {
-	i := skipSpaceAt(data, 0)
-	i, err := scanValue(data, i, 0, false)
+	i := SkipSpace(data, 0)
+	i, err := ScanValue(data, i, 0, false)
 	if err != nil {
 		return i
 	}
-	if i = skipSpaceAt(data, i); i < len(data) {
+	if i = SkipSpace(data, i); i < len(data) {
 		return i
 	}
 	return -1
 }
 
-// validJSON reports whether data is one JSON value, with white space around
+// Valid reports whether data is one JSON value, with white space around
 // it or not, as json.Valid does: what it checks is syntax, not UTF-8.
-func validJSON(data []byte) bool { return locateSyntaxError(data) < 0 }
+func Valid(data []byte) bool { return locateSyntaxError(data) < 0 }
 
 // nestingAt returns how many objects and arrays are open at data[at], a
 // byte of data outside any string, which is JSON up to there.
@@ -443,20 +458,20 @@ func nestingAt(data []byte, at int) int {
 		case '}', ']':
 			depth--
 		case '"':
-			i, _, _ = skipString(data, i)
+			i, _, _ = SkipString(data, i)
 			i--
 		}
 	}
 	return depth
 }
 
-// notJSON says where data, which is not JSON, stops being JSON: the byte
+// NotJSON says where data, which is not JSON, stops being JSON: the byte
 // that cannot be there, counted from 1, or the end that comes inside a
-// value, or the byte where it nests deeper than maxDepth, which JSON may do
-// but no reader here follows. It never names a JSON type the input might have begun: "nope" is
-// not a null gone wrong.
-func notJSON(data []byte) string {
-	if skipSpaceAt(data, 0) == len(data) {
+// value, or the byte where it nests deeper than MaxDepth, which JSON may do
+// but no reader here follows. It never names a JSON type the input might
+// have begun: "nope" is not a null gone wrong.
+func NotJSON(data []byte) string {
+	if SkipSpace(data, 0) == len(data) {
 		return "the input is empty, not JSON"
 	}
 	switch at := locateSyntaxError(data); {
@@ -464,8 +479,8 @@ func notJSON(data []byte) string {
 		return "the input is not JSON"
 	case at >= len(data):
 		return fmt.Sprintf("the input is not JSON: it ends after %d bytes, inside a value", len(data))
-	case (data[at] == '{' || data[at] == '[') && nestingAt(data, at) >= maxDepth:
-		return fmt.Sprintf("the input nests more than %d levels deep at byte %d of %d, deeper than JSON is read here", maxDepth, at+1, len(data))
+	case (data[at] == '{' || data[at] == '[') && nestingAt(data, at) >= MaxDepth:
+		return fmt.Sprintf("the input nests more than %d levels deep at byte %d of %d, deeper than JSON is read here", MaxDepth, at+1, len(data))
 	default:
 		return fmt.Sprintf("the input is not JSON: byte %d of %d, %s, cannot be there", at+1, len(data), msg.Quote(string(data[at:at+1])))
 	}

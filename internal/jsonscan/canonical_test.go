@@ -1,18 +1,17 @@
-package toolnexus_test
+package jsonscan_test
 
 import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/internal/jsonscan"
 )
 
 // wantBinding returns what a state holds of arguments whose canonical form
@@ -33,7 +32,7 @@ func TestArgsBindingForm(t *testing.T) {
 		t.Run(strconv.Itoa(n), func(t *testing.T) {
 			t.Parallel()
 			canon := []byte(`{"k":"` + strings.Repeat("x", n) + `"}`)
-			got, err := toolnexus.ArgsBinding([]byte(` { "k" : "` + strings.Repeat("x", n) + `" } `))
+			got, err := bindingOf([]byte(` { "k" : "` + strings.Repeat("x", n) + `" } `))
 			require.NoError(t, err)
 			assert.Equal(t, wantBinding(canon), got)
 			assert.Equal(t, n <= 120, bytes.Equal(canon, got))
@@ -76,9 +75,9 @@ func TestArgsBinding(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			a, err := toolnexus.ArgsBinding([]byte(tt.a))
+			a, err := bindingOf([]byte(tt.a))
 			require.NoError(t, err)
-			b, err := toolnexus.ArgsBinding([]byte(tt.b))
+			b, err := bindingOf([]byte(tt.b))
 			require.NoError(t, err)
 			if tt.same {
 				assert.Equal(t, hex.EncodeToString(a), hex.EncodeToString(b))
@@ -132,22 +131,22 @@ func TestIsCanonical(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.args, func(t *testing.T) {
 			t.Parallel()
-			assert.Equal(t, tt.canonical, toolnexus.IsCanonical([]byte(tt.args)))
-			form, err := toolnexus.CanonicalValue([]byte(tt.args))
+			assert.Equal(t, tt.canonical, jsonscan.IsCanonical([]byte(tt.args)))
+			form, err := jsonscan.CanonicalValue([]byte(tt.args))
 			if tt.canonical {
 				require.NoError(t, err)
 				assert.Equal(t, tt.args, string(form))
 			} else if err == nil {
 				assert.NotEqual(t, tt.args, string(form))
-				assert.True(t, toolnexus.IsCanonical(form), "%s", form)
+				assert.True(t, jsonscan.IsCanonical(form), "%s", form)
 			}
 		})
 	}
 	// Deeper than the parser goes, the form is not checked but written
 	// again, by encoding/json's path: the same.
 	deep := strings.Repeat("[", 257) + strings.Repeat("]", 257)
-	assert.False(t, toolnexus.IsCanonical([]byte(deep)))
-	form, err := toolnexus.CanonicalValue([]byte(deep))
+	assert.False(t, jsonscan.IsCanonical([]byte(deep)))
+	form, err := jsonscan.CanonicalValue([]byte(deep))
 	require.NoError(t, err)
 	assert.Equal(t, deep, string(form))
 }
@@ -194,118 +193,26 @@ func TestCanonicalArgs(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.args, func(t *testing.T) {
 			t.Parallel()
-			got, parsed := toolnexus.CanonicalArgs([]byte(tt.args))
+			got, parsed := jsonscan.CanonicalArgs([]byte(tt.args))
 			assert.Equal(t, tt.parsed, parsed)
-			want, err := toolnexus.CanonicalValue([]byte(tt.args))
+			want, err := jsonscan.CanonicalValue([]byte(tt.args))
 			if parsed {
 				require.NoError(t, err)
 				assert.Equal(t, want, got)
 			}
-			_, digestErr := toolnexus.ArgsBinding([]byte(tt.args))
+			_, digestErr := bindingOf([]byte(tt.args))
 			assert.Equal(t, err == nil, digestErr == nil)
 			assert.Equal(t, err == nil, len(strings.TrimSpace(tt.args)) == 0 || json.Valid([]byte(tt.args)))
 		})
 	}
 }
 
-// TestPlainRun checks the eight-bytes-at-a-time scan of a string's plain
-// bytes against a byte-at-a-time one: every byte value at every place of
-// inputs long and short, from every start before it.
-func TestPlainRun(t *testing.T) {
-	t.Parallel()
-	plain := func(b byte) bool { return b >= 0x20 && b < 0x80 && b != '"' && b != '\\' }
-	for n := range 20 {
-		for pos := range n {
-			for c := range 256 {
-				s := []byte(strings.Repeat("k", n))
-				s[pos] = byte(c)
-				for start := 0; start <= pos; start++ {
-					want := n
-					if !plain(byte(c)) {
-						want = pos
-					}
-					if got := toolnexus.PlainRun(s, start); got != want {
-						require.Equal(t, want, got, "byte %#x at %d of %d, from %d", c, pos, n, start)
-					}
-				}
-			}
-		}
+// bindingOf returns what a state holds of args: their canonical form, or
+// the digest of a long one.
+func bindingOf(args []byte) ([]byte, error) {
+	b, err := jsonscan.AppendBinding(nil, new([]byte), args)
+	if err != nil {
+		return nil, err
 	}
-	// A special byte below a byte that a borrow would flag: the lower one
-	// is found.
-	for _, pair := range []string{"\x00\x01", "\x00!", "\x1f ", "\"#", "\\]", "\x80\x7f", "\x00\"", "\"\x00"} {
-		s := []byte("abcdef" + pair + "xyz")
-		assert.Equal(t, 6, toolnexus.PlainRun(s, 0), "%q", pair)
-	}
-	assert.Equal(t, 9, toolnexus.PlainRun([]byte("abcdefgh\x00\x00\x00\"\\"), 9), "a run starting on a special byte is empty")
-}
-
-// TestCheckNames checks the refusal of objects, at any depth, whose member
-// names repeat or are one when case is folded, as encoding/json decodes and
-// strings.EqualFold compares them, and that every other object passes.
-func TestCheckNames(t *testing.T) {
-	t.Parallel()
-	wide := func(last string) string {
-		var b strings.Builder
-		b.WriteString(`{`)
-		for i := range 40 {
-			fmt.Fprintf(&b, `"k%d":%d,`, i, i)
-		}
-		return b.String() + `"` + last + `":0}`
-	}
-	for _, tt := range []struct {
-		name, args string
-		msg        string // "" for arguments that pass
-	}{
-		{"one case of each name", `{"env":"prod","region":"eu"}`, ""},
-		{"case folded", `{"Env":"prod","env":"staging"}`,
-			`toolnexus: duplicate JSON key: keys "Env" and "env" in the top-level object are one key when case is folded, as encoding/json folds it`},
-		{"case folded, the other order", `{"env":"staging","Env":"prod"}`,
-			`toolnexus: duplicate JSON key: keys "env" and "Env" in the top-level object are one key when case is folded, as encoding/json folds it`},
-		{"upper case", `{"ENV":"prod","env":"staging"}`,
-			`toolnexus: duplicate JSON key: keys "ENV" and "env" in the top-level object are one key when case is folded, as encoding/json folds it`},
-		{"escaped", `{"\u0045nv":"prod","env":"staging"}`,
-			`toolnexus: duplicate JSON key: keys "Env" and "env" in the top-level object are one key when case is folded, as encoding/json folds it`},
-		{"Kelvin sign", `{"k":1,"\u212a":2}`,
-			`toolnexus: duplicate JSON key: keys "k" and "\u212a" in the top-level object are one key when case is folded, as encoding/json folds it`},
-		{"long s", `{"s":1,"ſ":2}`,
-			`toolnexus: duplicate JSON key: keys "s" and "\u017f" in the top-level object are one key when case is folded, as encoding/json folds it`},
-		{"twice", `{"env":"prod","env":"staging"}`, `toolnexus: duplicate JSON key: key "env" appears twice in the top-level object`},
-		{"twice, once escaped", `{"a\u0062":1,"ab":2}`, `toolnexus: duplicate JSON key: key "ab" appears twice in the top-level object`},
-		{"lone surrogates, both U+FFFD", `{"\ud800":1,"\udbff":2}`, `toolnexus: duplicate JSON key: key "\ufffd" appears twice in the top-level object`},
-		{"nested", `{"a":[{"b":1},{"B":2,"b":3}]}`,
-			`toolnexus: duplicate JSON key: keys "B" and "b" in the object at a[1] are one key when case is folded, as encoding/json folds it`},
-		{"deep in objects", `{"x":{"y z":{"q":1,"Q":2}}}`,
-			`toolnexus: duplicate JSON key: keys "q" and "Q" in the object at x["y z"] are one key when case is folded, as encoding/json folds it`},
-		{"in an array at the top", `[1,{"a":1,"A":2}]`,
-			`toolnexus: duplicate JSON key: keys "a" and "A" in the object at [1] are one key when case is folded, as encoding/json folds it`},
-		{"wide, folded", wide("K39"),
-			`toolnexus: duplicate JSON key: keys "k39" and "K39" in the top-level object are one key when case is folded, as encoding/json folds it`},
-		{"wide, twice", wide("k0"), `toolnexus: duplicate JSON key: key "k0" appears twice in the top-level object`},
-		{"wide, Kelvin", wide("\u212a7"),
-			`toolnexus: duplicate JSON key: keys "k7" and "\u212a7" in the top-level object are one key when case is folded, as encoding/json folds it`},
-		{"wide, distinct", wide("k40"), ""},
-		{"one name in two objects", `{"a":{"a":1},"b":[{"a":1},{"a":2}]}`, ""},
-		{"sharp s is not ss under simple folding", `{"ß":1,"ss":2}`, ""},
-		{"dotted I is not i under simple folding", `{"İ":1,"i":2}`, ""},
-		{"strings with names in them", `{"a":"{\"b\":1,\"B\":2}"}`, ""},
-		{"empty", ``, ""},
-		{"null", `null`, ""},
-		{"not JSON is left to the parser", `{"a":1,`, ""},
-		{"too deep is left to the parser", strings.Repeat("[", 10001) + strings.Repeat("]", 10001), ""},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			err := toolnexus.CheckNames([]byte(tt.args))
-			if tt.msg == "" {
-				assert.NoError(t, err)
-				return
-			}
-			require.ErrorIs(t, err, toolnexus.ErrDuplicateKey)
-			assert.ErrorIs(t, err, toolnexus.ErrInvalidJSON)
-			assert.Equal(t, tt.msg, err.Error())
-			_, err = toolnexus.ArgsBinding([]byte(tt.args))
-			assert.ErrorIs(t, err, toolnexus.ErrDuplicateKey, "the binding refuses them")
-		})
-	}
+	return b, nil
 }

@@ -1,7 +1,6 @@
-package toolnexus_test
+package jsonscan_test
 
 import (
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,8 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/toolnexus-go/toolnexus"
-	"github.com/toolnexus-go/toolnexus/internal/b64"
+	"github.com/toolnexus-go/toolnexus/internal/jsonscan"
+	"github.com/toolnexus-go/toolnexus/internal/msg"
 )
 
 // jsonV1 says whether encoding/json is the one of encoding/json's own
@@ -40,7 +39,7 @@ func v1NotJSON(data []byte) string {
 	if faked || strings.HasPrefix(se.Error(), "unexpected end") {
 		return fmt.Sprintf("the input is not JSON: it ends after %d bytes, inside a value", len(data))
 	}
-	return fmt.Sprintf("the input is not JSON: byte %d of %d, %s, cannot be there", se.Offset, len(data), toolnexus.Quote(string(data[se.Offset-1:se.Offset])))
+	return fmt.Sprintf("the input is not JSON: byte %d of %d, %s, cannot be there", se.Offset, len(data), msg.Quote(string(data[se.Offset-1:se.Offset])))
 }
 
 // TestNotJSON pins where the scanner says input stops being JSON, in every
@@ -79,13 +78,13 @@ func TestNotJSON(t *testing.T) {
 		} else {
 			want = "the input is not JSON: " + want
 		}
-		assert.Equal(t, want, toolnexus.NotJSON([]byte(in)), "%q", in)
+		assert.Equal(t, want, jsonscan.NotJSON([]byte(in)), "%q", in)
 		if jsonV1 {
-			assert.Equal(t, v1NotJSON([]byte(in)), toolnexus.NotJSON([]byte(in)), "%q", in)
+			assert.Equal(t, v1NotJSON([]byte(in)), jsonscan.NotJSON([]byte(in)), "%q", in)
 		}
 	}
 	deep := strings.Repeat("[", 10000) + strings.Repeat("]", 10000)
-	assert.True(t, toolnexus.ValidJSON([]byte(deep)), "10 000 levels are JSON")
+	assert.True(t, jsonscan.Valid([]byte(deep)), "10 000 levels are JSON")
 }
 
 // FuzzJSONSyntax checks the scanner against encoding/json: it takes what
@@ -93,7 +92,8 @@ func TestNotJSON(t *testing.T) {
 // (all builds but GOEXPERIMENT=jsonv2), says it stops being JSON where that
 // scanner stops.
 func FuzzJSONSyntax(f *testing.F) {
-	for _, s := range wireResults {
+	for _, s := range []string{`{"output":"eu-west-1","isError":false}`, `{"output":"x","isError":false,"parts":null,"metadata":null,"extra":[1,{"a":null}]}`,
+		`{"output":"\u2028\ud800","isError":false,"metadata":{"n":-0,"big":1e308,"s":"\u0000<>&"}}`} {
 		f.Add([]byte(s))
 	}
 	for _, s := range []string{`{"a":[1,-2.5e+3,true,false,null,"x\"\\\/\b\f\n\r\t\u00e9"]}`, `[1,]`, `{"a" 1}`, "\"\xff\"", `"\ud800"`,
@@ -101,10 +101,10 @@ func FuzzJSONSyntax(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		valid := toolnexus.ValidJSON(data)
+		valid := jsonscan.Valid(data)
 		require.Equal(t, json.Valid(data), valid)
 		if !valid && jsonV1 {
-			require.Equal(t, v1NotJSON(data), toolnexus.NotJSON(data))
+			require.Equal(t, v1NotJSON(data), jsonscan.NotJSON(data))
 		}
 	})
 }
@@ -125,108 +125,47 @@ func firstNot(b []byte, i int, plain func(byte) bool) int {
 	return i
 }
 
-// TestScannerRuns checks the runs the scanner reads eight bytes at a time,
-// and the vector kernels 32 or 64, for every byte at every place of a
-// block: each stops at the first byte that ends its run.
+// TestScannerRuns checks the runs the scanner reads eight or sixteen bytes
+// at a time, for every byte at every place of a block: each stops at the
+// first byte that ends its run.
 func TestScannerRuns(t *testing.T) {
 	t.Parallel()
 	for n := 0; n < 140; n++ {
 		for c := 0; c < 256; c++ {
 			b := []byte(strings.Repeat("Q", n) + string([]byte{byte(c)}) + strings.Repeat("a", 70))
-			require.Equal(t, firstNot(b, 0, isPlain), toolnexus.StringRun(b, 0), "byte %#x after %d", c, n)
+			require.Equal(t, firstNot(b, 0, isPlain), jsonscan.StringRun(b, 0), "byte %#x after %d", c, n)
 		}
 	}
 }
 
-// FuzzJSONString checks the decoding of strings against encoding/json: a
-// string that is JSON and UTF-8 reads as json.Unmarshal reads it, one that
-// is not UTF-8 is refused, and a part's data reads the same, found
-// canonical base64 only when checkBase64 takes it. (FuzzJSONReader checks
-// that what is not JSON is refused.)
-func FuzzJSONString(f *testing.F) {
-	for _, s := range []string{`a\"b\\`, `\ud800`, "\xff", `\ud83d\ude00 é ✓`, `line\nnext\ttab \u003c\u0026`, `\ud800\n`,
-		`iVBORw0KGgo=`, `AA==`, `AAB=`, `AA\u003d\u003d`, `QUJD` + strings.Repeat("QUJD", 30) + `=`, "caf\xc3\xa9", "\xed\xa0\x80"} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, raw []byte) {
-		for _, in := range [][]byte{append(append([]byte(`"`), raw...), '"'), []byte(mustJSON(t, string(raw)))} {
-			require.Equal(t, firstNot(in, 1, isPlain), toolnexus.StringRun(in, 1))
-			require.Equal(t, firstNot(in, 1, isBase64)-1, b64.Run(in[1:]))
-			s, err := toolnexus.JSONString(in)
-			data, canonical, dataErr := toolnexus.JSONBase64(in)
-			require.Equal(t, err, dataErr)
-			if !json.Valid(in) { // a quote in raw may end the string early
-				continue
-			}
-			var want string
-			require.NoError(t, json.Unmarshal(in, &want))
-			switch notUTF8(in) {
-			case yes:
-				require.EqualError(t, err, "a string is not valid UTF-8")
-				continue
-			case maybe:
-				if err != nil {
-					continue
+// TestStringRun checks the eight-bytes-at-a-time scan of a string's plain
+// bytes against a byte-at-a-time one: every byte value at every place of
+// inputs long and short, from every start before it.
+func TestStringRun(t *testing.T) {
+	t.Parallel()
+	plain := func(b byte) bool { return b >= 0x20 && b < 0x80 && b != '"' && b != '\\' }
+	for n := range 20 {
+		for pos := range n {
+			for c := range 256 {
+				s := []byte(strings.Repeat("k", n))
+				s[pos] = byte(c)
+				for start := 0; start <= pos; start++ {
+					want := n
+					if !plain(byte(c)) {
+						want = pos
+					}
+					if got := jsonscan.StringRun(s, start); got != want {
+						require.Equal(t, want, got, "byte %#x at %d of %d, from %d", c, pos, n, start)
+					}
 				}
 			}
-			require.NoError(t, err)
-			require.Equal(t, want, s)
-			require.Equal(t, want, data)
-			if canonical {
-				require.NoError(t, b64.Check(data))
-			} else if !strings.Contains(string(in), `\`) {
-				require.Error(t, b64.Check(data), "%q is canonical", data)
-			}
-		}
-	})
-}
-
-// TestDecodeLongStrings reads strings with escapes longer than the buffer
-// short ones are decoded in, before and after other long values, as
-// json.Unmarshal reads them.
-func TestDecodeLongStrings(t *testing.T) {
-	t.Parallel()
-	for _, n := range []int{60 << 10, 64<<10 - 1, 64 << 10, 64<<10 + 1, 300 << 10, 3 << 20} {
-		text := toolText(n)
-		for _, r := range []toolnexus.ToolResult{
-			toolnexus.Ok(text),
-			toolnexus.Ok(text, toolnexus.TextPart(toolText(2*n))),
-			toolnexus.Ok("x", toolnexus.TextPart("a\n"), toolnexus.TextPart(text)),
-		} {
-			data := []byte(mustJSON(t, r))
-			got, err := toolnexus.ParseToolResult(data, 0)
-			require.NoError(t, err)
-			var want toolnexus.ToolResult
-			require.NoError(t, json.Unmarshal(data, &want))
-			require.Equal(t, want, got, "%d bytes", n)
-			mcp := []byte(mustJSON(t, r.MCPCallToolResult()))
-			fromMCP, err := toolnexus.FromMCPCallToolResult(mcp)
-			require.NoError(t, err)
-			require.Equal(t, want.Output, fromMCP.Output[:len(want.Output)])
 		}
 	}
-}
-
-// TestDecodeLongData reads parts' data longer than what is checked before
-// it is copied, canonical or not, last in the input or before more of it,
-// as json.Unmarshal reads it.
-func TestDecodeLongData(t *testing.T) {
-	t.Parallel()
-	for _, n := range []int{48<<10 - 1, 48 << 10, 48<<10 + 1, 1 << 20} {
-		data := base64.StdEncoding.EncodeToString(payload(n))
-		for _, d := range []string{data, data[:len(data)-4] + `\u0041AAA`, data[:len(data)*3/4] + "\n" + data[len(data)*3/4:], data[:len(data)-1]} {
-			for _, in := range []string{
-				`{"output":"x","parts":[{"type":"image","mimeType":"image/png","data":` + mustJSON(t, d) + `}]}`,
-				`{"output":"x","parts":[{"type":"image","mimeType":"image/png","data":` + mustJSON(t, d) + `}],"metadata":{"d":` + mustJSON(t, data+data) + `}}`,
-			} {
-				got, err := toolnexus.DecodeExact([]byte(in))
-				require.NoError(t, err)
-				var want toolnexus.ToolResult
-				require.NoError(t, json.Unmarshal([]byte(in), &want))
-				require.Equal(t, want, got, "%d bytes", n)
-				_, err = toolnexus.ParseToolResult([]byte(in), 0)
-				require.Equal(t, b64.Check(want.Parts[0].Data) == nil, err == nil, "%d bytes: %v", n, err)
-			}
-		}
+	// A special byte below a byte that a borrow would flag: the lower one
+	// is found.
+	for _, pair := range []string{"\x00\x01", "\x00!", "\x1f ", "\"#", "\\]", "\x80\x7f", "\x00\"", "\"\x00"} {
+		s := []byte("abcdef" + pair + "xyz")
+		assert.Equal(t, 6, jsonscan.StringRun(s, 0), "%q", pair)
 	}
+	assert.Equal(t, 9, jsonscan.StringRun([]byte("abcdefgh\x00\x00\x00\"\\"), 9), "a run starting on a special byte is empty")
 }
