@@ -72,10 +72,6 @@ func NewSealerNonces(o SealerOptions, randomNonce bool) (*Sealer, error) {
 	return s, nil
 }
 
-// ParseUTC and ParseRFC3339Std are the two ways Request.Expiry reads a
-// time: its fast path for the form WithExpiry writes, and time.Parse.
-var ParseUTC, ParseRFC3339Std = parseUTC, parseRFC3339Std
-
 // DrawsEachNonce reports whether every key of s has its AEAD draw the
 // nonce of each state, rather than take those Seal draws many at a time.
 func DrawsEachNonce(s *Sealer) bool {

@@ -12,7 +12,6 @@ import (
 var (
 	ParseDataURL = parseDataURL
 	Quote        = msg.Quote
-	ValidFormat  = validFormat
 )
 
 // JSONSkip moves the exact-key reader past the first JSON value of data and

@@ -996,23 +996,6 @@ func FuzzParseTurn(f *testing.F) {
 	})
 }
 
-// FuzzParseUTC checks the fast path of Request.Expiry: what it reads,
-// time.Parse reads to the same time.
-func FuzzParseUTC(f *testing.F) {
-	for _, s := range []string{"2026-07-28T16:00:00Z", "2024-02-29T23:59:59.123456789Z", "0000-03-01T00:00:00.5Z", "2026-07-28T16:00:00+02:00"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		got, ok := toolnexus.ParseUTC(s)
-		if !ok {
-			return
-		}
-		want, err := toolnexus.ParseRFC3339Std(s)
-		require.NoError(t, err, "%q", s)
-		require.Equal(t, want, got, "%q", s)
-	})
-}
-
 // FuzzRunTurnArguments checks that whatever arguments a model sends, the
 // turn RunTurn makes of them validates, marshals and reads back as it was,
 // and that a tool of ToolFor runs exactly when they are a JSON object.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/toolnexus-go/toolnexus/internal/elicitschema"
 	"github.com/toolnexus-go/toolnexus/internal/jsonscan"
 	"github.com/toolnexus-go/toolnexus/internal/msg"
 )
@@ -60,7 +61,7 @@ func (r Request) MCPInputRequestFor(protocol string) (MCPInputRequest, error) {
 
 // ask returns the input request that asks r and, for a form, the schema its
 // answer is checked against.
-func (r Request) ask(protocol string) (MCPInputRequest, *formSchema, error) {
+func (r Request) ask(protocol string) (MCPInputRequest, *elicitschema.Form, error) {
 	if err := r.Validate(); err != nil {
 		return MCPInputRequest{}, nil, err
 	}
@@ -138,7 +139,7 @@ func samplingParams(data map[string]any) (json.RawMessage, error) {
 		return nil, errors.New("maxTokens is not a positive integer")
 	}
 	if s, ok := m["stopSequences"]; ok {
-		if _, ok := stringsOf(s); !ok {
+		if _, ok := elicitschema.Strings(s); !ok {
 			return nil, errors.New("stopSequences is not a list of strings")
 		}
 	}
@@ -335,7 +336,7 @@ func (r Request) AnswerFromMCP(response json.RawMessage) (Answer, error) {
 // answerForm returns the method that asks r and, for a form, the schema
 // its answer is checked against, with the error of ask for a request that
 // cannot be asked; it does not write the params.
-func (r Request) answerForm() (string, *formSchema, error) {
+func (r Request) answerForm() (string, *elicitschema.Form, error) {
 	if r.Kind == KindSampling || r.Kind == KindRoots {
 		ir, _, err := r.ask("")
 		return ir.Method, nil, err
@@ -346,7 +347,7 @@ func (r Request) answerForm() (string, *formSchema, error) {
 
 // elicitAnswer reads m, an ElicitResult, as the answer to r, whose form is
 // form (nil for a login).
-func (r Request) elicitAnswer(m map[string]any, form *formSchema) (Answer, error) {
+func (r Request) elicitAnswer(m map[string]any, form *elicitschema.Form) (Answer, error) {
 	action, ok := m["action"].(string)
 	if !ok {
 		if _, has := m["action"]; has {
@@ -371,7 +372,7 @@ func (r Request) elicitAnswer(m map[string]any, form *formSchema) (Answer, error
 		}
 		return Answer{ID: r.ID, OK: true}, nil
 	}
-	data, err := form.checkContent(content)
+	data, err := form.Check(content)
 	if err != nil {
 		return Answer{}, msg.Errorf(ErrInvalidAnswer, "request %s: %v", msg.Quote(r.ID), err)
 	}

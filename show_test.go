@@ -24,6 +24,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/internal/elicitschema"
 	"github.com/toolnexus-go/toolnexus/internal/looptest"
 )
 
@@ -669,6 +670,7 @@ const modulePath = "github.com/toolnexus-go/toolnexus"
 // and an entry in leakTypes for each of its exported types.
 var leakPackages = []string{
 	modulePath,
+	modulePath + "/internal/elicitschema",
 	modulePath + "/internal/looptest",
 }
 
@@ -702,6 +704,8 @@ var leakTypes = map[reflect.Type]leakSpec{
 	reflect.TypeFor[toolnexus.ToolCall]():   {payload: []string{"Arguments"}, plain: []string{"ID", "Name"}},
 	reflect.TypeFor[toolnexus.Wait]():       {plain: []string{"CallID", "Tool"}},
 	reflect.TypeFor[toolnexus.TurnRunner](): {plain: []string{"Logger"}},
+	// The internals: a form holds no payload of a call's.
+	reflect.TypeFor[elicitschema.Form](): {},
 	// Test support of the nested modules.
 	reflect.TypeFor[looptest.Exchange](): {plain: []string{"Path", "Want", "Reply"}},
 	reflect.TypeFor[looptest.Provider](): {plain: []string{"Server"}},

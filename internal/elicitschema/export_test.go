@@ -1,0 +1,4 @@
+package elicitschema
+
+// ValidFormat is validFormat, the check of a string's format.
+var ValidFormat = validFormat
