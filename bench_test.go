@@ -20,10 +20,10 @@ package toolnexus_test
 //	BENCH=PartFromFile GOEXPERIMENT=simd .ci/bench
 //	go test -run '^$' -bench MCPMemory -benchtime 3x .
 //
-// and the Sealer's from BenchmarkSealerVsBareGCM (state_test.go), which
-// pairs each side within one benchmark:
+// and the Sealer's from BenchmarkSealerVsBareGCM (package requeststate),
+// which pairs each side within one benchmark:
 //
-//	go test -run '^$' -bench SealerVsBareGCM -count 6 .
+//	go test -run '^$' -bench SealerVsBareGCM -count 6 ./requeststate
 
 import (
 	"bytes"
@@ -39,10 +39,10 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/toolnexus-go/toolnexus"
 	"github.com/toolnexus-go/toolnexus/internal/b64"
+	"github.com/toolnexus-go/toolnexus/internal/benchpair"
 )
 
 var benchSizes = []struct {
@@ -805,37 +805,10 @@ func BenchmarkReadResult(b *testing.B) { benchReaders(b, json.Unmarshal) }
 // of each (ns/toolnexus, ns/baseline) and their ratio (toolnexus/baseline).
 func benchAlternating(b *testing.B, n int, ours, baseline func()) {
 	b.ReportAllocs()
-	perOurs, perBase := alternate(b, max(1, (1<<20)/max(n, 1)), ours, baseline)
+	perOurs, perBase := benchpair.Alternate(b, max(1, (1<<20)/max(n, 1)), ours, baseline)
 	b.ReportMetric(perOurs, "ns/toolnexus")
 	b.ReportMetric(perBase, "ns/baseline")
 	b.ReportMetric(perOurs/perBase, "toolnexus/baseline")
-}
-
-// alternate runs ours and baseline in alternating blocks of block calls,
-// one block of each per turn of b.Loop, the first side flipping from turn
-// to turn, so that neither always runs first, after the other's garbage,
-// and returns the nanoseconds each took per call. ns/op is the time of one
-// block of each.
-func alternate(b *testing.B, block int, ours, baseline func()) (perOurs, perBase float64) {
-	var tOurs, tBase time.Duration
-	timed := func(f func()) time.Duration {
-		start := time.Now()
-		for range block {
-			f()
-		}
-		return time.Since(start)
-	}
-	for turn := 0; b.Loop(); turn++ {
-		if turn%2 == 0 {
-			tOurs += timed(ours)
-			tBase += timed(baseline)
-		} else {
-			tBase += timed(baseline)
-			tOurs += timed(ours)
-		}
-	}
-	calls := float64(b.N * block)
-	return float64(tOurs.Nanoseconds()) / calls, float64(tBase.Nanoseconds()) / calls
 }
 
 // BenchmarkPartFromFileFloor pairs PartFromFile with the floor of reading a

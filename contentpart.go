@@ -15,6 +15,7 @@ import (
 
 	"github.com/toolnexus-go/toolnexus/internal/b64"
 	"github.com/toolnexus-go/toolnexus/internal/msg"
+	"github.com/toolnexus-go/toolnexus/internal/wire"
 )
 
 // PartType says what a [ContentPart] carries.
@@ -380,7 +381,7 @@ func (p ContentPart) GoString() string {
 // Format prints p for every verb without its payload: %#v is [ContentPart.GoString],
 // %q the quoted [ContentPart.String], every other verb the String.
 func (p ContentPart) Format(f fmt.State, verb rune) {
-	format(f, verb, p)
+	wire.Format(f, verb, p)
 }
 
 // LogValue implements [slog.LogValuer]: a part logs as a group of its type,

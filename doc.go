@@ -39,8 +39,9 @@
 // destination takes: hand them to an SDK, rarely build one.
 //
 // Over MCP, a suspension becomes input requests (elicitation, sampling,
-// roots) that the client fulfils before it retries the call; [MCPServer] is
-// the transport-free core that does it, with a [Sealer] sealing the state
-// the client holds in between, and the nested modules mcpbridge (the
-// official go-sdk) and mcpgobridge (mark3labs/mcp-go) serve it.
+// roots) that the client fulfils before it retries the call: package
+// mcpcall is the transport-free core that does it, package requeststate
+// seals the state the client holds in between, and the nested modules
+// mcpbridge (the official go-sdk) and mcpgobridge (mark3labs/mcp-go) serve
+// it.
 package toolnexus

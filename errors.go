@@ -71,34 +71,9 @@ var (
 	// package: a key holds a value of the wrong type, or the input is not
 	// JSON.
 	ErrInvalidJSON = jsonscan.ErrInvalidJSON
-	// ErrInvalidState reports a request state (see [Sealer.Open]) that
-	// these keys did not seal, or that was altered, cut short or made too
-	// long on its way: opening it fails its authentication, whatever was
-	// done to it. It also reports a state issued later than the clock skew
-	// allows. The error never shows the state or the key.
-	ErrInvalidState = errors.New("toolnexus: invalid request state")
-	// ErrStateMismatch reports a genuine request state presented with a call
-	// other than the one it was sealed for: another tool, other arguments,
-	// another audience or another principal.
-	ErrStateMismatch = errors.New("toolnexus: request state does not match the call")
-	// ErrNoPrincipal reports a call that came with a credential, such as
-	// an OAuth token, but names no user: binding its state to no user
-	// would let anyone without a token open it, so the call is refused.
-	ErrNoPrincipal = errors.New("toolnexus: authenticated call without a principal")
-	// ErrShortKey reports a sealing key shorter than [MinStateKeyLen] bytes.
-	ErrShortKey = errors.New("toolnexus: request state key too short")
-	// ErrInvalidKey reports a list of request state keys that is empty,
-	// holds a key twice or holds a key that is not hex ([KeysFromHex]).
-	ErrInvalidKey = errors.New("toolnexus: invalid request state key")
-	// ErrInvalidSealer reports [SealerOptions] whose MaxAge or ClockSkew is
-	// out of bounds, or [MCPServerOptions] whose Expiry is negative.
-	ErrInvalidSealer = errors.New("toolnexus: invalid sealer options")
-	// ErrStateReplayed reports a request state that [Sealer.Claim] has
-	// already claimed: it may finish only once.
-	ErrStateReplayed = errors.New("toolnexus: request state already used")
-	// ErrClaimStore reports a [ClaimStore] that could not claim a state; the
-	// error also wraps the store's. The call must be refused.
-	ErrClaimStore = errors.New("toolnexus: cannot claim request state")
+	// ErrToolPanicked reports a tool that panicked: a [Turn] makes it the
+	// error result the model reads, and the MCP core an internal error.
+	ErrToolPanicked = errors.New("toolnexus: tool panicked")
 	// ErrInvalidMCP reports input to [ParseMCPCallToolResult] or
 	// [FromMCPCallToolResult] that is not the JSON of an MCP CallToolResult.
 	ErrInvalidMCP = errors.New("toolnexus: invalid MCP result")

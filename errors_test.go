@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/internal/msg"
 )
 
 // maxMessage bounds every error message: an error names the value it refuses
@@ -38,13 +39,9 @@ var sentinels = []struct {
 	{toolnexus.ErrInvalidMCP, "toolnexus: invalid MCP result"},
 	{toolnexus.ErrInvalidTurn, "toolnexus: invalid turn"},
 	{toolnexus.ErrIncompleteTurn, "toolnexus: turn not complete"},
-	{toolnexus.ErrInvalidState, "toolnexus: invalid request state"},
-	{toolnexus.ErrStateMismatch, "toolnexus: request state does not match the call"},
-	{toolnexus.ErrShortKey, "toolnexus: request state key too short"},
-	{toolnexus.ErrInvalidKey, "toolnexus: invalid request state key"},
-	{toolnexus.ErrInvalidSealer, "toolnexus: invalid sealer options"},
-	{toolnexus.ErrStateReplayed, "toolnexus: request state already used"},
-	{toolnexus.ErrClaimStore, "toolnexus: cannot claim request state"},
+	{toolnexus.ErrToolPanicked, "toolnexus: tool panicked"},
+	{toolnexus.ErrPending, "toolnexus: result is a suspension"},
+	{toolnexus.ErrInvalidArguments, "toolnexus: invalid arguments"},
 }
 
 // sentinelOf returns the first sentinel err matches, or nil.
@@ -211,6 +208,6 @@ func TestErrorsCarryNoPayload(t *testing.T) {
 
 // quoted is a value as an error quotes it, by the package's own quote,
 // which TestErrorQuotesLongValues pins: no copy of it to keep in step.
-var quoted = toolnexus.Quote
+var quoted = msg.Quote
 
 func second[T any](_ T, err error) error { return err }

@@ -1,9 +1,5 @@
 package toolnexus
 
-import (
-	"github.com/toolnexus-go/toolnexus/internal/msg"
-)
-
 // The internals that the external tests need, as net/netip's export_test.go
 // has them: the parsers that fuzz_test.go checks against the standard
 // library, and how an error quotes a value, for the messages that name a
@@ -11,7 +7,6 @@ import (
 
 var (
 	ParseDataURL = parseDataURL
-	Quote        = msg.Quote
 )
 
 // JSONSkip moves the exact-key reader past the first JSON value of data and

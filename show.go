@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"encoding/hex"
 	"fmt"
-	"io"
 	"log/slog"
 	"reflect"
 	"slices"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/toolnexus-go/toolnexus/internal/jsonscan"
 	"github.com/toolnexus-go/toolnexus/internal/msg"
+	"github.com/toolnexus-go/toolnexus/internal/wire"
 )
 
 // This file holds everything about what a value shows when it is printed,
@@ -753,7 +753,7 @@ func (w *walk) goValue(v any, depth int) string {
 //
 //	func (v T) String() string                { return showWire(v, false) }
 //	func (v T) GoString() string              { return showWire(v, true) }
-//	func (v T) Format(f fmt.State, verb rune) { format(f, verb, v) }
+//	func (v T) Format(f fmt.State, verb rune) { wire.Format(f, verb, v) }
 //	func (v T) LogValue() slog.Value          { return logWire(v) }
 //
 // The methods have value receivers and json.Marshal uses none of them, so
@@ -762,8 +762,11 @@ func (w *walk) goValue(v any, depth int) string {
 // string is quoted and cut (a data URL loses its payload); raw JSON and
 // bytes show their length; any other value its type.
 
-// wirePayloads names, for each wire type, the fields that hold a payload:
-// base64, a data URL, or JSON a tool returned.
+// wirePayloads names, for each wire type of the package, the fields that
+// hold a payload: base64, a data URL, or JSON a tool returned. They are
+// registered with internal/wire, where the packages beside this one
+// register theirs, and where their print methods find showWire and
+// logWire.
 var wirePayloads = map[reflect.Type][]string{
 	reflect.TypeFor[MCPCallToolResult]():          {"StructuredContent", "RequestState"},
 	reflect.TypeFor[MCPInputRequest]():            {"Params"},
@@ -795,12 +798,13 @@ var wirePayloads = map[reflect.Type][]string{
 	reflect.TypeFor[Wait]():                       nil,
 	reflect.TypeFor[Request]():                    {"Data"},
 	reflect.TypeFor[Answer]():                     {"Data"},
-	reflect.TypeFor[MCPToolCall]():                {"Arguments", "RequestState", "InputResponses"},
-	reflect.TypeFor[MCPServerOptions]():           {"Keys"},
-	reflect.TypeFor[StateCall]():                  {"Arguments"},
-	reflect.TypeFor[State]():                      nil,
-	reflect.TypeFor[OpenedState]():                nil,
-	reflect.TypeFor[SealerOptions]():              {"Keys"},
+}
+
+func init() {
+	for t, fields := range wirePayloads {
+		wire.Register(t, fields...)
+	}
+	wire.Show, wire.Log = showWire, logWire
 }
 
 // redactedInside names the payload fields of wire types that print as their
@@ -822,7 +826,7 @@ func isDropped(t reflect.Type, i int, v reflect.Value) bool {
 // payload: a field wirePayloads names whose value (a string, raw JSON,
 // bytes, a Data map, keys) is not empty, other than an http(s) URL.
 func isPayload(t reflect.Type, i int, v reflect.Value) bool {
-	names := wirePayloads[t]
+	names, _ := wire.Payloads(t)
 	if names == nil || !slices.Contains(names, t.Field(i).Name) || v.IsZero() {
 		return false
 	}
@@ -836,9 +840,9 @@ func showWire(v any, goSyntax bool) string {
 	return w.showWire(reflect.ValueOf(v), goSyntax, 0)
 }
 
-// isWire reports whether t is a wire type, which wirePayloads names.
+// isWire reports whether t is a wire type, which internal/wire names.
 func isWire(t reflect.Type) bool {
-	_, ok := wirePayloads[t]
+	_, ok := wire.Payloads(t)
 	return ok
 }
 
@@ -1008,22 +1012,6 @@ func (w *walk) wireField(v reflect.Value, goSyntax bool, depth int) string {
 	return v.Type().String() + "{…}"
 }
 
-// format prints v, a value that shows no payload, for every verb: %#v is
-// its GoString, %q its quoted String, every other verb its String.
-func format(f fmt.State, verb rune, v interface {
-	fmt.Stringer
-	fmt.GoStringer
-}) {
-	switch {
-	case verb == 'v' && f.Flag('#'):
-		io.WriteString(f, v.GoString())
-	case verb == 'q':
-		io.WriteString(f, strconv.Quote(v.String()))
-	default:
-		io.WriteString(f, v.String())
-	}
-}
-
 // logWire logs v, a wire value, as a group of its non-zero exported fields
 // under their JSON keys, with the named fields logged as their size.
 func logWire(v any) slog.Value {
@@ -1125,7 +1113,7 @@ func (v MCPCallToolResult) String() string { return showWire(v, false) }
 func (v MCPCallToolResult) GoString() string { return showWire(v, true) }
 
 // Format prints v for every verb without payload, as [MCPCallToolResult.String] (%#v: [MCPCallToolResult.GoString]).
-func (v MCPCallToolResult) Format(f fmt.State, verb rune) { format(f, verb, v) }
+func (v MCPCallToolResult) Format(f fmt.State, verb rune) { wire.Format(f, verb, v) }
 
 // LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
 func (v MCPCallToolResult) LogValue() slog.Value { return logWire(v) }
@@ -1137,7 +1125,7 @@ func (v MCPInputRequest) String() string { return showWire(v, false) }
 func (v MCPInputRequest) GoString() string { return showWire(v, true) }
 
 // Format prints v for every verb without payload, as [MCPInputRequest.String] (%#v: [MCPInputRequest.GoString]).
-func (v MCPInputRequest) Format(f fmt.State, verb rune) { format(f, verb, v) }
+func (v MCPInputRequest) Format(f fmt.State, verb rune) { wire.Format(f, verb, v) }
 
 // LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
 func (v MCPInputRequest) LogValue() slog.Value { return logWire(v) }
@@ -1149,7 +1137,7 @@ func (v MCPContent) String() string { return showWire(v, false) }
 func (v MCPContent) GoString() string { return showWire(v, true) }
 
 // Format prints v for every verb without payload, as [MCPContent.String] (%#v: [MCPContent.GoString]).
-func (v MCPContent) Format(f fmt.State, verb rune) { format(f, verb, v) }
+func (v MCPContent) Format(f fmt.State, verb rune) { wire.Format(f, verb, v) }
 
 // LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
 func (v MCPContent) LogValue() slog.Value { return logWire(v) }
@@ -1161,7 +1149,7 @@ func (v MCPResource) String() string { return showWire(v, false) }
 func (v MCPResource) GoString() string { return showWire(v, true) }
 
 // Format prints v for every verb without payload, as [MCPResource.String] (%#v: [MCPResource.GoString]).
-func (v MCPResource) Format(f fmt.State, verb rune) { format(f, verb, v) }
+func (v MCPResource) Format(f fmt.State, verb rune) { wire.Format(f, verb, v) }
 
 // LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
 func (v MCPResource) LogValue() slog.Value { return logWire(v) }
@@ -1173,7 +1161,7 @@ func (v MCPElicitParams) String() string { return showWire(v, false) }
 func (v MCPElicitParams) GoString() string { return showWire(v, true) }
 
 // Format prints v for every verb without payload, as [MCPElicitParams.String] (%#v: [MCPElicitParams.GoString]).
-func (v MCPElicitParams) Format(f fmt.State, verb rune) { format(f, verb, v) }
+func (v MCPElicitParams) Format(f fmt.State, verb rune) { wire.Format(f, verb, v) }
 
 // LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
 func (v MCPElicitParams) LogValue() slog.Value { return logWire(v) }
@@ -1185,7 +1173,7 @@ func (v MCPElicitResult) String() string { return showWire(v, false) }
 func (v MCPElicitResult) GoString() string { return showWire(v, true) }
 
 // Format prints v for every verb without payload, as [MCPElicitResult.String] (%#v: [MCPElicitResult.GoString]).
-func (v MCPElicitResult) Format(f fmt.State, verb rune) { format(f, verb, v) }
+func (v MCPElicitResult) Format(f fmt.State, verb rune) { wire.Format(f, verb, v) }
 
 // LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
 func (v MCPElicitResult) LogValue() slog.Value { return logWire(v) }
@@ -1197,7 +1185,7 @@ func (v AnthropicToolResultBlock) String() string { return showWire(v, false) }
 func (v AnthropicToolResultBlock) GoString() string { return showWire(v, true) }
 
 // Format prints v for every verb without payload, as [AnthropicToolResultBlock.String] (%#v: [AnthropicToolResultBlock.GoString]).
-func (v AnthropicToolResultBlock) Format(f fmt.State, verb rune) { format(f, verb, v) }
+func (v AnthropicToolResultBlock) Format(f fmt.State, verb rune) { wire.Format(f, verb, v) }
 
 // LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
 func (v AnthropicToolResultBlock) LogValue() slog.Value { return logWire(v) }
@@ -1209,7 +1197,7 @@ func (v AnthropicContentBlock) String() string { return showWire(v, false) }
 func (v AnthropicContentBlock) GoString() string { return showWire(v, true) }
 
 // Format prints v for every verb without payload, as [AnthropicContentBlock.String] (%#v: [AnthropicContentBlock.GoString]).
-func (v AnthropicContentBlock) Format(f fmt.State, verb rune) { format(f, verb, v) }
+func (v AnthropicContentBlock) Format(f fmt.State, verb rune) { wire.Format(f, verb, v) }
 
 // LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
 func (v AnthropicContentBlock) LogValue() slog.Value { return logWire(v) }
@@ -1221,7 +1209,7 @@ func (v AnthropicSource) String() string { return showWire(v, false) }
 func (v AnthropicSource) GoString() string { return showWire(v, true) }
 
 // Format prints v for every verb without payload, as [AnthropicSource.String] (%#v: [AnthropicSource.GoString]).
-func (v AnthropicSource) Format(f fmt.State, verb rune) { format(f, verb, v) }
+func (v AnthropicSource) Format(f fmt.State, verb rune) { wire.Format(f, verb, v) }
 
 // LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
 func (v AnthropicSource) LogValue() slog.Value { return logWire(v) }
@@ -1233,7 +1221,7 @@ func (v OpenAIChatMessage) String() string { return showWire(v, false) }
 func (v OpenAIChatMessage) GoString() string { return showWire(v, true) }
 
 // Format prints v for every verb without payload, as [OpenAIChatMessage.String] (%#v: [OpenAIChatMessage.GoString]).
-func (v OpenAIChatMessage) Format(f fmt.State, verb rune) { format(f, verb, v) }
+func (v OpenAIChatMessage) Format(f fmt.State, verb rune) { wire.Format(f, verb, v) }
 
 // LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
 func (v OpenAIChatMessage) LogValue() slog.Value { return logWire(v) }
@@ -1245,7 +1233,7 @@ func (v OpenAIChatContentPart) String() string { return showWire(v, false) }
 func (v OpenAIChatContentPart) GoString() string { return showWire(v, true) }
 
 // Format prints v for every verb without payload, as [OpenAIChatContentPart.String] (%#v: [OpenAIChatContentPart.GoString]).
-func (v OpenAIChatContentPart) Format(f fmt.State, verb rune) { format(f, verb, v) }
+func (v OpenAIChatContentPart) Format(f fmt.State, verb rune) { wire.Format(f, verb, v) }
 
 // LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
 func (v OpenAIChatContentPart) LogValue() slog.Value { return logWire(v) }
@@ -1257,7 +1245,7 @@ func (v OpenAIImageURL) String() string { return showWire(v, false) }
 func (v OpenAIImageURL) GoString() string { return showWire(v, true) }
 
 // Format prints v for every verb without payload, as [OpenAIImageURL.String] (%#v: [OpenAIImageURL.GoString]).
-func (v OpenAIImageURL) Format(f fmt.State, verb rune) { format(f, verb, v) }
+func (v OpenAIImageURL) Format(f fmt.State, verb rune) { wire.Format(f, verb, v) }
 
 // LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
 func (v OpenAIImageURL) LogValue() slog.Value { return logWire(v) }
@@ -1269,7 +1257,7 @@ func (v OpenAIFile) String() string { return showWire(v, false) }
 func (v OpenAIFile) GoString() string { return showWire(v, true) }
 
 // Format prints v for every verb without payload, as [OpenAIFile.String] (%#v: [OpenAIFile.GoString]).
-func (v OpenAIFile) Format(f fmt.State, verb rune) { format(f, verb, v) }
+func (v OpenAIFile) Format(f fmt.State, verb rune) { wire.Format(f, verb, v) }
 
 // LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
 func (v OpenAIFile) LogValue() slog.Value { return logWire(v) }
@@ -1281,7 +1269,7 @@ func (v OpenAIInputAudio) String() string { return showWire(v, false) }
 func (v OpenAIInputAudio) GoString() string { return showWire(v, true) }
 
 // Format prints v for every verb without payload, as [OpenAIInputAudio.String] (%#v: [OpenAIInputAudio.GoString]).
-func (v OpenAIInputAudio) Format(f fmt.State, verb rune) { format(f, verb, v) }
+func (v OpenAIInputAudio) Format(f fmt.State, verb rune) { wire.Format(f, verb, v) }
 
 // LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
 func (v OpenAIInputAudio) LogValue() slog.Value { return logWire(v) }
@@ -1293,7 +1281,7 @@ func (v OpenAIFunctionCallOutput) String() string { return showWire(v, false) }
 func (v OpenAIFunctionCallOutput) GoString() string { return showWire(v, true) }
 
 // Format prints v for every verb without payload, as [OpenAIFunctionCallOutput.String] (%#v: [OpenAIFunctionCallOutput.GoString]).
-func (v OpenAIFunctionCallOutput) Format(f fmt.State, verb rune) { format(f, verb, v) }
+func (v OpenAIFunctionCallOutput) Format(f fmt.State, verb rune) { wire.Format(f, verb, v) }
 
 // LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
 func (v OpenAIFunctionCallOutput) LogValue() slog.Value { return logWire(v) }
@@ -1305,7 +1293,7 @@ func (v OpenAIResponsesContent) String() string { return showWire(v, false) }
 func (v OpenAIResponsesContent) GoString() string { return showWire(v, true) }
 
 // Format prints v for every verb without payload, as [OpenAIResponsesContent.String] (%#v: [OpenAIResponsesContent.GoString]).
-func (v OpenAIResponsesContent) Format(f fmt.State, verb rune) { format(f, verb, v) }
+func (v OpenAIResponsesContent) Format(f fmt.State, verb rune) { wire.Format(f, verb, v) }
 
 // LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
 func (v OpenAIResponsesContent) LogValue() slog.Value { return logWire(v) }
@@ -1317,7 +1305,7 @@ func (v GeminiFunctionResponse) String() string { return showWire(v, false) }
 func (v GeminiFunctionResponse) GoString() string { return showWire(v, true) }
 
 // Format prints v for every verb without payload, as [GeminiFunctionResponse.String] (%#v: [GeminiFunctionResponse.GoString]).
-func (v GeminiFunctionResponse) Format(f fmt.State, verb rune) { format(f, verb, v) }
+func (v GeminiFunctionResponse) Format(f fmt.State, verb rune) { wire.Format(f, verb, v) }
 
 // LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
 func (v GeminiFunctionResponse) LogValue() slog.Value { return logWire(v) }
@@ -1329,7 +1317,7 @@ func (v GeminiFunctionResponsePart) String() string { return showWire(v, false) 
 func (v GeminiFunctionResponsePart) GoString() string { return showWire(v, true) }
 
 // Format prints v for every verb without payload, as [GeminiFunctionResponsePart.String] (%#v: [GeminiFunctionResponsePart.GoString]).
-func (v GeminiFunctionResponsePart) Format(f fmt.State, verb rune) { format(f, verb, v) }
+func (v GeminiFunctionResponsePart) Format(f fmt.State, verb rune) { wire.Format(f, verb, v) }
 
 // LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
 func (v GeminiFunctionResponsePart) LogValue() slog.Value { return logWire(v) }
@@ -1341,7 +1329,7 @@ func (v GeminiBlob) String() string { return showWire(v, false) }
 func (v GeminiBlob) GoString() string { return showWire(v, true) }
 
 // Format prints v for every verb without payload, as [GeminiBlob.String] (%#v: [GeminiBlob.GoString]).
-func (v GeminiBlob) Format(f fmt.State, verb rune) { format(f, verb, v) }
+func (v GeminiBlob) Format(f fmt.State, verb rune) { wire.Format(f, verb, v) }
 
 // LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
 func (v GeminiBlob) LogValue() slog.Value { return logWire(v) }
@@ -1353,7 +1341,7 @@ func (v GeminiFileData) String() string { return showWire(v, false) }
 func (v GeminiFileData) GoString() string { return showWire(v, true) }
 
 // Format prints v for every verb without payload, as [GeminiFileData.String] (%#v: [GeminiFileData.GoString]).
-func (v GeminiFileData) Format(f fmt.State, verb rune) { format(f, verb, v) }
+func (v GeminiFileData) Format(f fmt.State, verb rune) { wire.Format(f, verb, v) }
 
 // LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
 func (v GeminiFileData) LogValue() slog.Value { return logWire(v) }
@@ -1365,7 +1353,7 @@ func (v AnthropicMessage) String() string { return showWire(v, false) }
 func (v AnthropicMessage) GoString() string { return showWire(v, true) }
 
 // Format prints v for every verb without payload, as [AnthropicMessage.String] (%#v: [AnthropicMessage.GoString]).
-func (v AnthropicMessage) Format(f fmt.State, verb rune) { format(f, verb, v) }
+func (v AnthropicMessage) Format(f fmt.State, verb rune) { wire.Format(f, verb, v) }
 
 // LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
 func (v AnthropicMessage) LogValue() slog.Value { return logWire(v) }
@@ -1377,7 +1365,7 @@ func (v GeminiContent) String() string { return showWire(v, false) }
 func (v GeminiContent) GoString() string { return showWire(v, true) }
 
 // Format prints v for every verb without payload, as [GeminiContent.String] (%#v: [GeminiContent.GoString]).
-func (v GeminiContent) Format(f fmt.State, verb rune) { format(f, verb, v) }
+func (v GeminiContent) Format(f fmt.State, verb rune) { wire.Format(f, verb, v) }
 
 // LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
 func (v GeminiContent) LogValue() slog.Value { return logWire(v) }
@@ -1389,7 +1377,7 @@ func (v GeminiPart) String() string { return showWire(v, false) }
 func (v GeminiPart) GoString() string { return showWire(v, true) }
 
 // Format prints v for every verb without payload, as [GeminiPart.String] (%#v: [GeminiPart.GoString]).
-func (v GeminiPart) Format(f fmt.State, verb rune) { format(f, verb, v) }
+func (v GeminiPart) Format(f fmt.State, verb rune) { wire.Format(f, verb, v) }
 
 // LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
 func (v GeminiPart) LogValue() slog.Value { return logWire(v) }
@@ -1401,7 +1389,7 @@ func (v Turn) String() string { return showWire(v, false) }
 func (v Turn) GoString() string { return showWire(v, true) }
 
 // Format prints v for every verb without payload, as [Turn.String] (%#v: [Turn.GoString]).
-func (v Turn) Format(f fmt.State, verb rune) { format(f, verb, v) }
+func (v Turn) Format(f fmt.State, verb rune) { wire.Format(f, verb, v) }
 
 // LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
 func (v Turn) LogValue() slog.Value { return logWire(v) }
@@ -1413,7 +1401,7 @@ func (v ToolCall) String() string { return showWire(v, false) }
 func (v ToolCall) GoString() string { return showWire(v, true) }
 
 // Format prints v for every verb without payload, as [ToolCall.String] (%#v: [ToolCall.GoString]).
-func (v ToolCall) Format(f fmt.State, verb rune) { format(f, verb, v) }
+func (v ToolCall) Format(f fmt.State, verb rune) { wire.Format(f, verb, v) }
 
 // LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
 func (v ToolCall) LogValue() slog.Value { return logWire(v) }
@@ -1425,7 +1413,7 @@ func (v OpenAIAgentsToolResult) String() string { return showWire(v, false) }
 func (v OpenAIAgentsToolResult) GoString() string { return showWire(v, true) }
 
 // Format prints v for every verb without payload, as [OpenAIAgentsToolResult.String] (%#v: [OpenAIAgentsToolResult.GoString]).
-func (v OpenAIAgentsToolResult) Format(f fmt.State, verb rune) { format(f, verb, v) }
+func (v OpenAIAgentsToolResult) Format(f fmt.State, verb rune) { wire.Format(f, verb, v) }
 
 // LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
 func (v OpenAIAgentsToolResult) LogValue() slog.Value { return logWire(v) }
@@ -1437,7 +1425,7 @@ func (v OpenAIAgentsContent) String() string { return showWire(v, false) }
 func (v OpenAIAgentsContent) GoString() string { return showWire(v, true) }
 
 // Format prints v for every verb without payload, as [OpenAIAgentsContent.String] (%#v: [OpenAIAgentsContent.GoString]).
-func (v OpenAIAgentsContent) Format(f fmt.State, verb rune) { format(f, verb, v) }
+func (v OpenAIAgentsContent) Format(f fmt.State, verb rune) { wire.Format(f, verb, v) }
 
 // LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
 func (v OpenAIAgentsContent) LogValue() slog.Value { return logWire(v) }
@@ -1449,7 +1437,7 @@ func (v Wait) String() string { return showWire(v, false) }
 func (v Wait) GoString() string { return showWire(v, true) }
 
 // Format prints v for every verb without payload, as [Wait.String] (%#v: [Wait.GoString]).
-func (v Wait) Format(f fmt.State, verb rune) { format(f, verb, v) }
+func (v Wait) Format(f fmt.State, verb rune) { wire.Format(f, verb, v) }
 
 // LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
 func (v Wait) LogValue() slog.Value { return logWire(v) }
@@ -1462,7 +1450,7 @@ func (r Request) String() string { return showWire(r, false) }
 func (r Request) GoString() string { return showWire(r, true) }
 
 // Format prints r for every verb without its Data, as [Request.String] (%#v: [Request.GoString]).
-func (r Request) Format(f fmt.State, verb rune) { format(f, verb, r) }
+func (r Request) Format(f fmt.State, verb rune) { wire.Format(f, verb, r) }
 
 // String returns a's fields, its Data as its size: Data may carry a
 // payload, such as the image of a client's sampling result.
@@ -1472,7 +1460,7 @@ func (a Answer) String() string { return showWire(a, false) }
 func (a Answer) GoString() string { return showWire(a, true) }
 
 // Format prints a for every verb without its Data, as [Answer.String] (%#v: [Answer.GoString]).
-func (a Answer) Format(f fmt.State, verb rune) { format(f, verb, a) }
+func (a Answer) Format(f fmt.State, verb rune) { wire.Format(f, verb, a) }
 
 // LogValue implements [slog.LogValuer]: a logs as a group of its non-empty fields, its Data as its size.
 func (a Answer) LogValue() slog.Value { return logWire(a) }
@@ -1490,35 +1478,10 @@ func (as Answers) GoString() string {
 }
 
 // Format prints the answers for every verb without their Data, as [Answers.String] (%#v: [Answers.GoString]).
-func (as Answers) Format(f fmt.State, verb rune) { format(f, verb, as) }
+func (as Answers) Format(f fmt.State, verb rune) { wire.Format(f, verb, as) }
 
 // LogValue implements [slog.LogValuer]: the answers log as a group of each, by index, without their Data.
 func (as Answers) LogValue() slog.Value {
 	var w walk
 	return w.wireLogValue(reflect.ValueOf([]Answer(as)), 0)
 }
-
-// String returns c's fields, its arguments, state and input responses as
-// their size, for %v.
-func (c MCPToolCall) String() string { return showWire(c, false) }
-
-// GoString returns c in Go syntax without payload, for %#v.
-func (c MCPToolCall) GoString() string { return showWire(c, true) }
-
-// Format prints c for every verb without payload, as [MCPToolCall.String] (%#v: [MCPToolCall.GoString]).
-func (c MCPToolCall) Format(f fmt.State, verb rune) { format(f, verb, c) }
-
-// LogValue implements [slog.LogValuer]: c logs as a group of its non-empty fields, without payload.
-func (c MCPToolCall) LogValue() slog.Value { return logWire(c) }
-
-// String returns o's fields, its keys as their number, for %v.
-func (o MCPServerOptions) String() string { return showWire(o, false) }
-
-// GoString returns o in Go syntax without its keys, for %#v.
-func (o MCPServerOptions) GoString() string { return showWire(o, true) }
-
-// Format prints o for every verb without its keys, as [MCPServerOptions.String] (%#v: [MCPServerOptions.GoString]).
-func (o MCPServerOptions) Format(f fmt.State, verb rune) { format(f, verb, o) }
-
-// LogValue implements [slog.LogValuer]: o logs as a group of its non-empty fields, without its keys.
-func (o MCPServerOptions) LogValue() slog.Value { return logWire(o) }

@@ -24,8 +24,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/internal/bridgetest"
 	"github.com/toolnexus-go/toolnexus/internal/elicitschema"
 	"github.com/toolnexus-go/toolnexus/internal/looptest"
+	"github.com/toolnexus-go/toolnexus/mcpcall"
+	"github.com/toolnexus-go/toolnexus/requeststate"
 )
 
 // attachment is a struct of the caller's holding a part.
@@ -670,8 +673,11 @@ const modulePath = "github.com/toolnexus-go/toolnexus"
 // and an entry in leakTypes for each of its exported types.
 var leakPackages = []string{
 	modulePath,
+	modulePath + "/internal/bridgetest",
 	modulePath + "/internal/elicitschema",
 	modulePath + "/internal/looptest",
+	modulePath + "/mcpcall",
+	modulePath + "/requeststate",
 }
 
 // leakSpec says which fields of a type carry a payload (base64, a data URL,
@@ -704,8 +710,12 @@ var leakTypes = map[reflect.Type]leakSpec{
 	reflect.TypeFor[toolnexus.ToolCall]():   {payload: []string{"Arguments"}, plain: []string{"ID", "Name"}},
 	reflect.TypeFor[toolnexus.Wait]():       {plain: []string{"CallID", "Tool"}},
 	reflect.TypeFor[toolnexus.TurnRunner](): {plain: []string{"Logger"}},
-	// The internals: a form holds no payload of a call's.
+	// The internals: a form holds no payload of a call's; the test support
+	// of the bridges holds the options of other entries, and what a test
+	// logs.
 	reflect.TypeFor[elicitschema.Form](): {},
+	reflect.TypeFor[bridgetest.Config](): {},
+	reflect.TypeFor[bridgetest.Log]():    {},
 	// Test support of the nested modules.
 	reflect.TypeFor[looptest.Exchange](): {plain: []string{"Path", "Want", "Reply"}},
 	reflect.TypeFor[looptest.Provider](): {plain: []string{"Server"}},
@@ -740,37 +750,42 @@ var leakTypes = map[reflect.Type]leakSpec{
 	reflect.TypeFor[toolnexus.MCPInputRequest]():   {payload: []string{"Params"}, plain: []string{"Method"}},
 	reflect.TypeFor[toolnexus.MCPElicitParams]():   {payload: []string{"RequestedSchema"}, plain: []string{"Mode", "Message", "URL", "ElicitationID"}},
 	reflect.TypeFor[toolnexus.MCPElicitResult]():   {plain: []string{"Action", "Content"}},
-	reflect.TypeFor[toolnexus.MCPToolCall]():       {payload: []string{"Arguments", "RequestState", "InputResponses"}, plain: []string{"Tool", "Principal"}},
-	reflect.TypeFor[toolnexus.MCPClient]():         {plain: []string{"Protocol"}},
-	reflect.TypeFor[toolnexus.MCPError]():          {plain: []string{"Message", "Data", "Err"}},
-	reflect.TypeFor[toolnexus.MCPServerOptions]():  {payload: []string{"Keys"}, plain: []string{"Audience", "Claims", "Logger"}},
-	reflect.TypeFor[toolnexus.MCPServer](): {plain: []string{"Logger"}, values: func(data string) []any {
-		s, err := toolnexus.NewMCPServer([]byte(data[:32]), toolnexus.MCPServerOptions{Keys: [][]byte{[]byte(data[32:64])}})
+	// The MCP core, package mcpcall.
+	reflect.TypeFor[mcpcall.Call]():    {payload: []string{"Arguments", "RequestState", "InputResponses"}, plain: []string{"Tool", "Principal"}},
+	reflect.TypeFor[mcpcall.Client]():  {plain: []string{"Protocol"}},
+	reflect.TypeFor[mcpcall.Error]():   {plain: []string{"Message", "Data", "Err"}},
+	reflect.TypeFor[mcpcall.Options](): {plain: []string{"Logger"}},
+	reflect.TypeFor[mcpcall.Runner](): {values: func(data string) []any {
+		s, err := requeststate.NewSealer(requeststate.Options{Keys: [][]byte{[]byte(data[:32]), []byte(data[32:64])}})
 		if err != nil {
 			panic(err)
 		}
-		return []any{s}
+		r, err := mcpcall.NewRunner(s, mcpcall.Options{})
+		if err != nil {
+			panic(err)
+		}
+		return []any{r}
 	}},
-	// Request states.
-	reflect.TypeFor[toolnexus.ClaimStore]():    {},
-	reflect.TypeFor[toolnexus.SealerOptions](): {payload: []string{"Keys"}, plain: []string{"Audience", "Claims"}},
-	reflect.TypeFor[toolnexus.StateCall]():     {payload: []string{"Arguments"}, plain: []string{"Tool", "Principal"}},
-	reflect.TypeFor[toolnexus.State]():         {},
-	reflect.TypeFor[toolnexus.Sealer](): {values: func(data string) []any {
-		s, err := toolnexus.NewSealer(toolnexus.SealerOptions{Keys: [][]byte{[]byte(data[:32])}})
+	// Request states, package requeststate.
+	reflect.TypeFor[requeststate.ClaimStore](): {},
+	reflect.TypeFor[requeststate.Options]():    {payload: []string{"Keys"}, plain: []string{"Audience", "Claims"}},
+	reflect.TypeFor[requeststate.Call]():       {payload: []string{"Arguments"}, plain: []string{"Tool", "Principal"}},
+	reflect.TypeFor[requeststate.State]():      {},
+	reflect.TypeFor[requeststate.Sealer](): {values: func(data string) []any {
+		s, err := requeststate.NewSealer(requeststate.Options{Keys: [][]byte{[]byte(data[:32])}})
 		if err != nil {
 			panic(err)
 		}
 		return []any{*s}
 	}},
-	reflect.TypeFor[toolnexus.OpenedState](): {plain: []string{"ID"}, values: func(data string) []any {
-		s, err := toolnexus.NewSealer(toolnexus.SealerOptions{Keys: [][]byte{bytes32}})
+	reflect.TypeFor[requeststate.Opened](): {plain: []string{"ID"}, values: func(data string) []any {
+		s, err := requeststate.NewSealer(requeststate.Options{Keys: [][]byte{bytes32}})
 		if err != nil {
 			panic(err)
 		}
-		call := toolnexus.StateCall{Tool: "t"}
+		call := requeststate.Call{Tool: "t"}
 		d := map[string]any{"image": data, "messages": []any{map[string]any{"content": map[string]any{"type": "image", "data": data}}}}
-		state, err := s.Seal(call, toolnexus.State{Requests: []toolnexus.Request{{ID: "r", Kind: toolnexus.KindSampling, Prompt: "p", Data: d}},
+		state, err := s.Seal(call, requeststate.State{Requests: []toolnexus.Request{{ID: "r", Kind: toolnexus.KindSampling, Prompt: "p", Data: d}},
 			Answers: toolnexus.Answers{{ID: "a", OK: true, Data: d}}}, time.Now())
 		if err != nil {
 			panic(err)

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/toolnexus-go/toolnexus/internal/msg"
+	"github.com/toolnexus-go/toolnexus/internal/wire"
 )
 
 // MetadataPending is the reserved metadata key whose value, a [Request], makes
@@ -191,7 +192,7 @@ func (r ToolResult) GoString() string {
 // [ToolResult.GoString], %q the quoted [ToolResult.String], every other verb
 // the String.
 func (r ToolResult) Format(f fmt.State, verb rune) {
-	format(f, verb, r)
+	wire.Format(f, verb, r)
 }
 
 // LogValue implements [slog.LogValuer]. A result logs as a group of its

@@ -116,10 +116,11 @@ func (t Turn) Answer(a Answer, now time.Time) (ToolCall, error) {
 // the call [Turn.Answer] returned, with the Result of running it again. c
 // must be a call of t, of the same tool with the same arguments, else
 // WithCall reports [ErrInvalidTurn], as it does when c waits on a request
-// that another call waits on. Arguments are the same when they are
-// the same JSON value, as a request state binds them ([Sealer.Seal]): the
-// order of keys, the spacing and the escapes do not matter, and arguments
-// that are not JSON, or repeat a name ([ErrDuplicateKey]), are no call's.
+// that another call waits on. Arguments are the same when they are the
+// same JSON value, as a request state of package requeststate binds them:
+// the order of keys, the spacing and the escapes do not matter, and
+// arguments that are not JSON, or repeat a name ([ErrDuplicateKey]), are no
+// call's.
 func (t Turn) WithCall(c ToolCall) (Turn, error) {
 	i := slices.IndexFunc(t.Calls, func(d ToolCall) bool { return d.ID == c.ID })
 	switch {

@@ -154,7 +154,7 @@ func (r TurnRunner) run(ctx context.Context, name string, args json.RawMessage, 
 	}
 	res := r.safely(ctx, tool, name, args, answers)
 	if err := res.Validate(); err != nil {
-		return Errorf("toolnexus: tool %s returned an invalid result: %s", msg.Quote(name), reason(err))
+		return Errorf("toolnexus: tool %s returned an invalid result: %s", msg.Quote(name), msg.Unprefixed(err))
 	}
 	return r.withExpiry(res)
 }

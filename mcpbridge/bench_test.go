@@ -23,6 +23,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/internal/bridgetest"
 	"github.com/toolnexus-go/toolnexus/mcpbridge"
 )
 
@@ -159,7 +160,7 @@ const askedID = "approve"
 // at once.
 func bridgeTool(elicit bool) func(testing.TB, *mcp.Server) {
 	return func(tb testing.TB, s *mcp.Server) {
-		b, err := mcpbridge.New(benchKey, nil)
+		b, err := mcpbridge.New(bridgetest.Runner(tb, benchKey, bridgetest.Config{}), nil)
 		if err != nil {
 			tb.Fatal(err)
 		}

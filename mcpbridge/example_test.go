@@ -8,6 +8,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolnexus-go/toolnexus"
 	"github.com/toolnexus-go/toolnexus/mcpbridge"
+	"github.com/toolnexus-go/toolnexus/mcpcall"
+	"github.com/toolnexus-go/toolnexus/requeststate"
 )
 
 // A tool that asks a person before it deploys. The client here answers the
@@ -17,7 +19,15 @@ import (
 func ExampleHandler() {
 	ctx := context.Background()
 	key := []byte("an example key of 32 bytes, at least") // a secret in a real server
-	bridge, err := mcpbridge.New(key, &mcpbridge.Options{Audience: "https://ops.example.com/mcp"})
+	sealer, err := requeststate.NewSealer(requeststate.Options{Keys: [][]byte{key}, Audience: "https://ops.example.com/mcp"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	runner, err := mcpcall.NewRunner(sealer, mcpcall.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	bridge, err := mcpbridge.New(runner, nil)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -3,114 +3,63 @@
 package mcpbridge
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
 	"strings"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/mcpcall"
+	"github.com/toolnexus-go/toolnexus/requeststate"
 )
 
-// DefaultExpiry is how long a suspension can be answered when its Request
-// has no ExpiresAt and [Options] sets no Expiry.
-const DefaultExpiry = 10 * time.Minute
-
-// Options configures a [Bridge]. The zero Options is ready to use.
+// Options configures a [Bridge] with what is the bridge's own; the state
+// and the call's core are configured where they live:
+// [requeststate.Options] (keys, audience, maximum age, single use) and
+// [mcpcall.Options] (the expiry of a parked call, the logger). The zero
+// Options is ready to use.
 type Options struct {
-	// Expiry is how long a suspension whose Request has no ExpiresAt can be
-	// answered; zero means DefaultExpiry. A state never outlives MaxAge,
-	// whatever its requests say.
-	Expiry time.Duration
-	// Keys are keys that open request states besides the key given to
-	// [New], which seals them: the keys of a rotation, each at least
-	// [toolnexus.MinStateKeyLen] bytes. See [toolnexus.Sealer] for the
-	// procedure, and how often: a key seals at most 2^32 states.
-	Keys [][]byte
-	// Audience names this service, such as its URL: a state opens only on
-	// a Bridge with the same audience, so two services that share a key
-	// cannot open each other's states. Set it: every service that leaves
-	// it empty shares the empty audience.
-	Audience string
-	// MaxAge is how long after it was sealed a state can open at all;
-	// zero means [toolnexus.DefaultStateMaxAge].
-	MaxAge time.Duration
-	// ClockSkew is how far ahead of this server's clock another server's
-	// may run; zero means [toolnexus.DefaultStateClockSkew].
-	ClockSkew time.Duration
-	// Claims, when set, lets each state finish at most once, on every
-	// server that shares the store: [toolnexus.NewMemoryClaims] for one
-	// process, the redisclaims module behind a load balancer. Nil lets a
-	// client retry a state until it expires, as it may after a lost
-	// response. At most once means a call may not finish at all: the
-	// claim is taken before the tool runs, and stays when the server
-	// crashes or the tool panics (the client gets -32603 "Internal error";
-	// the tool may have acted before it panicked), so the client's retry
-	// is refused as a state already used (-32602, logged apart from a
-	// forged state). A store that cannot be reached refuses the call with
-	// -32603, which the client may retry.
-	Claims toolnexus.ClaimStore
-	// DrawEachNonce draws the nonce of each state from crypto/rand as it
-	// is sealed, for a server that a virtual machine snapshot may clone;
-	// see [toolnexus.SealerOptions].DrawEachNonce.
-	DrawEachNonce bool
-	// Logger gets what a client is never told: why a state did not open,
-	// the stack of a tool that panicked. Nil means [slog.Default].
-	Logger *slog.Logger
 	// Principal returns the authenticated user a call is made for, to
-	// which its state is bound, such as [toolnexus.Principal] of its
+	// which its state is bound, such as [requeststate.Principal] of its
 	// token's issuer and subject. Nil means the token's (req.Extra.TokenInfo):
-	// toolnexus.Principal of the string under "iss" in its Extra, if any,
-	// and its UserID; and no user without a token. A call with a token for
-	// which the principal is empty (a TokenInfo without UserID) is refused
-	// with -32603, never bound to no user.
+	// requeststate.Principal of the string under "iss" in its Extra, if
+	// any, and its UserID; and no user without a token. A call with a
+	// token for which the principal is empty (a TokenInfo without UserID)
+	// is refused with -32603, never bound to no user.
 	Principal func(req *mcp.CallToolRequest) string
 }
 
-// Bridge holds what the handlers of [Handler] share: the [toolnexus.Sealer]
-// of the state a client holds between a suspension and its answers, and
-// the default expiry. A Bridge is safe for concurrent use. Every server
-// that may receive the retry of a call (the instances behind one load
-// balancer, or one server across a restart) needs a Bridge with the same
-// keys and audience.
+// Bridge holds what the handlers of [Handler] share: the [mcpcall.Runner]
+// that runs every call, whose [requeststate.Sealer] seals the state a
+// client holds between a suspension and its answers. A Bridge is safe for
+// concurrent use. Every server that may receive the retry of a call (the
+// instances behind one load balancer, or one server across a restart)
+// needs a Bridge whose Sealer has the same keys and audience.
 //
 // A suspended call stays parked, its state valid, until the earliest of
-// its Request's ExpiresAt (by default [DefaultExpiry], ten minutes, after
-// it was asked; see [Options].Expiry) and the state's maximum age
-// ([toolnexus.DefaultStateMaxAge], a day; see [Options].MaxAge). A host can
-// read that time from the requestState with
-// [toolnexus.RequestStateExpiry].
+// its Request's ExpiresAt (by default [mcpcall.Options].Expiry after it
+// was asked, [toolnexus.DefaultExpiry], ten minutes) and the state's
+// maximum age ([requeststate.Options].MaxAge, a day by default). A host
+// can read that time from the requestState with [requeststate.Expiry].
 type Bridge struct {
-	server    *toolnexus.MCPServer
+	runner    *mcpcall.Runner
 	principal func(*mcp.CallToolRequest) string
 }
 
-// New returns a Bridge that seals request states with key, a secret of at
-// least [toolnexus.MinStateKeyLen] random bytes, and opens them with key
-// and opts.Keys. It reports [toolnexus.ErrShortKey] for a shorter key, and
-// the errors of [toolnexus.NewSealer] for options out of bounds. A nil
-// opts is the zero [Options].
-func New(key []byte, opts *Options) (*Bridge, error) {
-	var o Options
+// New returns a Bridge that runs its calls with r. A nil opts is the zero
+// [Options]. It reports an error for a nil r.
+func New(r *mcpcall.Runner, opts *Options) (*Bridge, error) {
+	if r == nil {
+		return nil, errors.New("mcpbridge: no mcpcall.Runner")
+	}
+	b := &Bridge{runner: r}
 	if opts != nil {
-		o = *opts
+		b.principal = opts.Principal
 	}
-	if o.Expiry < 0 {
-		return nil, fmt.Errorf("mcpbridge: negative expiry %v", o.Expiry)
-	}
-	server, err := toolnexus.NewMCPServer(key, toolnexus.MCPServerOptions{
-		Keys: o.Keys, Audience: o.Audience, MaxAge: o.MaxAge, ClockSkew: o.ClockSkew, Claims: o.Claims,
-		DrawEachNonce: o.DrawEachNonce, Expiry: cmp.Or(o.Expiry, DefaultExpiry), Logger: o.Logger,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("mcpbridge: %w", err)
-	}
-	return &Bridge{server: server, principal: o.Principal}, nil
+	return b, nil
 }
 
 // ToolFunc is a tool that can suspend. It is called with its input and a
@@ -154,7 +103,7 @@ func Handler[In any](b *Bridge, fn ToolFunc[In]) mcp.ToolHandlerFor[In, any] {
 }
 
 // CallHandler returns fn as a handler for the SDK's [mcp.AddTool], run by
-// [toolnexus.MCPServer.Call] with the Bridge's sealer.
+// [mcpcall.Runner.Run], the Bridge's runner.
 //
 // A result that is not a suspension is sent as [CallToolResult] sends it.
 // A suspension asks the client for each of its requests: form and url
@@ -178,7 +127,7 @@ func Handler[In any](b *Bridge, fn ToolFunc[In]) mcp.ToolHandlerFor[In, any] {
 //
 // A retry whose state does not open (altered, sealed with another key, for
 // another tool, other arguments or another user, expired, or already used
-// with [Options].Claims) is the JSON-RPC error -32602 "Invalid or expired
+// with [requeststate.Options].Claims) is the JSON-RPC error -32602 "Invalid or expired
 // requestState"; an answer that is malformed or off its schema is a
 // JSON-RPC error -32602 too, and fn does not run; a request left
 // unanswered is asked again. A panic in fn is the JSON-RPC error -32603
@@ -186,7 +135,7 @@ func Handler[In any](b *Bridge, fn ToolFunc[In]) mcp.ToolHandlerFor[In, any] {
 // client.
 func CallHandler[In any](b *Bridge, fn CallFunc[In]) mcp.ToolHandlerFor[In, any] {
 	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
-		res, err := b.call(ctx, req, func(ctx context.Context, as toolnexus.Answers) toolnexus.ToolResult {
+		res, err := b.call(ctx, req, func(ctx context.Context, _ json.RawMessage, as toolnexus.Answers) toolnexus.ToolResult {
 			return fn(ctx, Call[In]{Request: req, In: in, Answers: as})
 		})
 		return res, nil, err
@@ -206,7 +155,7 @@ type OutFunc[In, Out any] func(ctx context.Context, c Call[In]) (toolnexus.ToolR
 func OutHandler[In, Out any](b *Bridge, fn OutFunc[In, Out]) mcp.ToolHandlerFor[In, Out] {
 	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
 		var out Out
-		res, err := b.call(ctx, req, func(ctx context.Context, as toolnexus.Answers) toolnexus.ToolResult {
+		res, err := b.call(ctx, req, func(ctx context.Context, _ json.RawMessage, as toolnexus.Answers) toolnexus.ToolResult {
 			r, o := fn(ctx, Call[In]{Request: req, In: in, Answers: as})
 			out = o // the output of the last run, the one that finished
 			return r
@@ -220,12 +169,12 @@ func OutHandler[In, Out any](b *Bridge, fn OutFunc[In, Out]) mcp.ToolHandlerFor[
 }
 
 // call runs one call of a tool as [CallHandler] does.
-func (b *Bridge) call(ctx context.Context, req *mcp.CallToolRequest, tool func(context.Context, toolnexus.Answers) toolnexus.ToolResult) (*mcp.CallToolResult, error) {
+func (b *Bridge) call(ctx context.Context, req *mcp.CallToolRequest, tool toolnexus.Tool) (*mcp.CallToolResult, error) {
 	c, err := b.toolCall(req)
 	if err != nil {
 		return nil, err
 	}
-	res, err := b.server.Call(ctx, c, tool)
+	res, err := b.runner.Run(ctx, c, tool)
 	if err != nil {
 		return nil, wireError(err)
 	}
@@ -233,12 +182,12 @@ func (b *Bridge) call(ctx context.Context, req *mcp.CallToolRequest, tool func(c
 }
 
 // toolCall returns the call of the core for the SDK's request.
-func (b *Bridge) toolCall(req *mcp.CallToolRequest) (toolnexus.MCPToolCall, error) {
+func (b *Bridge) toolCall(req *mcp.CallToolRequest) (mcpcall.Call, error) {
 	if req == nil || req.Params == nil {
-		return toolnexus.MCPToolCall{}, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Invalid params: no tools/call params"}
+		return mcpcall.Call{}, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Invalid params: no tools/call params"}
 	}
 	p := req.Params
-	c := toolnexus.MCPToolCall{
+	c := mcpcall.Call{
 		Tool:         p.Name,
 		Arguments:    p.Arguments,
 		RequestState: p.RequestState,
@@ -251,12 +200,12 @@ func (b *Bridge) toolCall(req *mcp.CallToolRequest) (toolnexus.MCPToolCall, erro
 		for id, r := range p.InputResponses {
 			raw, err := json.Marshal(r)
 			if err != nil {
-				return toolnexus.MCPToolCall{}, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Invalid inputResponses: " + err.Error()}
+				return mcpcall.Call{}, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Invalid inputResponses: " + err.Error()}
 			}
 			c.InputResponses[id] = raw
 		}
 	}
-	if c.Client.Protocol != "" && c.Client.Protocol < toolnexus.MCPMultiRoundTrip && req.Session != nil {
+	if c.Client.Protocol != "" && c.Client.Protocol < mcpcall.MultiRoundTrip && req.Session != nil {
 		c.Ask = func(ctx context.Context, id string, r toolnexus.MCPInputRequest) (json.RawMessage, error) {
 			return ask(ctx, req.Session, id, r)
 		}
@@ -273,13 +222,13 @@ func (b *Bridge) principalOf(req *mcp.CallToolRequest) string {
 		return ""
 	}
 	issuer, _ := req.Extra.TokenInfo.Extra["iss"].(string)
-	return toolnexus.Principal(issuer, req.Extra.TokenInfo.UserID)
+	return requeststate.Principal(issuer, req.Extra.TokenInfo.UserID)
 }
 
 // client returns what the client of req negotiated and declared, read
 // from the request's _meta on 2026-07-28 and from the session before.
-func client(req *mcp.CallToolRequest) toolnexus.MCPClient {
-	c := toolnexus.MCPClient{Protocol: req.ProtocolVersion()}
+func client(req *mcp.CallToolRequest) mcpcall.Client {
+	c := mcpcall.Client{Protocol: req.ProtocolVersion()}
 	if wire, ok := req.Params.GetMeta()[mcp.MetaKeyClientCapabilities].(map[string]any); ok {
 		if c, ok := wireClient(c, wire); ok {
 			return c
@@ -305,7 +254,7 @@ func client(req *mcp.CallToolRequest) toolnexus.MCPClient {
 // the SDK reads them but without encoding them again. It reports false for
 // a member of a type the SDK's decoder refuses, which makes the SDK
 // ignore the whole value: the caller then asks the SDK.
-func wireClient(c toolnexus.MCPClient, wire map[string]any) (toolnexus.MCPClient, bool) {
+func wireClient(c mcpcall.Client, wire map[string]any) (mcpcall.Client, bool) {
 	for _, key := range []string{"experimental", "extensions"} {
 		if _, ok := wireObject(wire, key); !ok {
 			return c, false
@@ -380,7 +329,7 @@ func ask(ctx context.Context, ss *mcp.ServerSession, id string, r toolnexus.MCPI
 		if err != nil && strings.Contains(err.Error(), "does not match requested schema") {
 			// The SDK checked the answer against the schema it was
 			// asked with, as the core does.
-			return nil, &toolnexus.MCPError{Code: jsonrpc.CodeInvalidParams,
+			return nil, &mcpcall.Error{Code: jsonrpc.CodeInvalidParams,
 				Message: fmt.Sprintf("Invalid elicitation result for request %q: content does not match the requested schema", id), Err: err}
 		}
 	case "sampling/createMessage":
@@ -400,11 +349,11 @@ func ask(ctx context.Context, ss *mcp.ServerSession, id string, r toolnexus.MCPI
 	return json.Marshal(res)
 }
 
-// wireError returns err, an error of [toolnexus.MCPServer.Call], as the
+// wireError returns err, an error of [mcpcall.Runner.Run], as the
 // JSON-RPC error the SDK sends as it is: its code, message and data, never
 // its reason.
 func wireError(err error) error {
-	var e *toolnexus.MCPError
+	var e *mcpcall.Error
 	if !errors.As(err, &e) {
 		return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error"}
 	}
@@ -421,7 +370,7 @@ func sdkResult(res toolnexus.MCPCallToolResult) (*mcp.CallToolResult, error) {
 	for id, in := range res.InputRequests {
 		ir, err := sdkInputRequest(in)
 		if err != nil {
-			return nil, wireError(&toolnexus.MCPError{Code: jsonrpc.CodeInternalError, Message: "Internal error", Err: err})
+			return nil, wireError(&mcpcall.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error", Err: err})
 		}
 		inputs[id] = ir
 	}

@@ -22,7 +22,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/internal/bridgetest"
 	"github.com/toolnexus-go/toolnexus/mcpbridge"
+	"github.com/toolnexus-go/toolnexus/mcpcall"
+	"github.com/toolnexus-go/toolnexus/requeststate"
 )
 
 var (
@@ -47,18 +50,20 @@ func echo(a *toolnexus.Answer) toolnexus.ToolResult {
 // quiet is a logger for servers whose log no test reads.
 var quiet = slog.New(slog.DiscardHandler)
 
+// newBridge returns a Bridge whose runner seals with key, as c configures
+// the runner.
+func newBridge(t testing.TB, key []byte, c bridgetest.Config) *mcpbridge.Bridge {
+	t.Helper()
+	b, err := mcpbridge.New(bridgetest.Runner(t, key, c), nil)
+	require.NoError(t, err)
+	return b
+}
+
 // newTestServer returns a server whose tools suspend as the example's do,
 // and answer with the answer they got.
-func newTestServer(t *testing.T, key []byte, opts *mcpbridge.Options) *mcp.Server {
+func newTestServer(t *testing.T, key []byte, c bridgetest.Config) *mcp.Server {
 	t.Helper()
-	if opts == nil {
-		opts = &mcpbridge.Options{}
-	}
-	if opts.Logger == nil {
-		opts.Logger = quiet
-	}
-	b, err := mcpbridge.New(key, opts)
-	require.NoError(t, err)
+	b := newBridge(t, key, c)
 	s := mcp.NewServer(&mcp.Implementation{Name: "test-server", Version: "v0.0.1"}, nil)
 	suspend := func(reqs ...toolnexus.Request) mcpbridge.CallFunc[struct{}] {
 		return func(_ context.Context, c mcpbridge.Call[struct{}]) toolnexus.ToolResult {
@@ -256,50 +261,19 @@ func text(t *testing.T, res *mcp.CallToolResult) string {
 
 func TestNew(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		name    string
-		key     []byte
-		opts    *mcpbridge.Options
-		wantErr error
-		wantMsg string
-	}{
-		{"32 bytes", testKey, nil, nil, ""},
-		{"64 bytes, expiry", bytes.Repeat(testKey, 2), &mcpbridge.Options{Expiry: time.Minute}, nil, ""},
-		{"key ring, audience, claims", testKey, &mcpbridge.Options{Keys: [][]byte{otherKey}, Audience: "https://mcp.example.com",
-			MaxAge: time.Hour, Claims: toolnexus.NewMemoryClaims()}, nil, ""},
-		{"short key", testKey[:31], nil, toolnexus.ErrShortKey, "mcpbridge: toolnexus: request state key too short: 31 bytes, want at least 32"},
-		{"no key", nil, &mcpbridge.Options{}, toolnexus.ErrShortKey, ""},
-		{"short ring key", testKey, &mcpbridge.Options{Keys: [][]byte{otherKey[:8]}}, toolnexus.ErrShortKey, ""},
-		{"key twice", testKey, &mcpbridge.Options{Keys: [][]byte{testKey}}, toolnexus.ErrInvalidKey, ""},
-		{"negative max age", testKey, &mcpbridge.Options{MaxAge: -time.Hour}, toolnexus.ErrInvalidSealer, ""},
-		{"negative expiry", testKey, &mcpbridge.Options{Expiry: -time.Second}, nil, "mcpbridge: negative expiry -1s"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			b, err := mcpbridge.New(tt.key, tt.opts)
-			if tt.wantErr == nil && tt.wantMsg == "" {
-				require.NoError(t, err)
-				assert.NotNil(t, b)
-				return
-			}
-			require.Error(t, err)
-			assert.Nil(t, b)
-			if tt.wantErr != nil {
-				assert.ErrorIs(t, err, tt.wantErr)
-			}
-			if tt.wantMsg != "" {
-				assert.EqualError(t, err, tt.wantMsg)
-			}
-		})
-	}
+	b, err := mcpbridge.New(nil, nil)
+	assert.EqualError(t, err, "mcpbridge: no mcpcall.Runner")
+	assert.Nil(t, b)
+	b, err = mcpbridge.New(bridgetest.Runner(t, testKey, bridgetest.Config{}), &mcpbridge.Options{})
+	require.NoError(t, err)
+	assert.NotNil(t, b)
 }
 
 // TestHandlerInputRequired reads the input_required result of each kind of
 // request as the server sends it, key by key, then answers it.
 func TestHandlerInputRequired(t *testing.T) {
 	t.Parallel()
-	cs, w := connect(t, newTestServer(t, testKey, nil), manual, "")
+	cs, w := connect(t, newTestServer(t, testKey, bridgetest.Config{}), manual, "")
 	tests := []struct {
 		name    string
 		args    map[string]any
@@ -349,9 +323,9 @@ func TestHandlerInputRequired(t *testing.T) {
 			assert.Len(t, keys, 5, "no other key: %s", raw)
 
 			// The state says until when it is accepted: the request's expiry.
-			expiry, err := toolnexus.RequestStateExpiry(state)
+			expiry, err := requeststate.Expiry(state)
 			require.NoError(t, err)
-			assert.WithinDuration(t, time.Now().Add(mcpbridge.DefaultExpiry), expiry, time.Minute)
+			assert.WithinDuration(t, time.Now().Add(toolnexus.DefaultExpiry), expiry, time.Minute)
 
 			answered := call(t, cs, &mcp.CallToolParams{Name: tt.name, Arguments: tt.args, RequestState: state,
 				InputResponses: mcp.InputResponseMap{id: &mcp.ElicitResult{Action: "accept", Content: tt.content}}})
@@ -387,7 +361,7 @@ func suspended(t *testing.T, cs *mcp.ClientSession, name string, args any) (id, 
 // its Answer.
 func TestHandlerRetry(t *testing.T) {
 	t.Parallel()
-	cs, _ := connect(t, newTestServer(t, testKey, nil), manual, "")
+	cs, _ := connect(t, newTestServer(t, testKey, bridgetest.Config{}), manual, "")
 	staging := map[string]any{"env": "staging"}
 	id, state := suspended(t, cs, "deploy", staging)
 	tests := []struct {
@@ -417,7 +391,7 @@ func TestHandlerRetry(t *testing.T) {
 func TestHandlerInvalidState(t *testing.T) {
 	t.Parallel()
 	log := &wire{}
-	cs, w := connect(t, newTestServer(t, testKey, &mcpbridge.Options{Logger: slog.New(slog.NewTextHandler(log, nil))}), manual, "")
+	cs, w := connect(t, newTestServer(t, testKey, bridgetest.Config{Runner: mcpcall.Options{Logger: slog.New(slog.NewTextHandler(log, nil))}}), manual, "")
 	staging := map[string]any{"env": "staging"}
 	id, state := suspended(t, cs, "deploy", staging)
 	loginID, loginState := suspended(t, cs, "login", nil)
@@ -458,7 +432,7 @@ func TestHandlerInvalidState(t *testing.T) {
 // the tool runs on neither.
 func TestHandlerAnswers(t *testing.T) {
 	t.Parallel()
-	cs, w := connect(t, newTestServer(t, testKey, nil), manual, "")
+	cs, w := connect(t, newTestServer(t, testKey, bridgetest.Config{}), manual, "")
 	staging := map[string]any{"env": "staging"}
 	id, state := suspended(t, cs, "deploy", staging)
 	//lint:ignore SA1019 a client may send any kind of answer
@@ -518,7 +492,7 @@ func keysOf[V any](m map[string]V) []string {
 // old key's states open, another key or audience opens none.
 func TestHandlerOtherInstance(t *testing.T) {
 	t.Parallel()
-	first, _ := connect(t, newTestServer(t, testKey, nil), manual, "")
+	first, _ := connect(t, newTestServer(t, testKey, bridgetest.Config{}), manual, "")
 	id, state := suspended(t, first, "deploy", map[string]any{"env": "prod"})
 	// The client writes the params' _meta: each call has its own.
 	retry := func() *mcp.CallToolParams {
@@ -528,13 +502,13 @@ func TestHandlerOtherInstance(t *testing.T) {
 	for _, tt := range []struct {
 		name string
 		key  []byte
-		opts *mcpbridge.Options
+		opts bridgetest.Config
 		ok   bool
 	}{
-		{"same key", bytes.Clone(testKey), nil, true},
-		{"rotated: new key seals, old key opens", otherKey, &mcpbridge.Options{Keys: [][]byte{testKey}}, true},
-		{"other key", otherKey, nil, false},
-		{"other audience", testKey, &mcpbridge.Options{Audience: "https://other.example.com"}, false},
+		{"same key", bytes.Clone(testKey), bridgetest.Config{}, true},
+		{"rotated: new key seals, old key opens", otherKey, bridgetest.Config{State: requeststate.Options{Keys: [][]byte{testKey}}}, true},
+		{"other key", otherKey, bridgetest.Config{}, false},
+		{"other audience", testKey, bridgetest.Config{State: requeststate.Options{Audience: "https://other.example.com"}}, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
@@ -551,10 +525,10 @@ func TestHandlerOtherInstance(t *testing.T) {
 	}
 }
 
-// TestHandlerSingleUse lets a state finish once with Options.Claims.
+// TestHandlerSingleUse lets a state finish once with the Sealer's Claims.
 func TestHandlerSingleUse(t *testing.T) {
 	t.Parallel()
-	cs, _ := connect(t, newTestServer(t, testKey, &mcpbridge.Options{Claims: toolnexus.NewMemoryClaims()}), manual, "")
+	cs, _ := connect(t, newTestServer(t, testKey, bridgetest.Config{State: requeststate.Options{Claims: requeststate.NewMemoryClaims()}}), manual, "")
 	id, state := suspended(t, cs, "deploy", map[string]any{"env": "prod"})
 	retry := &mcp.CallToolParams{Name: "deploy", Arguments: map[string]any{"env": "prod"}, RequestState: state,
 		InputResponses: mcp.InputResponseMap{id: &mcp.ElicitResult{Action: "accept"}}}
@@ -565,27 +539,27 @@ func TestHandlerSingleUse(t *testing.T) {
 }
 
 // TestHandlerExpiry reads until when the states the server seals are
-// accepted: a request without ExpiresAt gets the bridge's expiry, one with
+// accepted: a request without ExpiresAt gets the runner's expiry, one with
 // ExpiresAt keeps it, and the state's maximum age caps both.
 func TestHandlerExpiry(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name string
-		opts *mcpbridge.Options
+		opts bridgetest.Config
 		tool string
 		want time.Duration // from now
 	}{
-		{"default", nil, "pick", mcpbridge.DefaultExpiry},
-		{"configured", &mcpbridge.Options{Expiry: 2 * time.Hour}, "pick", 2 * time.Hour},
-		{"the request's own", &mcpbridge.Options{Expiry: time.Minute}, "dated", time.Hour},
-		{"capped by the maximum age", &mcpbridge.Options{Expiry: 2 * time.Hour, MaxAge: 30 * time.Minute}, "pick", 30 * time.Minute},
+		{"default", bridgetest.Config{}, "pick", toolnexus.DefaultExpiry},
+		{"configured", bridgetest.Config{Runner: mcpcall.Options{Expiry: 2 * time.Hour}}, "pick", 2 * time.Hour},
+		{"the request's own", bridgetest.Config{Runner: mcpcall.Options{Expiry: time.Minute}}, "dated", time.Hour},
+		{"capped by the maximum age", bridgetest.Config{State: requeststate.Options{MaxAge: 30 * time.Minute}, Runner: mcpcall.Options{Expiry: 2 * time.Hour}}, "pick", 30 * time.Minute},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			cs, _ := connect(t, newTestServer(t, testKey, tt.opts), manual, "")
 			_, state := suspended(t, cs, tt.tool, nil)
-			expiry, err := toolnexus.RequestStateExpiry(state)
+			expiry, err := requeststate.Expiry(state)
 			require.NoError(t, err)
 			assert.WithinDuration(t, time.Now().Add(tt.want), expiry, 5*time.Second)
 		})
@@ -642,7 +616,7 @@ func TestHandlerCapabilities(t *testing.T) {
 						return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"answer": "prod"}}, nil
 					}
 				}
-				cs, w := connect(t, newTestServer(t, testKey, nil), opts, version)
+				cs, w := connect(t, newTestServer(t, testKey, bridgetest.Config{}), opts, version)
 				var args any
 				if tt.tool == "deploy" {
 					args = map[string]any{"env": "prod"}
@@ -702,7 +676,7 @@ func TestHandlerOlderProtocol(t *testing.T) {
 	c := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "v0.0.1"}, opts)
 	c.AddRoots(&mcp.Root{URI: "file:///work", Name: "work"})
 	st, ct := mcp.NewInMemoryTransports()
-	ss, err := newTestServer(t, testKey, nil).Connect(context.Background(), st, nil)
+	ss, err := newTestServer(t, testKey, bridgetest.Config{}).Connect(context.Background(), st, nil)
 	require.NoError(t, err)
 	w := &wire{}
 	cs, err := c.Connect(context.Background(), &mcp.LoggingTransport{Transport: ct, Writer: w}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
@@ -765,7 +739,7 @@ func TestHandlerMultiRoundTrip(t *testing.T) {
 	}
 	c := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "v0.0.1"}, opts)
 	c.AddRoots(&mcp.Root{URI: "file:///work", Name: "work"})
-	cs := connectHTTP(t, newTestServer(t, testKey, nil), c, nil)
+	cs := connectHTTP(t, newTestServer(t, testKey, bridgetest.Config{}), c, nil)
 
 	res := call(t, cs, &mcp.CallToolParams{Name: "steps"})
 	assert.Equal(t, "Alice likes blue (2 answers)", text(t, res))
@@ -821,7 +795,7 @@ func TestHandlerPrincipal(t *testing.T) {
 		}
 		return &auth.TokenInfo{UserID: user, Expiration: time.Now().Add(time.Hour)}, nil
 	}
-	s := newTestServer(t, testKey, nil)
+	s := newTestServer(t, testKey, bridgetest.Config{})
 	as := func(user string) *mcp.ClientSession {
 		c := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "v0.0.1"}, manual)
 		return connectHTTP(t, s, c, auth.RequireBearerToken(verify, nil), "Authorization", "Bearer "+user+"-token")
@@ -857,7 +831,7 @@ func TestHandlerTokenWithoutSubject(t *testing.T) {
 		return &auth.TokenInfo{UserID: user, Extra: map[string]any{"iss": issuer}, Expiration: time.Now().Add(time.Hour)}, nil
 	}
 	log := &wire{}
-	s := newTestServer(t, testKey, &mcpbridge.Options{Logger: slog.New(slog.NewTextHandler(log, nil))})
+	s := newTestServer(t, testKey, bridgetest.Config{Runner: mcpcall.Options{Logger: slog.New(slog.NewTextHandler(log, nil))}})
 	as := func(token string) *mcp.ClientSession {
 		c := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "v0.0.1"}, manual)
 		return connectHTTP(t, s, c, auth.RequireBearerToken(verify, nil), "Authorization", "Bearer "+token+"-token")
@@ -881,7 +855,7 @@ func TestHandlerTokenWithoutSubject(t *testing.T) {
 func TestHandlerPanic(t *testing.T) {
 	t.Parallel()
 	log := &wire{}
-	cs, w := connect(t, newTestServer(t, testKey, &mcpbridge.Options{Logger: slog.New(slog.NewTextHandler(log, nil))}), manual, "")
+	cs, w := connect(t, newTestServer(t, testKey, bridgetest.Config{Runner: mcpcall.Options{Logger: slog.New(slog.NewTextHandler(log, nil))}}), manual, "")
 	e := callError(t, cs, &mcp.CallToolParams{Name: "panics"})
 	assert.Equal(t, int64(-32603), e.Code)
 	assert.Equal(t, `{"code":-32603,"message":"Internal error"}`, string(w.last(t, "error")))
@@ -901,7 +875,7 @@ func TestOutHandler(t *testing.T) {
 				ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 					return &mcp.ElicitResult{Action: "accept"}, nil
 				}}
-			cs, w := connect(t, newTestServer(t, testKey, nil), opts, version)
+			cs, w := connect(t, newTestServer(t, testKey, bridgetest.Config{}), opts, version)
 			tools, err := cs.ListTools(context.Background(), nil)
 			require.NoError(t, err)
 			for _, tool := range tools.Tools {
@@ -923,7 +897,7 @@ func TestOutHandler(t *testing.T) {
 // and a suspension the bridge cannot send as an internal error.
 func TestHandlerResult(t *testing.T) {
 	t.Parallel()
-	cs, _ := connect(t, newTestServer(t, testKey, nil), manual, "")
+	cs, _ := connect(t, newTestServer(t, testKey, bridgetest.Config{}), manual, "")
 
 	res := call(t, cs, &mcp.CallToolParams{Name: "render"})
 	assert.False(t, res.IsError)
@@ -947,26 +921,26 @@ func TestClientCapabilitiesFromMeta(t *testing.T) {
 	tests := []struct {
 		name string
 		caps string
-		want toolnexus.MCPClient
+		want mcpcall.Client
 	}{
-		{"none", `{}`, toolnexus.MCPClient{}},
-		{"elicitation without modes", `{"elicitation":{}}`, toolnexus.MCPClient{ElicitForm: true}},
-		{"form", `{"elicitation":{"form":{}}}`, toolnexus.MCPClient{ElicitForm: true}},
-		{"url", `{"elicitation":{"url":{}}}`, toolnexus.MCPClient{ElicitURL: true}},
-		{"form and url", `{"elicitation":{"form":{},"url":{}}}`, toolnexus.MCPClient{ElicitForm: true, ElicitURL: true}},
-		{"null members", `{"elicitation":null,"sampling":null,"roots":null,"experimental":null}`, toolnexus.MCPClient{}},
-		{"null form", `{"elicitation":{"form":null,"url":{}}}`, toolnexus.MCPClient{ElicitURL: true}},
-		{"sampling with tools", `{"sampling":{"tools":{},"context":{}}}`, toolnexus.MCPClient{Sampling: true}},
-		{"roots", `{"roots":{}}`, toolnexus.MCPClient{Roots: true}},
-		{"roots listChanged", `{"roots":{"listChanged":true}}`, toolnexus.MCPClient{Roots: true}},
-		{"unknown members", `{"tasks":5,"elicitation":{"form":{"x":1},"y":"z"}}`, toolnexus.MCPClient{ElicitForm: true}},
-		{"keys match case", `{"Elicitation":{},"Sampling":{}}`, toolnexus.MCPClient{}},
-		{"extensions", `{"extensions":{"a":{}},"experimental":{"b":1},"sampling":{}}`, toolnexus.MCPClient{Sampling: true}},
-		{"elicitation not an object", `{"elicitation":true,"sampling":{}}`, toolnexus.MCPClient{}},
-		{"form not an object", `{"elicitation":{"form":1},"sampling":{}}`, toolnexus.MCPClient{}},
-		{"tools not an object", `{"sampling":{"tools":[]},"roots":{}}`, toolnexus.MCPClient{}},
-		{"listChanged not a bool", `{"roots":{"listChanged":"yes"},"sampling":{}}`, toolnexus.MCPClient{}},
-		{"extensions not an object", `{"extensions":[],"sampling":{}}`, toolnexus.MCPClient{}},
+		{"none", `{}`, mcpcall.Client{}},
+		{"elicitation without modes", `{"elicitation":{}}`, mcpcall.Client{ElicitForm: true}},
+		{"form", `{"elicitation":{"form":{}}}`, mcpcall.Client{ElicitForm: true}},
+		{"url", `{"elicitation":{"url":{}}}`, mcpcall.Client{ElicitURL: true}},
+		{"form and url", `{"elicitation":{"form":{},"url":{}}}`, mcpcall.Client{ElicitForm: true, ElicitURL: true}},
+		{"null members", `{"elicitation":null,"sampling":null,"roots":null,"experimental":null}`, mcpcall.Client{}},
+		{"null form", `{"elicitation":{"form":null,"url":{}}}`, mcpcall.Client{ElicitURL: true}},
+		{"sampling with tools", `{"sampling":{"tools":{},"context":{}}}`, mcpcall.Client{Sampling: true}},
+		{"roots", `{"roots":{}}`, mcpcall.Client{Roots: true}},
+		{"roots listChanged", `{"roots":{"listChanged":true}}`, mcpcall.Client{Roots: true}},
+		{"unknown members", `{"tasks":5,"elicitation":{"form":{"x":1},"y":"z"}}`, mcpcall.Client{ElicitForm: true}},
+		{"keys match case", `{"Elicitation":{},"Sampling":{}}`, mcpcall.Client{}},
+		{"extensions", `{"extensions":{"a":{}},"experimental":{"b":1},"sampling":{}}`, mcpcall.Client{Sampling: true}},
+		{"elicitation not an object", `{"elicitation":true,"sampling":{}}`, mcpcall.Client{}},
+		{"form not an object", `{"elicitation":{"form":1},"sampling":{}}`, mcpcall.Client{}},
+		{"tools not an object", `{"sampling":{"tools":[]},"roots":{}}`, mcpcall.Client{}},
+		{"listChanged not a bool", `{"roots":{"listChanged":"yes"},"sampling":{}}`, mcpcall.Client{}},
+		{"extensions not an object", `{"extensions":[],"sampling":{}}`, mcpcall.Client{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -974,14 +948,14 @@ func TestClientCapabilitiesFromMeta(t *testing.T) {
 			var caps any
 			require.NoError(t, json.Unmarshal([]byte(tt.caps), &caps))
 			req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Meta: mcp.Meta{
-				mcp.MetaKeyProtocolVersion:    toolnexus.MCPMultiRoundTrip,
+				mcp.MetaKeyProtocolVersion:    mcpcall.MultiRoundTrip,
 				mcp.MetaKeyClientCapabilities: caps,
 			}}}
 			want := tt.want
-			want.Protocol = toolnexus.MCPMultiRoundTrip
+			want.Protocol = mcpcall.MultiRoundTrip
 			assert.Equal(t, want, mcpbridge.ClientOf(req))
 			// The SDK's own reading agrees.
-			sdk := toolnexus.MCPClient{Protocol: toolnexus.MCPMultiRoundTrip}
+			sdk := mcpcall.Client{Protocol: mcpcall.MultiRoundTrip}
 			if c := req.ClientCapabilities(); c != nil {
 				if e := c.Elicitation; e != nil {
 					sdk.ElicitForm, sdk.ElicitURL = e.Form != nil || e.URL == nil, e.URL != nil
@@ -1000,8 +974,7 @@ func TestClientCapabilitiesFromMeta(t *testing.T) {
 // naming them, and the tool never runs.
 func TestHandlerAmbiguousArguments(t *testing.T) {
 	t.Parallel()
-	b, err := mcpbridge.New(testKey, &mcpbridge.Options{Logger: quiet})
-	require.NoError(t, err)
+	b := newBridge(t, testKey, bridgetest.Config{})
 	s := mcp.NewServer(&mcp.Implementation{Name: "test-server", Version: "v0.0.1"}, nil)
 	runs := 0
 	mcp.AddTool(s, &mcp.Tool{Name: "deploy"}, mcpbridge.Handler(b, func(_ context.Context, in map[string]any, a *toolnexus.Answer) toolnexus.ToolResult {
@@ -1051,8 +1024,7 @@ func TestHandlerAmbiguousArguments(t *testing.T) {
 // call is -32603 and the server goes on; the result does not convert.
 func TestHandlerSelfReferringData(t *testing.T) {
 	t.Parallel()
-	b, err := mcpbridge.New(testKey, &mcpbridge.Options{Logger: quiet})
-	require.NoError(t, err)
+	b := newBridge(t, testKey, bridgetest.Config{})
 	s := mcp.NewServer(&mcp.Implementation{Name: "test-server", Version: "v0.0.1"}, nil)
 	self := map[string]any{"a": 1.0}
 	self["self"] = self
@@ -1068,6 +1040,6 @@ func TestHandlerSelfReferringData(t *testing.T) {
 		assert.Equal(t, int64(-32603), e.Code, version)
 		assert.Equal(t, "fine", text(t, call(t, cs, &mcp.CallToolParams{Name: "ok"})))
 	}
-	_, err = mcpbridge.FromCallToolResult(&mcp.CallToolResult{StructuredContent: self})
+	_, err := mcpbridge.FromCallToolResult(&mcp.CallToolResult{StructuredContent: self})
 	assert.ErrorIs(t, err, toolnexus.ErrInvalidMCP)
 }

@@ -5,8 +5,8 @@
 // handler: a suspension becomes input requests (elicitations, sampling,
 // roots) that the client fulfils, and the client's answers reach the tool
 // when it retries the call. The state the client holds in between is
-// sealed with the [Bridge]'s keys, by [toolnexus.MCPServer], the core that
-// the mcpgobridge module shares.
+// sealed by the [Bridge]'s [mcpcall.Runner], the core that the mcpgobridge
+// module shares: package requeststate of the main module seals it.
 package mcpbridge
 
 import (

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/internal/bridgetest"
 	"github.com/toolnexus-go/toolnexus/mcpbridge"
 )
 
@@ -20,8 +21,7 @@ import (
 func retryClient(t *testing.T) *mcp.ClientSession {
 	t.Helper()
 	ctx := context.Background()
-	b, err := mcpbridge.New([]byte("0123456789abcdef0123456789abcdef"), nil)
-	require.NoError(t, err)
+	b := newBridge(t, []byte("0123456789abcdef0123456789abcdef"), bridgetest.Config{})
 	s := mcp.NewServer(&mcp.Implementation{Name: "retry-server", Version: "v0.0.1"}, nil)
 	answered := func(a *toolnexus.Answer) toolnexus.ToolResult {
 		out, _ := json.Marshal(a)

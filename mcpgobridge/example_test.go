@@ -8,7 +8,9 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/mcpcall"
 	"github.com/toolnexus-go/toolnexus/mcpgobridge"
+	"github.com/toolnexus-go/toolnexus/requeststate"
 )
 
 // A tool that asks a person before it deploys, on an mcp-go server. The
@@ -16,7 +18,15 @@ import (
 // with the question and a sealed requestState.
 func ExampleHandler() {
 	key := []byte("an example key of 32 bytes, at least") // a secret in a real server
-	bridge, err := mcpgobridge.New(key, &mcpgobridge.Options{Audience: "https://ops.example.com/mcp"})
+	sealer, err := requeststate.NewSealer(requeststate.Options{Keys: [][]byte{key}, Audience: "https://ops.example.com/mcp"})
+	if err != nil {
+		panic(err)
+	}
+	runner, err := mcpcall.NewRunner(sealer, mcpcall.Options{})
+	if err != nil {
+		panic(err)
+	}
+	bridge, err := mcpgobridge.New(runner, nil)
 	if err != nil {
 		panic(err)
 	}

@@ -1,111 +1,63 @@
 package mcpgobridge
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
 	"strings"
-	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/mcpcall"
 )
 
-// DefaultExpiry is how long a suspension can be answered when its Request
-// has no ExpiresAt and [Options] sets no Expiry.
-const DefaultExpiry = 10 * time.Minute
-
-// Options configures a [Bridge]. The zero Options is ready to use.
+// Options configures a [Bridge] with what is the bridge's own; the state
+// and the call's core are configured where they live:
+// [requeststate.Options] (keys, audience, maximum age, single use) and
+// [mcpcall.Options] (the expiry of a parked call, the logger). The zero
+// Options is ready to use.
 type Options struct {
-	// Expiry is how long a suspension whose Request has no ExpiresAt can be
-	// answered; zero means DefaultExpiry. A state never outlives MaxAge,
-	// whatever its requests say.
-	Expiry time.Duration
-	// Keys are keys that open states besides the key given to [New], which
-	// seals them: the keys of a rotation, each at least
-	// [toolnexus.MinStateKeyLen] bytes. See [toolnexus.Sealer] for the
-	// procedure, and how often: a key seals at most 2^32 states.
-	Keys [][]byte
-	// Audience names this service, such as its URL: a state opens only on
-	// a Bridge with the same audience, so two services that share a key
-	// cannot open each other's states. Set it: every service that leaves
-	// it empty shares the empty audience.
-	Audience string
-	// MaxAge is how long after it was sealed a state can open at all;
-	// zero means [toolnexus.DefaultStateMaxAge].
-	MaxAge time.Duration
-	// ClockSkew is how far ahead of this server's clock another server's
-	// may run; zero means [toolnexus.DefaultStateClockSkew].
-	ClockSkew time.Duration
-	// Claims, when set, lets each state finish at most once, across every
-	// server sharing the store; nil lets a client retry a state until it
-	// expires, as it may after a lost response. At most once means a call
-	// may not finish at all: the claim is taken before the tool runs, and
-	// stays when the server crashes or the tool panics (the tool may have
-	// acted before it panicked), so the client's retry is refused as a
-	// state already used (logged apart from a forged state). A store that
-	// cannot be reached refuses the call, which the client may retry.
-	Claims toolnexus.ClaimStore
 	// Principal, when set, returns the authenticated user a call is made
-	// for, to which its state is bound, such as [toolnexus.Principal] of
-	// its OAuth token's issuer and subject. mcp-go verifies no token
+	// for, to which its state is bound, such as [requeststate.Principal]
+	// of its OAuth token's issuer and subject. mcp-go verifies no token
 	// itself: put the user into the context with
 	// server.WithHTTPContextFunc and read it here. A call whose request
 	// carries an Authorization header is refused (an error, -32603 as
 	// mcp-go sends it) when Principal is nil or returns "": its state
 	// would be bound to no user.
 	Principal func(ctx context.Context, req mcp.CallToolRequest) string
-	// DrawEachNonce draws the nonce of each state from crypto/rand as it
-	// is sealed, for a server that a virtual machine snapshot may clone;
-	// see [toolnexus.SealerOptions].DrawEachNonce.
-	DrawEachNonce bool
-	// Logger gets what the client is never told, such as why a state did
-	// not open and the stack of a tool that panicked; nil means
-	// slog.Default.
-	Logger *slog.Logger
 }
 
-// Bridge holds what the handlers of [Handler] share: the
-// [toolnexus.MCPServer] that runs every call, with the keys that seal the
-// state a client holds between a suspension and its answer. A Bridge is
-// safe for concurrent use. Every server that may receive the retry of a
-// call (the instances behind one load balancer, or one server across a
-// restart) needs a Bridge with the same keys and audience.
+// Bridge holds what the handlers of [Handler] share: the [mcpcall.Runner]
+// that runs every call, whose [requeststate.Sealer] seals the state a
+// client holds between a suspension and its answer. A Bridge is safe for
+// concurrent use. Every server that may receive the retry of a call (the
+// instances behind one load balancer, or one server across a restart)
+// needs a Bridge whose Sealer has the same keys and audience.
 //
 // A suspended call stays parked, its state valid, until the earliest of
-// its Request's ExpiresAt (by default [DefaultExpiry], ten minutes, after
-// it was asked; see [Options].Expiry) and the state's maximum age
-// ([toolnexus.DefaultStateMaxAge]; see [Options].MaxAge). A host can read
-// that time from the requestState with [toolnexus.RequestStateExpiry].
+// its Request's ExpiresAt (by default [mcpcall.Options].Expiry after it
+// was asked, [toolnexus.DefaultExpiry], ten minutes) and the state's
+// maximum age ([requeststate.Options].MaxAge, a day by default). A host
+// can read that time from the requestState with [requeststate.Expiry].
 type Bridge struct {
-	core      *toolnexus.MCPServer
+	core      *mcpcall.Runner
 	principal func(context.Context, mcp.CallToolRequest) string
 }
 
-// New returns a Bridge that seals request states with key, a secret of at
-// least [toolnexus.MinStateKeyLen] random bytes, and opens them with key
-// and opts.Keys. It reports [toolnexus.ErrShortKey] for a shorter key. A
-// nil opts is the zero [Options].
-func New(key []byte, opts *Options) (*Bridge, error) {
-	o := Options{}
+// New returns a Bridge that runs its calls with r. A nil opts is the zero
+// [Options]. It reports an error for a nil r.
+func New(r *mcpcall.Runner, opts *Options) (*Bridge, error) {
+	if r == nil {
+		return nil, errors.New("mcpgobridge: no mcpcall.Runner")
+	}
+	b := &Bridge{core: r}
 	if opts != nil {
-		o = *opts
+		b.principal = opts.Principal
 	}
-	if o.Expiry < 0 {
-		return nil, fmt.Errorf("mcpgobridge: negative expiry %v", o.Expiry)
-	}
-	core, err := toolnexus.NewMCPServer(key, toolnexus.MCPServerOptions{
-		Keys: o.Keys, Audience: o.Audience, MaxAge: o.MaxAge, ClockSkew: o.ClockSkew, Claims: o.Claims,
-		DrawEachNonce: o.DrawEachNonce, Expiry: cmp.Or(o.Expiry, DefaultExpiry), Logger: o.Logger,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("mcpgobridge: %w", err)
-	}
-	return &Bridge{core: core, principal: o.Principal}, nil
+	return b, nil
 }
 
 // ToolFunc is a tool that can suspend. It is called with its input and a
@@ -157,13 +109,13 @@ func Handler[In any](b *Bridge, fn ToolFunc[In]) server.ToolHandlerFunc {
 // retry, and fn never runs: the value fn reads is the one a state binds,
 // whether it reads In, c.Request's raw arguments or decodes them itself.
 //
-// Every call runs through [toolnexus.MCPServer.Call], which the go-sdk
+// Every call runs through [mcpcall.Runner.Run], which the go-sdk
 // bridge shares. A result that is not a suspension is sent as
 // [CallToolResult] sends it. A suspension is an input_required result
 // asking each of its requests under its ID, with a requestState that seals
 // them, and every answer so far, for this tool, these arguments and the
 // principal ([Options].Principal); a Request without ExpiresAt expires after
-// the Bridge's expiry. A client on a protocol older than 2026-07-28 never
+// the runner's expiry. A client on a protocol older than 2026-07-28 never
 // sees that result: the handler asks it directly through its session and
 // runs fn again with the answers. A request the client did not declare the
 // capability for is never sent.
@@ -172,11 +124,12 @@ func Handler[In any](b *Bridge, fn ToolFunc[In]) server.ToolHandlerFunc {
 // each answer is checked against what it answers before fn sees it; a
 // request left unanswered is asked again. A state that does not open
 // (altered, sealed with another key, for another call or user, expired, or
-// already used when the Bridge claims states), a malformed answer, a
+// already used when the Sealer claims states), a malformed answer, a
 // missing capability on 2026-07-28 and a panic in fn are JSON-RPC errors
-// whose message is the one [toolnexus.MCPError] gives; mcp-go sends every
+// whose message is the one [mcpcall.Error] gives; mcp-go sends every
 // error of a tool handler with the code -32603 and no data, so their code
-// is not the one the core chose. The reasons go to [Options].Logger, and
+// is not the one the core chose. The reasons go to the runner's logger
+// ([mcpcall.Options].Logger), and
 // the error a hook of mcp-go's server.Hooks.AddOnError gets wraps the
 // core's, so [errors.Is] tells them apart.
 //
@@ -196,22 +149,22 @@ func CallHandler[In any](b *Bridge, fn CallFunc[In]) server.ToolHandlerFunc {
 		if err := toolnexus.DecodeArguments(args, &in); err != nil && !errors.Is(err, toolnexus.ErrDuplicateKey) {
 			return mcp.NewToolResultError("mcpgobridge: " + strings.TrimPrefix(err.Error(), "toolnexus: ")), nil
 		}
-		return b.serve(ctx, req, args, func(ctx context.Context, answers toolnexus.Answers) toolnexus.ToolResult {
+		return b.serve(ctx, req, args, func(ctx context.Context, _ json.RawMessage, answers toolnexus.Answers) toolnexus.ToolResult {
 			return fn(ctx, Call[In]{Request: req, In: in, Answers: answers})
 		})
 	}
 }
 
 // serve runs one call of req's tool, whose arguments are args.
-func (b *Bridge) serve(ctx context.Context, req mcp.CallToolRequest, args json.RawMessage, tool func(context.Context, toolnexus.Answers) toolnexus.ToolResult) (*mcp.CallToolResult, error) {
+func (b *Bridge) serve(ctx context.Context, req mcp.CallToolRequest, args json.RawMessage, tool toolnexus.Tool) (*mcp.CallToolResult, error) {
 	if b == nil {
 		return nil, errNilBridge
 	}
 	responses, err := inputResponses(req.Params.InputResponses)
 	if err != nil {
-		return nil, &toolnexus.MCPError{Code: toolnexus.CodeInvalidParams, Message: "Invalid inputResponses", Err: err}
+		return nil, &mcpcall.Error{Code: mcpcall.CodeInvalidParams, Message: "Invalid inputResponses", Err: err}
 	}
-	c := toolnexus.MCPToolCall{
+	c := mcpcall.Call{
 		Tool:           req.Params.Name,
 		Arguments:      args,
 		RequestState:   req.Params.RequestState,
@@ -225,8 +178,8 @@ func (b *Bridge) serve(ctx context.Context, req mcp.CallToolRequest, args json.R
 	if !mcp.IsModernProtocol(c.Client.Protocol) {
 		c.Ask = asker(server.ServerFromContext(ctx))
 	}
-	res, err := b.core.Call(ctx, c, tool)
-	var e *toolnexus.MCPError
+	res, err := b.core.Run(ctx, c, tool)
+	var e *mcpcall.Error
 	if errors.As(err, &e) {
 		return nil, rpcError{e}
 	}
@@ -238,7 +191,7 @@ func (b *Bridge) serve(ctx context.Context, req mcp.CallToolRequest, args json.R
 
 // rpcError is a JSON-RPC error of the core as mcp-go sends it: its message
 // is the one the client may read, never the reason it wraps.
-type rpcError struct{ e *toolnexus.MCPError }
+type rpcError struct{ e *mcpcall.Error }
 
 func (e rpcError) Error() string { return e.e.Message }
 
@@ -278,7 +231,7 @@ func inputResponses(rs mcp.InputResponses) (map[string]json.RawMessage, error) {
 // 2026-07-28, in the request's own _meta; on older protocols, when it
 // initialized its session. A client that declares elicitation without a
 // mode takes forms.
-func client(ctx context.Context) toolnexus.MCPClient {
+func client(ctx context.Context) mcpcall.Client {
 	var (
 		version = server.RequestProtocolVersion(ctx)
 		caps    *mcp.ClientCapabilities
@@ -296,7 +249,7 @@ func client(ctx context.Context) toolnexus.MCPClient {
 			caps = &c
 		}
 	}
-	c := toolnexus.MCPClient{Protocol: version}
+	c := mcpcall.Client{Protocol: version}
 	if caps == nil {
 		return c
 	}

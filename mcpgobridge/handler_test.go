@@ -1,17 +1,14 @@
 package mcpgobridge_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	goclient "github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -20,7 +17,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/internal/bridgetest"
+	"github.com/toolnexus-go/toolnexus/mcpcall"
 	"github.com/toolnexus-go/toolnexus/mcpgobridge"
+	"github.com/toolnexus-go/toolnexus/requeststate"
 )
 
 var (
@@ -100,7 +100,7 @@ func panics(context.Context, struct{}, *toolnexus.Answer) toolnexus.ToolResult {
 type rig struct {
 	t    *testing.T
 	srv  *server.MCPServer
-	logs *syncBuffer
+	logs *bridgetest.Log
 	id   int
 
 	mu   sync.Mutex
@@ -117,30 +117,20 @@ func (r *rig) lastErr() error {
 	return r.errs[len(r.errs)-1]
 }
 
-// syncBuffer is a buffer safe for the logger's concurrent writes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
+// rigConfig is what a rig is made with: its runner's options and the
+// Bridge's own.
+type rigConfig struct {
+	bridgetest.Config
+	Bridge mcpgobridge.Options
 }
 
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-// newRig returns a rig whose Bridge seals with key and has opts.
-func newRig(t *testing.T, key []byte, opts mcpgobridge.Options) *rig {
+// newRig returns a rig whose Bridge's runner seals with key, as c
+// configures them.
+func newRig(t *testing.T, key []byte, c rigConfig) *rig {
 	t.Helper()
-	logs := &syncBuffer{}
-	opts.Logger = slog.New(slog.NewTextHandler(logs, nil))
-	b, err := mcpgobridge.New(key, &opts)
+	logs := &bridgetest.Log{}
+	c.Runner.Logger = logs.Logger()
+	b, err := mcpgobridge.New(bridgetest.Runner(t, key, c.Config), &c.Bridge)
 	require.NoError(t, err)
 	r := &rig{t: t, logs: logs}
 	hooks := &server.Hooks{}
@@ -216,7 +206,7 @@ func TestHandlerRoundTrip(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			r := newRig(t, keyA, mcpgobridge.Options{})
+			r := newRig(t, keyA, rigConfig{})
 			first := r.call(allCaps, `"name":"approve","arguments":{"env":"prod"}`)
 			asked := result(t, first)
 			st := state(t, first)
@@ -246,7 +236,7 @@ func assertJSON(t *testing.T, want string, got any) {
 
 func TestHandlerPlain(t *testing.T) {
 	t.Parallel()
-	r := newRig(t, keyA, mcpgobridge.Options{})
+	r := newRig(t, keyA, rigConfig{})
 	assertJSON(t, `{"content":[{"type":"text","text":"plain"}],"resultType":"complete"}`, result(t, r.call(`{}`, `"name":"plain"`)))
 	assertJSON(t, `{"content":[{"type":"text","text":"mcpgobridge: invalid JSON: arguments: json: cannot unmarshal string into Go value of type mcpgobridge_test.deployIn"}],"isError":true,"resultType":"complete"}`,
 		result(t, r.call(`{}`, `"name":"approve","arguments":"prod"`)))
@@ -263,27 +253,40 @@ func TestHandlerRefusedState(t *testing.T) {
 	}{
 		{"tampered", func(st string) string {
 			return `"name":"approve","arguments":{"env":"prod"},"requestState":"` + st + `-TAMPERED","inputResponses":{"q1":{"action":"accept","content":{}}}`
-		}, toolnexus.ErrInvalidState},
+		}, requeststate.ErrInvalidState},
 		{"other arguments", func(st string) string {
 			return `"name":"approve","arguments":{"env":"dev"},"requestState":"` + st + `","inputResponses":{"q1":{"action":"accept","content":{}}}`
-		}, toolnexus.ErrStateMismatch},
+		}, requeststate.ErrMismatch},
 		{"other tool", func(st string) string {
 			return `"name":"choose","arguments":{"env":"prod"},"requestState":"` + st + `","inputResponses":{"q1":{"action":"accept","content":{}}}`
-		}, toolnexus.ErrStateMismatch},
+		}, requeststate.ErrMismatch},
 		{"not a state", func(string) string {
 			return `"name":"approve","arguments":{"env":"prod"},"requestState":"hello","inputResponses":{"q1":{"action":"accept","content":{}}}`
-		}, toolnexus.ErrInvalidState},
+		}, requeststate.ErrInvalidState},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			r := newRig(t, keyA, mcpgobridge.Options{})
+			r := newRig(t, keyA, rigConfig{})
 			st := state(t, r.call(allCaps, `"name":"approve","arguments":{"env":"prod"}`))
 			assert.Equal(t, stateError(2), r.call(allCaps, tt.retry(st)))
 			assert.Contains(t, r.logs.String(), "MCP request state refused")
 			assert.ErrorIs(t, r.lastErr(), tt.want)
 		})
 	}
+}
+
+// audience returns the rig config of a Sealer with the audience a and the
+// options o besides.
+func audience(a string, o requeststate.Options) rigConfig {
+	o.Audience = a
+	return rigConfig{Config: bridgetest.Config{State: o}}
+}
+
+// user returns the rig config of a Bridge whose calls are made for the
+// user p names.
+func user(p func(context.Context, mcp.CallToolRequest) string) rigConfig {
+	return rigConfig{Bridge: mcpgobridge.Options{Principal: p}}
 }
 
 // TestHandlerKeys opens states across Bridges: a rotation opens the old
@@ -294,18 +297,18 @@ func TestHandlerKeys(t *testing.T) {
 	bob := func(context.Context, mcp.CallToolRequest) string { return "bob" }
 	tests := []struct {
 		name      string
-		sealer    mcpgobridge.Options
-		opener    mcpgobridge.Options
+		sealer    rigConfig
+		opener    rigConfig
 		openerKey []byte
 		want      error // nil: the state opens
 	}{
-		{"same key", mcpgobridge.Options{}, mcpgobridge.Options{}, keyA, nil},
-		{"rotated", mcpgobridge.Options{}, mcpgobridge.Options{Keys: [][]byte{keyA}}, keyB, nil},
-		{"other key", mcpgobridge.Options{}, mcpgobridge.Options{}, keyB, toolnexus.ErrInvalidState},
-		{"other audience", mcpgobridge.Options{Audience: "https://a.example"}, mcpgobridge.Options{Audience: "https://b.example"}, keyA, toolnexus.ErrStateMismatch},
-		{"same user", mcpgobridge.Options{Principal: alice}, mcpgobridge.Options{Principal: alice}, keyA, nil},
-		{"other user", mcpgobridge.Options{Principal: alice}, mcpgobridge.Options{Principal: bob}, keyA, toolnexus.ErrStateMismatch},
-		{"no user", mcpgobridge.Options{Principal: alice}, mcpgobridge.Options{}, keyA, toolnexus.ErrStateMismatch},
+		{"same key", rigConfig{}, rigConfig{}, keyA, nil},
+		{"rotated", rigConfig{}, audience("", requeststate.Options{Keys: [][]byte{keyA}}), keyB, nil},
+		{"other key", rigConfig{}, rigConfig{}, keyB, requeststate.ErrInvalidState},
+		{"other audience", audience("https://a.example", requeststate.Options{}), audience("https://b.example", requeststate.Options{}), keyA, requeststate.ErrMismatch},
+		{"same user", user(alice), user(alice), keyA, nil},
+		{"other user", user(alice), user(bob), keyA, requeststate.ErrMismatch},
+		{"no user", user(alice), rigConfig{}, keyA, requeststate.ErrMismatch},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -327,18 +330,18 @@ func TestHandlerKeys(t *testing.T) {
 // Bridge or another sharing the claims, is refused.
 func TestHandlerSingleUse(t *testing.T) {
 	t.Parallel()
-	claims := toolnexus.NewMemoryClaims()
-	first, second := newRig(t, keyA, mcpgobridge.Options{Claims: claims}), newRig(t, keyA, mcpgobridge.Options{Claims: claims})
+	claims := requeststate.NewMemoryClaims()
+	first, second := newRig(t, keyA, rigConfig{Config: bridgetest.Config{State: requeststate.Options{Claims: claims}}}), newRig(t, keyA, rigConfig{Config: bridgetest.Config{State: requeststate.Options{Claims: claims}}})
 	st := state(t, first.call(allCaps, `"name":"approve","arguments":{"env":"prod"}`))
 	retry := `"name":"approve","arguments":{"env":"prod"},"requestState":"` + st + `","inputResponses":{"q1":{"action":"accept","content":{}}}`
 	assertJSON(t, `{"content":[{"type":"text","text":"deployed to prod"}],"resultType":"complete"}`, result(t, first.call(allCaps, retry)))
 	assert.Equal(t, stateError(1), second.call(allCaps, retry))
-	assert.ErrorIs(t, second.lastErr(), toolnexus.ErrStateReplayed)
+	assert.ErrorIs(t, second.lastErr(), requeststate.ErrReplayed)
 	assert.Equal(t, stateError(3), first.call(allCaps, retry))
-	assert.ErrorIs(t, first.lastErr(), toolnexus.ErrStateReplayed)
+	assert.ErrorIs(t, first.lastErr(), requeststate.ErrReplayed)
 
 	// Without claims, a lost response may be retried.
-	again := newRig(t, keyA, mcpgobridge.Options{})
+	again := newRig(t, keyA, rigConfig{})
 	st = state(t, again.call(allCaps, `"name":"approve","arguments":{"env":"prod"}`))
 	retry = `"name":"approve","arguments":{"env":"prod"},"requestState":"` + st + `","inputResponses":{"q1":{"action":"accept","content":{}}}`
 	for range 2 {
@@ -368,7 +371,7 @@ func TestHandlerAnswers(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			r := newRig(t, keyA, mcpgobridge.Options{})
+			r := newRig(t, keyA, rigConfig{})
 			st := state(t, r.call(allCaps, `"name":"choose"`))
 			got := r.call(allCaps, `"name":"choose","requestState":"`+st+`","inputResponses":`+tt.responses)
 			if tt.want != "" {
@@ -389,7 +392,7 @@ func TestHandlerAnswers(t *testing.T) {
 
 	t.Run("asked again", func(t *testing.T) {
 		t.Parallel()
-		r := newRig(t, keyA, mcpgobridge.Options{})
+		r := newRig(t, keyA, rigConfig{})
 		st := state(t, r.call(allCaps, `"name":"choose"`))
 		for _, responses := range []string{`{}`, `{"other":{"action":"accept","content":{"env":"prod"}}}`} {
 			again := r.call(allCaps, `"name":"choose","requestState":"`+st+`","inputResponses":`+responses)
@@ -406,7 +409,7 @@ func TestHandlerAnswers(t *testing.T) {
 // TestHandlerSequence asks twice in one call: the tool sees both answers.
 func TestHandlerSequence(t *testing.T) {
 	t.Parallel()
-	r := newRig(t, keyA, mcpgobridge.Options{})
+	r := newRig(t, keyA, rigConfig{})
 	first := r.call(allCaps, `"name":"twice"`)
 	assert.Contains(t, result(t, first)["inputRequests"], "q1")
 	second := r.call(allCaps, `"name":"twice","requestState":"`+state(t, first)+`","inputResponses":{"q1":{"action":"accept","content":{"answer":"one"}}}`)
@@ -422,7 +425,7 @@ const manyAnswers = `[{"answer":"Ada"},{"text":"sampled","type":"text"},{"roots"
 // TestHandlerMany asks every input kind at once, on 2026-07-28.
 func TestHandlerMany(t *testing.T) {
 	t.Parallel()
-	r := newRig(t, keyA, mcpgobridge.Options{})
+	r := newRig(t, keyA, rigConfig{})
 	first := r.call(allCaps, `"name":"many"`)
 	asked := result(t, first)
 	delete(asked, "requestState")
@@ -450,7 +453,7 @@ func strconvQuote(s string) string {
 // declare it takes.
 func TestHandlerCapabilities(t *testing.T) {
 	t.Parallel()
-	r := newRig(t, keyA, mcpgobridge.Options{})
+	r := newRig(t, keyA, rigConfig{})
 	for _, caps := range []string{`{}`, `{"sampling":{}}`, `{"elicitation":{"url":{}}}`} {
 		got := r.call(caps, `"name":"approve","arguments":{"env":"prod"}`)
 		assert.Equal(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"error":{"code":-32603,"message":"Missing required client capability: elicitation.form"}}`, r.id), got, caps)
@@ -463,7 +466,7 @@ func TestHandlerCapabilities(t *testing.T) {
 // its stack, and keeps serving.
 func TestHandlerPanic(t *testing.T) {
 	t.Parallel()
-	r := newRig(t, keyA, mcpgobridge.Options{})
+	r := newRig(t, keyA, rigConfig{})
 	assert.Equal(t, `{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Internal error"}}`, r.call(`{}`, `"name":"panics"`))
 	assert.ErrorIs(t, r.lastErr(), toolnexus.ErrToolPanicked)
 	assert.Contains(t, r.logs.String(), "the tool broke")
@@ -473,13 +476,9 @@ func TestHandlerPanic(t *testing.T) {
 
 func TestNew(t *testing.T) {
 	t.Parallel()
-	_, err := mcpgobridge.New(keyA[:31], nil)
-	require.ErrorIs(t, err, toolnexus.ErrShortKey)
-	_, err = mcpgobridge.New(keyA, &mcpgobridge.Options{Keys: [][]byte{keyB[:8]}})
-	require.ErrorIs(t, err, toolnexus.ErrShortKey)
-	_, err = mcpgobridge.New(keyA, &mcpgobridge.Options{Expiry: -time.Second})
-	assert.EqualError(t, err, "mcpgobridge: negative expiry -1s")
-	b, err := mcpgobridge.New(keyA, nil)
+	_, err := mcpgobridge.New(nil, nil)
+	assert.EqualError(t, err, "mcpgobridge: no mcpcall.Runner")
+	b, err := mcpgobridge.New(bridgetest.Runner(t, keyA, bridgetest.Config{}), nil)
 	require.NoError(t, err)
 	require.NotNil(t, b)
 
@@ -568,7 +567,7 @@ func TestHandlerLegacy(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.tool, func(t *testing.T) {
 			t.Parallel()
-			r := newRig(t, keyA, mcpgobridge.Options{})
+			r := newRig(t, keyA, rigConfig{})
 			a := &answers{elicit: tt.answers}
 			c := legacyClient(t, r.srv, goclient.WithElicitationHandler(a),
 				goclient.WithClientCapabilities(mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapability{Form: &struct{}{}}}))
@@ -582,7 +581,7 @@ func TestHandlerLegacy(t *testing.T) {
 
 	t.Run("many", func(t *testing.T) {
 		t.Parallel()
-		r := newRig(t, keyA, mcpgobridge.Options{})
+		r := newRig(t, keyA, rigConfig{})
 		a := &answers{elicit: []mcp.ElicitationResult{accept(map[string]any{"answer": "Ada"})}}
 		c := legacyClient(t, r.srv, goclient.WithElicitationHandler(a), goclient.WithSamplingHandler(a), goclient.WithRootsHandler(a),
 			goclient.WithClientCapabilities(mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapability{}}))
@@ -596,7 +595,7 @@ func TestHandlerLegacy(t *testing.T) {
 
 	t.Run("off the schema", func(t *testing.T) {
 		t.Parallel()
-		r := newRig(t, keyA, mcpgobridge.Options{})
+		r := newRig(t, keyA, rigConfig{})
 		a := &answers{elicit: []mcp.ElicitationResult{accept(map[string]any{"env": "staging"})}}
 		c := legacyClient(t, r.srv, goclient.WithElicitationHandler(a),
 			goclient.WithClientCapabilities(mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapability{}}))
@@ -607,7 +606,7 @@ func TestHandlerLegacy(t *testing.T) {
 
 	t.Run("no elicitation", func(t *testing.T) {
 		t.Parallel()
-		r := newRig(t, keyA, mcpgobridge.Options{})
+		r := newRig(t, keyA, rigConfig{})
 		c := legacyClient(t, r.srv)
 		res, err := c.CallTool(context.Background(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "approve", Arguments: map[string]any{"env": "prod"}}})
 		require.NoError(t, err)
@@ -623,7 +622,7 @@ func TestHandlerLegacy(t *testing.T) {
 // the last of them, folding case, while the state binds both.
 func TestHandlerAmbiguousArguments(t *testing.T) {
 	t.Parallel()
-	r := newRig(t, keyA, mcpgobridge.Options{})
+	r := newRig(t, keyA, rigConfig{})
 	assertJSON(t, `{"content":[],"resultType":"input_required","inputRequests":{"q1":{"method":"elicitation/create",`+
 		`"params":{"mode":"form","message":"Deploy to ?","requestedSchema":{"type":"object","properties":{}}}}}}`,
 		withoutState(result(t, r.call(allCaps, `"name":"approve","arguments":{"ENV":"prod"}`))))
@@ -663,7 +662,7 @@ func TestHandlerTokenWithoutPrincipal(t *testing.T) {
 	t.Parallel()
 	fromToken := func(_ context.Context, req mcp.CallToolRequest) string {
 		user, _ := strings.CutPrefix(req.Header.Get("Authorization"), "Bearer ")
-		return toolnexus.Principal("https://issuer.example", user)
+		return requeststate.Principal("https://issuer.example", user)
 	}
 	for _, tt := range []struct {
 		name      string
@@ -676,7 +675,7 @@ func TestHandlerTokenWithoutPrincipal(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			r := newRig(t, keyA, mcpgobridge.Options{Principal: tt.principal})
+			r := newRig(t, keyA, rigConfig{Bridge: mcpgobridge.Options{Principal: tt.principal}})
 			hs := httptest.NewServer(server.NewStreamableHTTPServer(r.srv))
 			t.Cleanup(hs.Close)
 			tr, err := transport.NewStreamableHTTP(hs.URL, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer alice"}))
@@ -692,7 +691,7 @@ func TestHandlerTokenWithoutPrincipal(t *testing.T) {
 			if tt.refused {
 				require.Error(t, err)
 				assert.Contains(t, err.Error(), "Internal error")
-				assert.ErrorIs(t, r.lastErr(), toolnexus.ErrNoPrincipal)
+				assert.ErrorIs(t, r.lastErr(), mcpcall.ErrNoPrincipal)
 				assert.Contains(t, r.logs.String(), `toolnexus: authenticated call without a principal: call of \"plain\": its token names no subject`)
 				return
 			}
@@ -707,8 +706,8 @@ func TestHandlerTokenWithoutPrincipal(t *testing.T) {
 // result whose structured content holds itself does not convert.
 func TestHandlerSelfReferringData(t *testing.T) {
 	t.Parallel()
-	r := newRig(t, keyA, mcpgobridge.Options{})
-	b, err := mcpgobridge.New(keyA, nil)
+	r := newRig(t, keyA, rigConfig{})
+	b, err := mcpgobridge.New(bridgetest.Runner(t, keyA, bridgetest.Config{}), nil)
 	require.NoError(t, err)
 	self := map[string]any{"a": 1.0}
 	self["self"] = self

@@ -4,7 +4,7 @@
 // [Handler] turns a tool that may suspend into a handler for mcp-go's
 // AddTool: a suspension becomes an input request that the client puts to a
 // person, and the client's answer reaches the tool when it retries the call.
-// It runs every call through [toolnexus.MCPServer], the core the go-sdk
+// It runs every call through [mcpcall.Runner], the core the go-sdk
 // bridge (mcpbridge) shares, so both seal, check and answer alike.
 package mcpgobridge
 

@@ -11,7 +11,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/mcpcall"
 	"github.com/toolnexus-go/toolnexus/mcptasks"
+	"github.com/toolnexus-go/toolnexus/requeststate"
 )
 
 // deploy is a toolnexus tool that asks for an approval before it deploys.
@@ -77,7 +79,15 @@ func poll(url, id string) map[string]any {
 // the tool runs again with the answer.
 func Example() {
 	server := mcp.NewServer(&mcp.Implementation{Name: "deployer", Version: "v1"}, nil)
-	tasks, err := mcptasks.New(server, bytes.Repeat([]byte{7}, 32), nil) // the key: 32 secret bytes in real life
+	sealer, err := requeststate.NewSealer(requeststate.Options{Keys: [][]byte{bytes.Repeat([]byte{7}, 32)}}) // 32 secret bytes in real life
+	if err != nil {
+		panic(err)
+	}
+	runner, err := mcpcall.NewRunner(sealer, mcpcall.Options{})
+	if err != nil {
+		panic(err)
+	}
+	tasks, err := mcptasks.New(server, runner, nil)
 	if err != nil {
 		panic(err)
 	}

@@ -24,6 +24,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolnexus-go/toolnexus"
 	"github.com/toolnexus-go/toolnexus/mcpbridge"
+	"github.com/toolnexus-go/toolnexus/mcpcall"
 )
 
 // ExtensionID names the tasks extension in a client's and a server's
@@ -98,11 +99,6 @@ type Options struct {
 	// pollIntervalMs, and how often a running task checks whether
 	// another instance cancelled it; zero means DefaultPollInterval.
 	PollInterval time.Duration
-	// Bridge configures the multi round trips of the calls before they
-	// are tasks (the expiry of their requests, the keys of a rotation,
-	// the audience, claims); nil is the zero [mcpbridge.Options]. Its
-	// Logger and Principal are replaced by those below.
-	Bridge *mcpbridge.Options
 	// Logger gets what a client is never told, such as the stack of a
 	// tool that panicked; nil means [slog.Default].
 	Logger *slog.Logger
@@ -121,8 +117,8 @@ type Options struct {
 // tasks/update and tasks/cancel, and turns the calls of its tools into
 // tasks. A Server is safe for concurrent use. Every instance that may
 // receive a request about a task (the instances behind one load
-// balancer) needs a Server with the same key, the same tools and the same
-// store; an instance runs the tools of the tasks it created and of those
+// balancer) needs a Server whose runner's Sealer has the same keys and
+// audience, the same tools and the same store; an instance runs the tools of the tasks it created and of those
 // whose answers it received.
 type Server struct {
 	sdk       *mcp.Server
@@ -148,13 +144,13 @@ type run struct {
 }
 
 // New returns a Server of the tasks of server, an SDK server, whose calls
-// seal the state of their multi round trips with key, a secret of at least
-// [toolnexus.MinStateKeyLen] random bytes, the same on every instance. It
-// adds the receiving middleware and the methods the extension needs to
-// server; its HTTP handler should be wrapped in [RoutingHandler]. A nil
-// opts is the zero [Options]. It reports [ErrInvalidOptions] for a nil
-// server or a negative duration, and the errors of [mcpbridge.New].
-func New(server *mcp.Server, key []byte, opts *Options) (*Server, error) {
+// run their multi round trips with r, the core that seals their state
+// (see [mcpcall.Runner]; its Options set how long a parked call stays
+// answerable). It adds the receiving middleware and the methods the
+// extension needs to server; its HTTP handler should be wrapped in
+// [RoutingHandler]. A nil opts is the zero [Options]. It reports
+// [ErrInvalidOptions] for a nil server or runner, or a negative duration.
+func New(server *mcp.Server, r *mcpcall.Runner, opts *Options) (*Server, error) {
 	var o Options
 	if opts != nil {
 		o = *opts
@@ -162,6 +158,8 @@ func New(server *mcp.Server, key []byte, opts *Options) (*Server, error) {
 	switch {
 	case server == nil:
 		return nil, fmt.Errorf("%w: no SDK server", ErrInvalidOptions)
+	case r == nil:
+		return nil, fmt.Errorf("%w: no mcpcall.Runner", ErrInvalidOptions)
 	case o.TTL < 0:
 		return nil, fmt.Errorf("%w: TTL %v is negative", ErrInvalidOptions, o.TTL)
 	case o.PollInterval < 0:
@@ -187,13 +185,9 @@ func New(server *mcp.Server, key []byte, opts *Options) (*Server, error) {
 	if s.time == nil {
 		s.time = time.Now
 	}
-	var bo mcpbridge.Options
-	if o.Bridge != nil {
-		bo = *o.Bridge
-	}
-	bo.Logger = s.logger
-	bo.Principal = func(req *mcp.CallToolRequest) string { return s.principalOf(req.Extra) }
-	bridge, err := mcpbridge.New(key, &bo)
+	bridge, err := mcpbridge.New(r, &mcpbridge.Options{
+		Principal: func(req *mcp.CallToolRequest) string { return s.principalOf(req.Extra) },
+	})
 	if err != nil {
 		return nil, err
 	}

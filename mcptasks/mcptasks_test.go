@@ -18,9 +18,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolnexus-go/toolnexus"
-	"github.com/toolnexus-go/toolnexus/mcpbridge"
+	"github.com/toolnexus-go/toolnexus/internal/bridgetest"
 	"github.com/toolnexus-go/toolnexus/mcptasks"
 	"github.com/toolnexus-go/toolnexus/mcptasks/internal/tasktest"
+	"github.com/toolnexus-go/toolnexus/requeststate"
 )
 
 // keys returns the sorted keys of m.
@@ -453,16 +454,16 @@ func TestNew(t *testing.T) {
 		{"negative poll interval", server(), &mcptasks.Options{PollInterval: -time.Second}},
 		{"a TTL under a millisecond", server(), &mcptasks.Options{TTL: time.Microsecond}},
 	} {
-		_, err := mcptasks.New(tt.server, tasktest.Key, tt.opts)
+		_, err := mcptasks.New(tt.server, bridgetest.Runner(t, tasktest.Key, bridgetest.Config{}), tt.opts)
 		assert.ErrorIs(t, err, mcptasks.ErrInvalidOptions, tt.name)
 	}
-	_, err := mcptasks.New(server(), []byte("short"), nil)
-	assert.ErrorIs(t, err, toolnexus.ErrShortKey)
+	_, err := mcptasks.New(server(), nil, nil)
+	assert.ErrorIs(t, err, mcptasks.ErrInvalidOptions)
 }
 
 func TestAddTool(t *testing.T) {
 	t.Parallel()
-	s, err := mcptasks.New(mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil), tasktest.Key, nil)
+	s, err := mcptasks.New(mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil), bridgetest.Runner(t, tasktest.Key, bridgetest.Config{}), nil)
 	require.NoError(t, err)
 	run := func(context.Context, json.RawMessage, toolnexus.Answers) toolnexus.ToolResult {
 		return toolnexus.Ok("")
@@ -492,7 +493,7 @@ func TestAddTool(t *testing.T) {
 func TestOlderProtocol(t *testing.T) {
 	t.Parallel()
 	server := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
-	tasks, err := mcptasks.New(server, tasktest.Key, &mcptasks.Options{Logger: slog.New(slog.DiscardHandler)})
+	tasks, err := mcptasks.New(server, bridgetest.Runner(t, tasktest.Key, bridgetest.Config{}), &mcptasks.Options{Logger: slog.New(slog.DiscardHandler)})
 	require.NoError(t, err)
 	ask := func(_ context.Context, _ json.RawMessage, as toolnexus.Answers) toolnexus.ToolResult {
 		if a, ok := as.Get("confirm"); ok {
@@ -537,12 +538,12 @@ func TestExpiredRequest(t *testing.T) {
 	assert.Equal(t, "input_required", c.Call(t, "tasks/get", map[string]any{"taskId": id})["status"])
 }
 
-// TestBridgeOptions shows that Options.Bridge configures the multi round
+// TestRunnerSealer shows that the runner's Sealer seals the multi round
 // trips: a state sealed for one audience does not open on another.
-func TestBridgeOptions(t *testing.T) {
+func TestRunnerSealer(t *testing.T) {
 	t.Parallel()
-	a := tasktest.Start(t, &mcptasks.Options{Bridge: &mcpbridge.Options{Audience: "a"}}, nil).Client()
-	b := tasktest.Start(t, &mcptasks.Options{Bridge: &mcpbridge.Options{Audience: "b"}}, nil).Client()
+	a := tasktest.StartSealed(t, requeststate.Options{Audience: "a"}, nil, nil).Client()
+	b := tasktest.StartSealed(t, requeststate.Options{Audience: "b"}, nil, nil).Client()
 	r1 := a.Call(t, "tools/call", map[string]any{"name": "prepare"})
 	retry := map[string]any{"name": "prepare", "requestState": r1["requestState"],
 		"inputResponses": map[string]any{"name": map[string]any{"action": "accept", "content": map[string]any{"name": "Ada"}}}}

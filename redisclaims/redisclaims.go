@@ -1,4 +1,4 @@
-// Package redisclaims is a [toolnexus.ClaimStore] over Redis, for servers
+// Package redisclaims is a [requeststate.ClaimStore] over Redis, for servers
 // behind a load balancer that let each request state finish at most once:
 // every instance claims a state in the same Redis, so a state that one
 // instance finished is refused on all. It is a module of its own so that
@@ -27,7 +27,7 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
-	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/requeststate"
 )
 
 // DefaultPrefix is the prefix of the keys of a Store when
@@ -57,7 +57,7 @@ type Options struct {
 	Prefix string
 }
 
-// Store is a [toolnexus.ClaimStore] that keeps each claim as a Redis key,
+// Store is a [requeststate.ClaimStore] that keeps each claim as a Redis key,
 // the prefix followed by the state's ID, expiring with its state.
 //
 // A claim is one command, SET key token NX GET PX ms (Redis 7.0 or newer),
@@ -80,7 +80,7 @@ type Store struct {
 	prefix string
 }
 
-var _ toolnexus.ClaimStore = (*Store)(nil)
+var _ requeststate.ClaimStore = (*Store)(nil)
 
 // New returns a Store that claims in client's Redis: a *redis.Client, a
 // *redis.ClusterClient, a *redis.Ring or any other [redis.Cmdable]. A nil
@@ -96,7 +96,7 @@ func New(client redis.Cmdable, opts *Options) (*Store, error) {
 	return s, nil
 }
 
-// Claim implements [toolnexus.ClaimStore]: it sets the key of id until
+// Claim implements [requeststate.ClaimStore]: it sets the key of id until
 // until, rounded up to the millisecond (at least one), and reports whether
 // the key was not set before, or was set by this claim's own earlier
 // attempt. It reports the client's error, such as a Redis that cannot be

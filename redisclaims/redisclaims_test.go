@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/toolnexus-go/toolnexus"
 	"github.com/toolnexus-go/toolnexus/redisclaims"
+	"github.com/toolnexus-go/toolnexus/requeststate"
 )
 
 // redisServer is a redis-server that a test started on 127.0.0.1.
@@ -192,17 +193,17 @@ func TestStoreConcurrent(t *testing.T) {
 func TestSealersShareRedis(t *testing.T) {
 	t.Parallel()
 	srv := startRedis(t)
-	keys, err := toolnexus.KeysFromHex("0202020202020202020202020202020202020202020202020202020202020202,0101010101010101010101010101010101010101010101010101010101010101")
+	keys, err := requeststate.KeysFromHex("0202020202020202020202020202020202020202020202020202020202020202,0101010101010101010101010101010101010101010101010101010101010101")
 	require.NoError(t, err)
-	instance := func() *toolnexus.Sealer {
-		s, err := toolnexus.NewSealer(toolnexus.SealerOptions{Keys: keys, Audience: "https://mcp.example.com", Claims: newStore(t, srv.client(t), nil)})
+	instance := func() *requeststate.Sealer {
+		s, err := requeststate.NewSealer(requeststate.Options{Keys: keys, Audience: "https://mcp.example.com", Claims: newStore(t, srv.client(t), nil)})
 		require.NoError(t, err)
 		return s
 	}
 	a, b := instance(), instance()
-	call := toolnexus.StateCall{Tool: "deploy", Arguments: []byte(`{"env":"prod"}`), Principal: "alice"}
+	call := requeststate.Call{Tool: "deploy", Arguments: []byte(`{"env":"prod"}`), Principal: "alice"}
 	now := time.Now()
-	state, err := a.Seal(call, toolnexus.State{Requests: []toolnexus.Request{{ID: "pnd-1", Kind: toolnexus.KindApproval, Prompt: "Deploy?"}}}, now)
+	state, err := a.Seal(call, requeststate.State{Requests: []toolnexus.Request{{ID: "pnd-1", Kind: toolnexus.KindApproval, Prompt: "Deploy?"}}}, now)
 	require.NoError(t, err)
 
 	first, err := b.Open(state, call, now)
@@ -212,9 +213,9 @@ func TestSealersShareRedis(t *testing.T) {
 	replay, err := a.Open(state, call, now)
 	require.NoError(t, err)
 	err = a.Claim(context.Background(), replay)
-	require.ErrorIs(t, err, toolnexus.ErrStateReplayed, "the replay on a is refused")
+	require.ErrorIs(t, err, requeststate.ErrReplayed, "the replay on a is refused")
 	assert.EqualError(t, err, "toolnexus: request state already used: state "+first.ID+" has already been used")
-	require.ErrorIs(t, b.Claim(context.Background(), replay), toolnexus.ErrStateReplayed, "and on b")
+	require.ErrorIs(t, b.Claim(context.Background(), replay), requeststate.ErrReplayed, "and on b")
 }
 
 // TestRedisUnreachable claims with a Redis that is gone: the claim fails
@@ -223,12 +224,12 @@ func TestRedisUnreachable(t *testing.T) {
 	t.Parallel()
 	srv := startRedis(t)
 	s := newStore(t, srv.client(t), nil)
-	sealer, err := toolnexus.NewSealer(toolnexus.SealerOptions{Keys: [][]byte{bytes.Repeat([]byte{7}, 32)}, Claims: s})
+	sealer, err := requeststate.NewSealer(requeststate.Options{Keys: [][]byte{bytes.Repeat([]byte{7}, 32)}, Claims: s})
 	require.NoError(t, err)
-	call := toolnexus.StateCall{Tool: "deploy"}
-	open := func() toolnexus.OpenedState {
+	call := requeststate.Call{Tool: "deploy"}
+	open := func() requeststate.Opened {
 		now := time.Now()
-		state, err := sealer.Seal(call, toolnexus.State{Requests: []toolnexus.Request{{ID: "pnd-1", Kind: toolnexus.KindApproval, Prompt: "Deploy?"}}}, now)
+		state, err := sealer.Seal(call, requeststate.State{Requests: []toolnexus.Request{{ID: "pnd-1", Kind: toolnexus.KindApproval, Prompt: "Deploy?"}}}, now)
 		require.NoError(t, err)
 		st, err := sealer.Open(state, call, now)
 		require.NoError(t, err)
@@ -239,8 +240,8 @@ func TestRedisUnreachable(t *testing.T) {
 	srv.stop()
 	st := open()
 	err = sealer.Claim(context.Background(), st)
-	require.ErrorIs(t, err, toolnexus.ErrClaimStore)
-	require.NotErrorIs(t, err, toolnexus.ErrStateReplayed)
+	require.ErrorIs(t, err, requeststate.ErrClaimStore)
+	require.NotErrorIs(t, err, requeststate.ErrReplayed)
 	var netErr *net.OpError
 	assert.True(t, errors.As(err, &netErr), "the cause is wrapped: %v", err)
 	assert.Contains(t, err.Error(), "toolnexus: cannot claim request state: state "+st.ID+": redisclaims: cannot claim state "+st.ID+": ")

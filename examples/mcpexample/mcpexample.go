@@ -1,7 +1,8 @@
 // Package mcpexample is what the two example MCP servers share, the one on
 // the go-sdk (mcpbridge/examples/server) and the one on mcp-go
 // (mcpgobridge/examples/server): the environment that configures their
-// request states, and their three tools deploy, login and pick. Each
+// request states and their core, and their three tools deploy, login and
+// pick. Each
 // server adds only its SDK's wiring; see either for how to run it.
 //
 // It is a module of its own, so that the Redis client it can use is no
@@ -17,7 +18,9 @@ import (
 
 	"github.com/redis/go-redis/v9"
 	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/mcpcall"
 	"github.com/toolnexus-go/toolnexus/redisclaims"
+	"github.com/toolnexus-go/toolnexus/requeststate"
 )
 
 // The name and version of both example servers, and the audience of their
@@ -35,43 +38,44 @@ const (
 	PickDescription   = "Ask a person which environment to use."
 )
 
-// Config is how the environment asks a server to seal and open the states
-// a client holds between a question and its answer; each field is the one
-// of the same name of the bridge's Options, Key the key given to its New.
+// Config is what the environment asks of a server: the options of the
+// Sealer of its request states and of its MCP core, each knob declared
+// where it lives. [Config.NewRunner] makes the core the server's bridge runs
+// its calls with.
 type Config struct {
-	// Audience names the service: a state opens only on a server with the
-	// same audience, so that two services sharing a key cannot open each
-	// other's states.
-	Audience string
-	// Key seals states, and opens them.
-	Key []byte
-	// Keys open states too: the older keys of a rotation.
-	Keys [][]byte
-	// Claims, when set, lets each state finish at most once.
-	Claims toolnexus.ClaimStore
-	// Expiry is how long a parked call stays answerable; zero means the
-	// bridge's default.
-	Expiry time.Duration
-	// MaxAge is how long after it was sealed a state opens at all; zero
-	// means [toolnexus.DefaultStateMaxAge].
-	MaxAge time.Duration
+	// State configures the Sealer: its keys (the first seals, all open),
+	// its audience, its maximum age and its claims.
+	State requeststate.Options
+	// Runner configures the core: how long a parked call stays
+	// answerable.
+	Runner mcpcall.Options
+}
+
+// NewRunner returns the MCP core of c, whose Sealer seals with c's keys.
+func (c Config) NewRunner() (*mcpcall.Runner, error) {
+	sealer, err := requeststate.NewSealer(c.State)
+	if err != nil {
+		return nil, err
+	}
+	return mcpcall.NewRunner(sealer, c.Runner)
 }
 
 // FromEnv returns the Config that the environment, read with getenv, asks
 // for:
 //
-//   - TOOLNEXUS_AUDIENCE: the Audience, such as the service's URL;
+//   - TOOLNEXUS_AUDIENCE: the State's Audience, such as the service's URL;
 //     [Audience] when it is empty. Give each service its own.
-//   - TOOLNEXUS_STATE_KEYS: comma-separated hex keys, the first of which
-//     seals (Key), the others open (Keys).
+//   - TOOLNEXUS_STATE_KEYS: comma-separated hex keys, the State's Keys, the
+//     first of which seals, all open.
 //   - TOOLNEXUS_STATE_KEY: one hex key, when there is no ring; without
-//     either, Key is random.
+//     either, the one key is random.
 //   - TOOLNEXUS_SINGLE_USE=1: claims kept in memory, for one process.
 //   - TOOLNEXUS_REDIS_URL=redis://host:port/db: claims kept in the Redis,
 //     whose configuration is checked ([redisclaims.Store.Check]): what
 //     makes single use less durable is logged as a warning.
-//   - TOOLNEXUS_EXPIRY: a positive Go duration such as 2h; MaxAge is
-//     then the longer of it and [toolnexus.DefaultStateMaxAge].
+//   - TOOLNEXUS_EXPIRY: a positive Go duration such as 2h, the Runner's
+//     Expiry; the State's MaxAge is then the longer of it and
+//     [requeststate.DefaultMaxAge].
 //
 // A value that does not parse is an error naming its variable.
 func FromEnv(getenv func(string) string) (Config, error) {
@@ -79,14 +83,14 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	if err != nil {
 		return Config{}, err
 	}
-	c := Config{Audience: Audience, Key: keys[0], Keys: keys[1:]}
+	c := Config{State: requeststate.Options{Keys: keys, Audience: Audience}}
 	if a := getenv("TOOLNEXUS_AUDIENCE"); a != "" {
-		c.Audience = a
+		c.State.Audience = a
 	}
 	switch v := getenv("TOOLNEXUS_SINGLE_USE"); v {
 	case "", "0":
 	case "1":
-		c.Claims = toolnexus.NewMemoryClaims()
+		c.State.Claims = requeststate.NewMemoryClaims()
 	default:
 		return Config{}, fmt.Errorf("TOOLNEXUS_SINGLE_USE is %q, not 1 or 0", v)
 	}
@@ -106,17 +110,17 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		if err := store.Check(ctx); err != nil {
 			slog.Warn("TOOLNEXUS_REDIS_URL: single use is less durable than it should be", "err", err)
 		}
-		c.Claims = store
+		c.State.Claims = store
 	}
 	if v := getenv("TOOLNEXUS_EXPIRY"); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil || d <= 0 {
 			return Config{}, fmt.Errorf("TOOLNEXUS_EXPIRY is %q, not a positive duration such as 2h", v)
 		}
-		c.Expiry = d
+		c.Runner.Expiry = d
 		// A state lives no longer than its maximum age: a day unless the
 		// expiry asks for more.
-		c.MaxAge = max(d, toolnexus.DefaultStateMaxAge)
+		c.State.MaxAge = max(d, requeststate.DefaultMaxAge)
 	}
 	return c, nil
 }
@@ -134,7 +138,7 @@ func stateKeys(list, one string) ([][]byte, error) {
 		_, err := rand.Read(key)
 		return [][]byte{key}, err
 	}
-	keys, err := toolnexus.KeysFromHex(list)
+	keys, err := requeststate.KeysFromHex(list)
 	if err != nil {
 		return nil, fmt.Errorf("TOOLNEXUS_STATE_KEYS: %w", err)
 	}

@@ -10,6 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/toolnexus-go/toolnexus"
 	"github.com/toolnexus-go/toolnexus/examples/mcpexample"
+	"github.com/toolnexus-go/toolnexus/mcpcall"
+	"github.com/toolnexus-go/toolnexus/requeststate"
 )
 
 var (
@@ -26,15 +28,17 @@ func TestFromEnv(t *testing.T) {
 		wantErr string
 	}{
 		{name: "one key", env: map[string]string{"TOOLNEXUS_STATE_KEY": key1},
-			want: mcpexample.Config{Audience: "toolnexus-example", Key: []byte(strings.Repeat("\x01", 32)), Keys: [][]byte{}}},
+			want: mcpexample.Config{State: requeststate.Options{Audience: "toolnexus-example", Keys: [][]byte{[]byte(strings.Repeat("\x01", 32))}}}},
 		{name: "ring", env: map[string]string{"TOOLNEXUS_STATE_KEYS": key2 + "," + key1, "TOOLNEXUS_SINGLE_USE": "0"},
-			want: mcpexample.Config{Audience: "toolnexus-example", Key: []byte(strings.Repeat("\xab", 32)), Keys: [][]byte{[]byte(strings.Repeat("\x01", 32))}}},
+			want: mcpexample.Config{State: requeststate.Options{Audience: "toolnexus-example", Keys: [][]byte{[]byte(strings.Repeat("\xab", 32)), []byte(strings.Repeat("\x01", 32))}}}},
 		{name: "expiry short", env: map[string]string{"TOOLNEXUS_STATE_KEY": key1, "TOOLNEXUS_EXPIRY": "2h"},
-			want: mcpexample.Config{Audience: "toolnexus-example", Key: []byte(strings.Repeat("\x01", 32)), Keys: [][]byte{}, Expiry: 2 * time.Hour, MaxAge: toolnexus.DefaultStateMaxAge}},
+			want: mcpexample.Config{State: requeststate.Options{Audience: "toolnexus-example", Keys: [][]byte{[]byte(strings.Repeat("\x01", 32))}, MaxAge: requeststate.DefaultMaxAge},
+				Runner: mcpcall.Options{Expiry: 2 * time.Hour}}},
 		{name: "expiry long", env: map[string]string{"TOOLNEXUS_STATE_KEY": key1, "TOOLNEXUS_EXPIRY": "48h"},
-			want: mcpexample.Config{Audience: "toolnexus-example", Key: []byte(strings.Repeat("\x01", 32)), Keys: [][]byte{}, Expiry: 48 * time.Hour, MaxAge: 48 * time.Hour}},
+			want: mcpexample.Config{State: requeststate.Options{Audience: "toolnexus-example", Keys: [][]byte{[]byte(strings.Repeat("\x01", 32))}, MaxAge: 48 * time.Hour},
+				Runner: mcpcall.Options{Expiry: 48 * time.Hour}}},
 		{name: "audience", env: map[string]string{"TOOLNEXUS_STATE_KEY": key1, "TOOLNEXUS_AUDIENCE": "https://deploy.example.com/mcp"},
-			want: mcpexample.Config{Audience: "https://deploy.example.com/mcp", Key: []byte(strings.Repeat("\x01", 32)), Keys: [][]byte{}}},
+			want: mcpexample.Config{State: requeststate.Options{Audience: "https://deploy.example.com/mcp", Keys: [][]byte{[]byte(strings.Repeat("\x01", 32))}}}},
 		{name: "not hex", env: map[string]string{"TOOLNEXUS_STATE_KEY": "zz"},
 			wantErr: "TOOLNEXUS_STATE_KEYS: toolnexus: invalid request state key: key 1 of 1 is not hex"},
 		{name: "short", env: map[string]string{"TOOLNEXUS_STATE_KEYS": key1 + ",abcd"},
@@ -66,15 +70,19 @@ func TestFromEnvClaims(t *testing.T) {
 	t.Parallel()
 	random, err := mcpexample.FromEnv(func(string) string { return "" })
 	require.NoError(t, err)
-	assert.Len(t, random.Key, 32)
-	assert.Nil(t, random.Claims)
+	require.Len(t, random.State.Keys, 1)
+	assert.Len(t, random.State.Keys[0], 32)
+	assert.Nil(t, random.State.Claims)
+	r, err := random.NewRunner()
+	require.NoError(t, err)
+	assert.NotNil(t, r)
 	single, err := mcpexample.FromEnv(func(k string) string { return map[string]string{"TOOLNEXUS_SINGLE_USE": "1"}[k] })
 	require.NoError(t, err)
-	require.NotNil(t, single.Claims)
-	ok, err := single.Claims.Claim(context.Background(), "state", time.Now().Add(time.Hour))
+	require.NotNil(t, single.State.Claims)
+	ok, err := single.State.Claims.Claim(context.Background(), "state", time.Now().Add(time.Hour))
 	require.NoError(t, err)
 	assert.True(t, ok)
-	ok, err = single.Claims.Claim(context.Background(), "state", time.Now().Add(time.Hour))
+	ok, err = single.State.Claims.Claim(context.Background(), "state", time.Now().Add(time.Hour))
 	require.NoError(t, err)
 	assert.False(t, ok)
 }

@@ -11,18 +11,17 @@ import (
 	"github.com/toolnexus-go/toolnexus/internal/msg"
 )
 
-// CheckNames reports [ErrDuplicateKey] when an object of data, JSON text,
-// has at any depth two members whose names, decoded as encoding/json
-// decodes them, are equal, or equal under Unicode simple case folding as
-// [strings.EqualFold] compares them. Of two such members a decoder that
-// keeps the first, one that keeps the last and one that folds case read
-// different values, while the canonical form of the text may be the same:
-// no state may bind such arguments, and no tool may read them. It is the
-// one check of every place that binds or decodes arguments (a request
-// state's binding ([AppendBinding]), the MCP core's calls, the root's DecodeArguments and
+// CheckNames reports [ErrDuplicateKey] when an object of data, JSON text, has
+// at any depth two members whose names, decoded as encoding/json decodes them,
+// are equal, or equal under Unicode simple case folding as [strings.EqualFold]
+// compares them. Of two such members a decoder that keeps the first, one that
+// keeps the last and one that folds case read different values, while the
+// canonical form of the text may be the same: no state may bind such
+// arguments, and no tool may read them. It is the one check of every place
+// that binds or decodes arguments (a request state's binding
+// ([AppendBinding]), the MCP core's calls, the root's DecodeArguments and
 // Turn). Text that is not JSON, or nests deeper than [MaxDepth], is left to
-// the parser that reads it: CheckNames stops there and reports nothing
-// more.
+// the parser that reads it: CheckNames stops there and reports nothing more.
 func CheckNames(data []byte) error {
 	// Storage for the objects and names of arguments nested and wide as
 	// most are, so that a check of them allocates nothing. The frames are

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -122,4 +123,11 @@ func SortedKeys[V any](m map[string]V) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// Unprefixed returns the message of err without the module's "toolnexus: "
+// prefixes, for a model or a client to read: the text a sentinel and its
+// details say, without the names of code.
+func Unprefixed(err error) string {
+	return strings.ReplaceAll(err.Error(), "toolnexus: ", "")
 }

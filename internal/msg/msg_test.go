@@ -81,3 +81,10 @@ func TestSortedKeys(t *testing.T) {
 	assert.Nil(t, msg.SortedKeys(map[string]int{}))
 	assert.Equal(t, []string{"a", "b", "c"}, msg.SortedKeys(map[string]bool{"c": true, "a": false, "b": true}))
 }
+
+func TestUnprefixed(t *testing.T) {
+	t.Parallel()
+	sentinel := errors.New("toolnexus: invalid answer")
+	assert.Equal(t, `invalid answer: request "q": invalid JSON: x`,
+		msg.Unprefixed(msg.Errorf(sentinel, "request %s: %s", msg.Quote("q"), "toolnexus: invalid JSON: x")))
+}

@@ -36,6 +36,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolnexus-go/toolnexus"
 	"github.com/toolnexus-go/toolnexus/mcpbridge"
+	"github.com/toolnexus-go/toolnexus/mcpcall"
+	"github.com/toolnexus-go/toolnexus/requeststate"
 )
 
 func main() {
@@ -64,7 +66,15 @@ func main() {
 // newServer returns the server with every tool, resource and prompt the
 // scenarios use, its request states sealed with key.
 func newServer(key []byte, logger *slog.Logger) (*mcp.Server, error) {
-	bridge, err := mcpbridge.New(key, &mcpbridge.Options{Logger: logger, Audience: "toolnexus-conformance"})
+	sealer, err := requeststate.NewSealer(requeststate.Options{Keys: [][]byte{key}, Audience: "toolnexus-conformance"})
+	if err != nil {
+		return nil, err
+	}
+	runner, err := mcpcall.NewRunner(sealer, mcpcall.Options{Logger: logger})
+	if err != nil {
+		return nil, err
+	}
+	bridge, err := mcpbridge.New(runner, nil)
 	if err != nil {
 		return nil, err
 	}

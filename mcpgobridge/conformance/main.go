@@ -26,7 +26,9 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/mcpcall"
 	"github.com/toolnexus-go/toolnexus/mcpgobridge"
+	"github.com/toolnexus-go/toolnexus/requeststate"
 )
 
 func main() {
@@ -62,7 +64,15 @@ type noInput struct{}
 
 // newServer returns the server with every tool the suites call.
 func newServer(key []byte) (*server.MCPServer, error) {
-	b, err := mcpgobridge.New(key, nil)
+	sealer, err := requeststate.NewSealer(requeststate.Options{Keys: [][]byte{key}})
+	if err != nil {
+		return nil, err
+	}
+	runner, err := mcpcall.NewRunner(sealer, mcpcall.Options{})
+	if err != nil {
+		return nil, err
+	}
+	b, err := mcpgobridge.New(runner, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -39,8 +39,10 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/toolnexus-go/toolnexus"
 	"github.com/toolnexus-go/toolnexus/mcpbridge"
+	"github.com/toolnexus-go/toolnexus/mcpcall"
 	"github.com/toolnexus-go/toolnexus/mcptasks"
 	"github.com/toolnexus-go/toolnexus/mcptasks/redistasks"
+	"github.com/toolnexus-go/toolnexus/requeststate"
 )
 
 func main() {
@@ -102,7 +104,15 @@ func handler(server *mcp.Server) http.Handler {
 // the tasks of its tools.
 func newServer(key []byte, opts *mcptasks.Options) (*mcp.Server, *mcptasks.Server, error) {
 	server := mcp.NewServer(&mcp.Implementation{Name: "toolnexus-mcptasks-conformance", Version: "v0.1.0"}, nil)
-	tasks, err := mcptasks.New(server, key, opts)
+	sealer, err := requeststate.NewSealer(requeststate.Options{Keys: [][]byte{key}})
+	if err != nil {
+		return nil, nil, err
+	}
+	runner, err := mcpcall.NewRunner(sealer, mcpcall.Options{Logger: opts.Logger})
+	if err != nil {
+		return nil, nil, err
+	}
+	tasks, err := mcptasks.New(server, runner, opts)
 	if err != nil {
 		return nil, nil, err
 	}

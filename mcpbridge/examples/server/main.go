@@ -32,7 +32,7 @@
 //     duration such as 2h: 10m by default, at most 30 days. Its state is
 //     refused after that, and in any case a day after it was sealed when
 //     the expiry is shorter than a day; a host reads the time from the
-//     requestState with toolnexus.RequestStateExpiry.
+//     requestState with requeststate.Expiry.
 //
 // A value that does not parse stops the server at start. Without single use
 // a client may retry a state until it expires, as after a lost response.
@@ -55,14 +55,11 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolnexus-go/toolnexus/examples/mcpexample"
 	"github.com/toolnexus-go/toolnexus/mcpbridge"
+	"github.com/toolnexus-go/toolnexus/mcpcall"
 )
 
 func main() {
-	key, opts, err := config(os.Getenv)
-	if err != nil {
-		log.Fatal(err)
-	}
-	server, err := newServer(key, opts)
+	server, err := fromEnv(os.Getenv)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -71,21 +68,23 @@ func main() {
 	}
 }
 
-// config returns the sealing key and the options of the Bridge that the
-// environment, read with getenv, asks for.
-func config(getenv func(string) string) ([]byte, *mcpbridge.Options, error) {
+// fromEnv returns the server that the environment, read with getenv,
+// configures.
+func fromEnv(getenv func(string) string) (*mcp.Server, error) {
 	c, err := mcpexample.FromEnv(getenv)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	return c.Key, &mcpbridge.Options{
-		Audience: c.Audience, Keys: c.Keys, Claims: c.Claims, Expiry: c.Expiry, MaxAge: c.MaxAge,
-	}, nil
+	runner, err := c.NewRunner()
+	if err != nil {
+		return nil, err
+	}
+	return newServer(runner)
 }
 
-// newServer returns the server with its three tools.
-func newServer(key []byte, opts *mcpbridge.Options) (*mcp.Server, error) {
-	bridge, err := mcpbridge.New(key, opts)
+// newServer returns the server with its three tools, whose calls r runs.
+func newServer(r *mcpcall.Runner) (*mcp.Server, error) {
+	bridge, err := mcpbridge.New(r, nil)
 	if err != nil {
 		return nil, err
 	}

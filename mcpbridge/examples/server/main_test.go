@@ -23,6 +23,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/examples/mcpexample"
+	"github.com/toolnexus-go/toolnexus/internal/bridgetest"
+	"github.com/toolnexus-go/toolnexus/requeststate"
 )
 
 // scenario is one call of a tool and the person's answer to its question,
@@ -101,7 +104,7 @@ func TestGoClient(t *testing.T) {
 func connect(t *testing.T, opts *mcp.ClientOptions, version string) *mcp.ClientSession {
 	t.Helper()
 	ctx := context.Background()
-	server, err := newServer(testKey, nil)
+	server, err := newServer(bridgetest.Runner(t, testKey, bridgetest.Config{State: requeststate.Options{Audience: mcpexample.Audience}}))
 	require.NoError(t, err)
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := server.Connect(ctx, st, nil)
@@ -227,10 +230,10 @@ func TestTypeScriptClientRetries(t *testing.T) {
 	t.Parallel()
 	key, err := hex.DecodeString(oldKey)
 	require.NoError(t, err)
-	sealer, err := toolnexus.NewSealer(toolnexus.SealerOptions{Keys: [][]byte{key}, Audience: "toolnexus-example"})
+	sealer, err := requeststate.NewSealer(requeststate.Options{Keys: [][]byte{key}, Audience: "toolnexus-example"})
 	require.NoError(t, err)
 	question := toolnexus.Request{ID: "pnd-ts", Kind: toolnexus.KindInput, Prompt: "Which environment?"}
-	state, err := sealer.Seal(toolnexus.StateCall{Tool: "pick", Arguments: json.RawMessage(`{}`)}, toolnexus.State{Requests: []toolnexus.Request{question}}, time.Now())
+	state, err := sealer.Seal(requeststate.Call{Tool: "pick", Arguments: json.RawMessage(`{}`)}, requeststate.State{Requests: []toolnexus.Request{question}}, time.Now())
 	require.NoError(t, err)
 	accept := func(content map[string]any) map[string]any {
 		return map[string]any{"action": "accept", "content": content}
@@ -395,7 +398,7 @@ func TestConfig(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			key, opts, err := config(func(k string) string { return tt.env[k] })
+			c, err := mcpexample.FromEnv(func(k string) string { return tt.env[k] })
 			if tt.err != "" {
 				require.Error(t, err)
 				assert.True(t, strings.HasPrefix(err.Error(), tt.err), err.Error())
@@ -403,11 +406,11 @@ func TestConfig(t *testing.T) {
 				return
 			}
 			require.NoError(t, err)
-			assert.Len(t, key, 32)
-			assert.Len(t, opts.Keys, tt.keys)
-			assert.Equal(t, tt.claims, opts.Claims != nil)
-			assert.Equal(t, tt.expiry, opts.Expiry)
-			_, err = newServer(key, opts)
+			require.Len(t, c.State.Keys, tt.keys+1)
+			assert.Len(t, c.State.Keys[0], 32)
+			assert.Equal(t, tt.claims, c.State.Claims != nil)
+			assert.Equal(t, tt.expiry, c.Runner.Expiry)
+			_, err = fromEnv(func(k string) string { return tt.env[k] })
 			require.NoError(t, err)
 		})
 	}

@@ -51,15 +51,12 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/toolnexus-go/toolnexus/examples/mcpexample"
+	"github.com/toolnexus-go/toolnexus/mcpcall"
 	"github.com/toolnexus-go/toolnexus/mcpgobridge"
 )
 
 func main() {
-	key, opts, err := config(os.Getenv)
-	if err != nil {
-		log.Fatal(err)
-	}
-	srv, err := newServer(key, opts)
+	srv, err := fromEnv(os.Getenv)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -68,21 +65,23 @@ func main() {
 	}
 }
 
-// config returns the sealing key and the options of the Bridge that the
-// environment, read with getenv, asks for.
-func config(getenv func(string) string) ([]byte, *mcpgobridge.Options, error) {
+// fromEnv returns the server that the environment, read with getenv,
+// configures.
+func fromEnv(getenv func(string) string) (*server.MCPServer, error) {
 	c, err := mcpexample.FromEnv(getenv)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	return c.Key, &mcpgobridge.Options{
-		Audience: c.Audience, Keys: c.Keys, Claims: c.Claims, Expiry: c.Expiry, MaxAge: c.MaxAge,
-	}, nil
+	runner, err := c.NewRunner()
+	if err != nil {
+		return nil, err
+	}
+	return newServer(runner)
 }
 
-// newServer returns the server with its three tools.
-func newServer(key []byte, opts *mcpgobridge.Options) (*server.MCPServer, error) {
-	bridge, err := mcpgobridge.New(key, opts)
+// newServer returns the server with its three tools, whose calls r runs.
+func newServer(r *mcpcall.Runner) (*server.MCPServer, error) {
+	bridge, err := mcpgobridge.New(r, nil)
 	if err != nil {
 		return nil, err
 	}

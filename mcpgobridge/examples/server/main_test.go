@@ -26,7 +26,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/toolnexus-go/toolnexus/mcpgobridge"
+	"github.com/toolnexus-go/toolnexus/examples/mcpexample"
+	"github.com/toolnexus-go/toolnexus/mcpcall"
+	"github.com/toolnexus-go/toolnexus/requeststate"
 )
 
 // The client suite of this file drives both example servers, built from
@@ -435,15 +437,18 @@ func TestEnvironment(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			_, _, err := config(func(k string) string { return tt.env[k] })
+			_, err := fromEnv(func(k string) string { return tt.env[k] })
 			assert.EqualError(t, err, tt.wantErr)
 		})
 	}
-	key, opts, err := config(func(k string) string { return map[string]string{"TOOLNEXUS_EXPIRY": "48h"}[k] })
+	env := func(k string) string { return map[string]string{"TOOLNEXUS_EXPIRY": "48h"}[k] }
+	c, err := mcpexample.FromEnv(env)
 	require.NoError(t, err)
-	assert.Len(t, key, 32)
-	assert.Equal(t, &mcpgobridge.Options{Audience: "toolnexus-example", Keys: [][]byte{}, Expiry: 48 * time.Hour, MaxAge: 48 * time.Hour}, opts)
-	srv, err := newServer(key, opts)
+	require.Len(t, c.State.Keys, 1)
+	assert.Len(t, c.State.Keys[0], 32)
+	c.State.Keys = nil
+	assert.Equal(t, mcpexample.Config{State: requeststate.Options{Audience: "toolnexus-example", MaxAge: 48 * time.Hour}, Runner: mcpcall.Options{Expiry: 48 * time.Hour}}, c)
+	srv, err := fromEnv(env)
 	require.NoError(t, err)
 	assert.Len(t, srv.ListTools(), 3)
 }

@@ -25,7 +25,10 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
 	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/internal/bridgetest"
+	"github.com/toolnexus-go/toolnexus/mcpcall"
 	"github.com/toolnexus-go/toolnexus/mcptasks"
+	"github.com/toolnexus-go/toolnexus/requeststate"
 )
 
 // Protocol is the protocol version the Client speaks.
@@ -315,8 +318,16 @@ type Instance struct {
 var Key = bytes.Repeat([]byte{7}, 32)
 
 // Start starts an Instance with opts (whose nil Logger discards), whose
-// tools share ts (nil: new ones); it stops when the test ends.
+// tools share ts (nil: new ones), its multi round trips sealed with Key; it
+// stops when the test ends.
 func Start(t testing.TB, opts *mcptasks.Options, ts *Tools) *Instance {
+	t.Helper()
+	return StartSealed(t, requeststate.Options{}, opts, ts)
+}
+
+// StartSealed is Start with a Sealer of so, its Keys opening states
+// besides Key, which seals them.
+func StartSealed(t testing.TB, so requeststate.Options, opts *mcptasks.Options, ts *Tools) *Instance {
 	t.Helper()
 	if ts == nil {
 		ts = &Tools{Release: make(chan struct{}), Cancelled: make(chan string, 16)}
@@ -329,7 +340,7 @@ func Start(t testing.TB, opts *mcptasks.Options, ts *Tools) *Instance {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
 	server := mcp.NewServer(&mcp.Implementation{Name: "tasktest", Version: "v1"}, nil)
-	tasks, err := mcptasks.New(server, Key, &o)
+	tasks, err := mcptasks.New(server, bridgetest.Runner(t, Key, bridgetest.Config{State: so, Runner: mcpcall.Options{Logger: o.Logger}}), &o)
 	require.NoError(t, err)
 	for _, tool := range ts.tools() {
 		require.NoError(t, tasks.AddTool(tool))

@@ -1,11 +1,11 @@
-package toolnexus
+package requeststate
 
 import (
 	"bytes"
 	"time"
 )
 
-// The internals of the sealer that the external tests need.
+// The internals of the package that its external tests need.
 
 // NewMemoryClaimsAt returns a memory claim store that reads the time from
 // now and sweeps its expired claims from the size sweep on, and a function
@@ -28,7 +28,7 @@ func NewMemoryClaimsCapacity(now func() time.Time, capacity int) (ClaimStore, fu
 // StatePlaintext returns the plaintext and the associated data that s
 // seals for call and st at now, for the benchmark of a bare AES-GCM seal
 // of the same bytes.
-func StatePlaintext(s *Sealer, call StateCall, st State, now time.Time) (plain, aad []byte, err error) {
+func StatePlaintext(s *Sealer, call Call, st State, now time.Time) (plain, aad []byte, err error) {
 	state, err := s.Seal(call, st, now)
 	if err != nil {
 		return nil, nil, err
@@ -43,7 +43,7 @@ func StatePlaintext(s *Sealer, call StateCall, st State, now time.Time) (plain, 
 	return plain, aad, err
 }
 
-// ReadPlaintext reads plain as Open and OpenedState read the plaintext of
+// ReadPlaintext reads plain as Open and Opened read the plaintext of
 // a state once it is authenticated, and reports whether it holds claims,
 // at least one request and the answers, and nothing more.
 func ReadPlaintext(plain []byte) bool {
@@ -59,7 +59,7 @@ func ReadPlaintext(plain []byte) bool {
 
 // NewSealerNonces returns the Sealer of o whose keys take Seal's nonces,
 // or with randomNonce draw their own, as in FIPS 140-3 mode.
-func NewSealerNonces(o SealerOptions, randomNonce bool) (*Sealer, error) {
+func NewSealerNonces(o Options, randomNonce bool) (*Sealer, error) {
 	s, err := NewSealer(o)
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package toolnexus_test
+package mcpcall_test
 
 import (
 	"bytes"
@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
 	"strings"
 	"sync"
 	"testing"
@@ -15,6 +14,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/internal/bridgetest"
+	"github.com/toolnexus-go/toolnexus/mcpcall"
+	"github.com/toolnexus-go/toolnexus/requeststate"
 )
 
 var (
@@ -23,8 +25,8 @@ var (
 	serveNow   = time.Now().UTC().Truncate(time.Millisecond) // memory claims read the wall clock
 	// newClient and oldClient take every kind of input request, on
 	// 2026-07-28 and on 2025-11-25.
-	newClient = toolnexus.MCPClient{Protocol: "2026-07-28", ElicitForm: true, ElicitURL: true, Sampling: true, Roots: true}
-	oldClient = toolnexus.MCPClient{Protocol: "2025-11-25", ElicitForm: true, ElicitURL: true, Sampling: true, Roots: true}
+	newClient = mcpcall.Client{Protocol: "2026-07-28", ElicitForm: true, ElicitURL: true, Sampling: true, Roots: true}
+	oldClient = mcpcall.Client{Protocol: "2025-11-25", ElicitForm: true, ElicitURL: true, Sampling: true, Roots: true}
 )
 
 // The exact JSON of what the tools of these tests ask and of the answers a
@@ -36,47 +38,40 @@ const (
 	invalidState = `{"reason":"invalid_request_state"}`
 )
 
-// serveLog is a log a test reads back.
-type serveLog struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *serveLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-func (l *serveLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
-}
-
-// newMCPServer returns a server sealing with serveKey for audience "test",
-// whose clock reads serveNow and the log it writes.
-func newMCPServer(t *testing.T, o toolnexus.SealerOptions) (*toolnexus.MCPServer, *serveLog) {
+// newRunner returns a runner sealing with serveKey for audience "test",
+// as so and ro configure it beyond that, and the log it writes. Its clock
+// reads serveNow unless ro sets another.
+func newRunner(t *testing.T, so requeststate.Options, ro mcpcall.Options) (*mcpcall.Runner, *bridgetest.Log) {
 	t.Helper()
-	if o.Keys == nil {
-		o.Keys = [][]byte{serveKey}
+	if so.Keys == nil {
+		so.Keys = [][]byte{serveKey}
 	}
-	if o.Audience == "" {
-		o.Audience = "test"
+	if so.Audience == "" {
+		so.Audience = "test"
 	}
-	sealer, err := toolnexus.NewSealer(o)
+	sealer, err := requeststate.NewSealer(so)
 	require.NoError(t, err)
-	log := &serveLog{}
-	return &toolnexus.MCPServer{
-		Sealer: sealer,
-		Logger: slog.New(slog.NewTextHandler(log, nil)),
-		Time:   func() time.Time { return serveNow },
-	}, log
+	log := &bridgetest.Log{}
+	if ro.Logger == nil {
+		ro.Logger = log.Logger()
+	}
+	if ro.Time == nil {
+		ro.Time = func() time.Time { return serveNow }
+	}
+	r, err := mcpcall.NewRunner(sealer, ro)
+	require.NoError(t, err)
+	return r, log
+}
+
+// runnerWith is newRunner with the Runner's default options.
+func runnerWith(t *testing.T, o requeststate.Options) (*mcpcall.Runner, *bridgetest.Log) {
+	t.Helper()
+	return newRunner(t, o, mcpcall.Options{})
 }
 
 // nameTool asks for a name, then greets whoever answered.
-func nameTool(runs *int) func(context.Context, toolnexus.Answers) toolnexus.ToolResult {
-	return func(_ context.Context, as toolnexus.Answers) toolnexus.ToolResult {
+func nameTool(runs *int) toolnexus.Tool {
+	return func(_ context.Context, _ json.RawMessage, as toolnexus.Answers) toolnexus.ToolResult {
 		if runs != nil {
 			*runs++
 		}
@@ -103,7 +98,7 @@ func wire(t *testing.T, res toolnexus.MCPCallToolResult) string {
 }
 
 // retry returns the call that answers res with responses.
-func retry(c toolnexus.MCPToolCall, res toolnexus.MCPCallToolResult, responses map[string]string) toolnexus.MCPToolCall {
+func retry(c mcpcall.Call, res toolnexus.MCPCallToolResult, responses map[string]string) mcpcall.Call {
 	c.RequestState = res.RequestState
 	c.InputResponses = map[string]json.RawMessage{}
 	for id, r := range responses {
@@ -112,11 +107,11 @@ func retry(c toolnexus.MCPToolCall, res toolnexus.MCPCallToolResult, responses m
 	return c
 }
 
-func TestMCPServerCallRoundTrip(t *testing.T) {
+func TestRunnerRunRoundTrip(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name   string
-		client toolnexus.MCPClient
+		client mcpcall.Client
 		done   string
 	}{
 		{"2026-07-28", newClient, `{"content":[{"type":"text","text":"Hello, Alice!"}],"isError":false,"resultType":"complete"}`},
@@ -124,16 +119,16 @@ func TestMCPServerCallRoundTrip(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			s, _ := newMCPServer(t, toolnexus.SealerOptions{})
+			s, _ := runnerWith(t, requeststate.Options{})
 			runs := 0
-			c := toolnexus.MCPToolCall{Tool: "greet", Arguments: json.RawMessage(`{"lang":"en"}`), Client: tc.client}
-			res, err := s.Call(context.Background(), c, nameTool(&runs))
+			c := mcpcall.Call{Tool: "greet", Arguments: json.RawMessage(`{"lang":"en"}`), Client: tc.client}
+			res, err := s.Run(context.Background(), c, nameTool(&runs))
 			require.NoError(t, err)
 			assert.Equal(t, `{"content":null,"isError":false,"resultType":"input_required","inputRequests":{"name":`+askName+`},"requestState":"STATE"}`, wire(t, res))
 
 			// The arguments are compared in their canonical form.
 			c.Arguments = json.RawMessage(` { "lang" : "en" } `)
-			res, err = s.Call(context.Background(), retry(c, res, map[string]string{"name": acceptAlice}), nameTool(&runs))
+			res, err = s.Run(context.Background(), retry(c, res, map[string]string{"name": acceptAlice}), nameTool(&runs))
 			require.NoError(t, err)
 			assert.Equal(t, tc.done, wire(t, res))
 			assert.Equal(t, 2, runs)
@@ -141,41 +136,40 @@ func TestMCPServerCallRoundTrip(t *testing.T) {
 	}
 }
 
-func TestMCPServerCallInvalidState(t *testing.T) {
+func TestRunnerRunInvalidState(t *testing.T) {
 	t.Parallel()
-	call := toolnexus.MCPToolCall{Tool: "greet", Arguments: json.RawMessage(`{"lang":"en"}`), Principal: "alice", Client: newClient}
+	call := mcpcall.Call{Tool: "greet", Arguments: json.RawMessage(`{"lang":"en"}`), Principal: "alice", Client: newClient}
 	for _, tc := range []struct {
 		name   string
-		opts   toolnexus.SealerOptions // of the server that gets the retry
-		change func(c *toolnexus.MCPToolCall)
+		opts   requeststate.Options // of the server that gets the retry
+		change func(c *mcpcall.Call)
 		at     time.Duration // after serveNow
 		want   error
 	}{
-		{name: "tampered", change: func(c *toolnexus.MCPToolCall) { c.RequestState += "-TAMPERED" }, want: toolnexus.ErrInvalidState},
-		{name: "flipped", change: func(c *toolnexus.MCPToolCall) { c.RequestState = flip(c.RequestState) }, want: toolnexus.ErrInvalidState},
-		{name: "malformed", change: func(c *toolnexus.MCPToolCall) { c.RequestState = "not a state" }, want: toolnexus.ErrInvalidState},
-		{name: "another key", opts: toolnexus.SealerOptions{Keys: [][]byte{serveOther}}, want: toolnexus.ErrInvalidState},
-		{name: "another audience", opts: toolnexus.SealerOptions{Audience: "other"}, want: toolnexus.ErrStateMismatch},
-		{name: "another tool", change: func(c *toolnexus.MCPToolCall) { c.Tool = "deploy" }, want: toolnexus.ErrStateMismatch},
-		{name: "other arguments", change: func(c *toolnexus.MCPToolCall) { c.Arguments = json.RawMessage(`{"lang":"fr"}`) }, want: toolnexus.ErrStateMismatch},
-		{name: "another principal", change: func(c *toolnexus.MCPToolCall) { c.Principal = "mallory" }, want: toolnexus.ErrStateMismatch},
-		{name: "no principal", change: func(c *toolnexus.MCPToolCall) { c.Principal = "" }, want: toolnexus.ErrStateMismatch},
-		{name: "expired", at: toolnexus.DefaultStateMaxAge, want: toolnexus.ErrExpired},
+		{name: "tampered", change: func(c *mcpcall.Call) { c.RequestState += "-TAMPERED" }, want: requeststate.ErrInvalidState},
+		{name: "flipped", change: func(c *mcpcall.Call) { c.RequestState = flip(c.RequestState) }, want: requeststate.ErrInvalidState},
+		{name: "malformed", change: func(c *mcpcall.Call) { c.RequestState = "not a state" }, want: requeststate.ErrInvalidState},
+		{name: "another key", opts: requeststate.Options{Keys: [][]byte{serveOther}}, want: requeststate.ErrInvalidState},
+		{name: "another audience", opts: requeststate.Options{Audience: "other"}, want: requeststate.ErrMismatch},
+		{name: "another tool", change: func(c *mcpcall.Call) { c.Tool = "deploy" }, want: requeststate.ErrMismatch},
+		{name: "other arguments", change: func(c *mcpcall.Call) { c.Arguments = json.RawMessage(`{"lang":"fr"}`) }, want: requeststate.ErrMismatch},
+		{name: "another principal", change: func(c *mcpcall.Call) { c.Principal = "mallory" }, want: requeststate.ErrMismatch},
+		{name: "no principal", change: func(c *mcpcall.Call) { c.Principal = "" }, want: requeststate.ErrMismatch},
+		{name: "expired", at: requeststate.DefaultMaxAge, want: toolnexus.ErrExpired},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			s, _ := newMCPServer(t, toolnexus.SealerOptions{})
+			s, _ := runnerWith(t, requeststate.Options{})
 			runs := 0
-			res, err := s.Call(context.Background(), call, nameTool(&runs))
+			res, err := s.Run(context.Background(), call, nameTool(&runs))
 			require.NoError(t, err)
 
-			other, log := newMCPServer(t, tc.opts)
-			other.Time = func() time.Time { return serveNow.Add(tc.at) }
+			other, log := newRunner(t, tc.opts, mcpcall.Options{Time: func() time.Time { return serveNow.Add(tc.at) }})
 			c := retry(call, res, map[string]string{"name": acceptAlice})
 			if tc.change != nil {
 				tc.change(&c)
 			}
-			_, err = other.Call(context.Background(), c, nameTool(&runs))
+			_, err = other.Run(context.Background(), c, nameTool(&runs))
 			assertInvalidState(t, err, tc.want)
 			assert.Equal(t, 1, runs, "the tool ran on a state that does not open")
 			assert.Contains(t, log.String(), "request state refused")
@@ -188,7 +182,7 @@ func TestMCPServerCallInvalidState(t *testing.T) {
 // does not open, for the reason want.
 func assertInvalidState(t *testing.T, err error, want error) {
 	t.Helper()
-	var e *toolnexus.MCPError
+	var e *mcpcall.Error
 	require.ErrorAs(t, err, &e)
 	assert.Equal(t, -32602, e.Code)
 	assert.Equal(t, "Invalid or expired requestState", e.Message)
@@ -209,24 +203,24 @@ func flip(state string) string {
 	return string(b)
 }
 
-func TestMCPServerCallSingleUse(t *testing.T) {
+func TestRunnerRunSingleUse(t *testing.T) {
 	t.Parallel()
-	s, log := newMCPServer(t, toolnexus.SealerOptions{Claims: toolnexus.NewMemoryClaims()})
+	s, log := runnerWith(t, requeststate.Options{Claims: requeststate.NewMemoryClaims()})
 	runs := 0
-	call := toolnexus.MCPToolCall{Tool: "greet", Client: newClient}
-	res, err := s.Call(context.Background(), call, nameTool(&runs))
+	call := mcpcall.Call{Tool: "greet", Client: newClient}
+	res, err := s.Run(context.Background(), call, nameTool(&runs))
 	require.NoError(t, err)
 	answer := retry(call, res, map[string]string{"name": acceptAlice})
 
 	// A malformed answer does not use the state up.
-	_, err = s.Call(context.Background(), retry(call, res, map[string]string{"name": `{"action":"maybe"}`}), nameTool(&runs))
+	_, err = s.Run(context.Background(), retry(call, res, map[string]string{"name": `{"action":"maybe"}`}), nameTool(&runs))
 	require.Error(t, err)
-	done, err := s.Call(context.Background(), answer, nameTool(&runs))
+	done, err := s.Run(context.Background(), answer, nameTool(&runs))
 	require.NoError(t, err)
 	assert.Equal(t, `{"content":[{"type":"text","text":"Hello, Alice!"}],"isError":false,"resultType":"complete"}`, wire(t, done))
 
-	_, err = s.Call(context.Background(), answer, nameTool(&runs))
-	assertInvalidState(t, err, toolnexus.ErrStateReplayed)
+	_, err = s.Run(context.Background(), answer, nameTool(&runs))
+	assertInvalidState(t, err, requeststate.ErrReplayed)
 	assert.Equal(t, 2, runs)
 	assert.Contains(t, log.String(), "already used")
 }
@@ -238,25 +232,25 @@ func (downClaims) Claim(context.Context, string, time.Time) (bool, error) {
 	return false, errors.New("connection refused")
 }
 
-func TestMCPServerCallClaimStoreDown(t *testing.T) {
+func TestRunnerRunClaimStoreDown(t *testing.T) {
 	t.Parallel()
-	s, log := newMCPServer(t, toolnexus.SealerOptions{Claims: downClaims{}})
+	s, log := runnerWith(t, requeststate.Options{Claims: downClaims{}})
 	runs := 0
-	call := toolnexus.MCPToolCall{Tool: "greet", Client: newClient}
-	res, err := s.Call(context.Background(), call, nameTool(&runs))
+	call := mcpcall.Call{Tool: "greet", Client: newClient}
+	res, err := s.Run(context.Background(), call, nameTool(&runs))
 	require.NoError(t, err)
-	_, err = s.Call(context.Background(), retry(call, res, map[string]string{"name": acceptAlice}), nameTool(&runs))
-	var e *toolnexus.MCPError
+	_, err = s.Run(context.Background(), retry(call, res, map[string]string{"name": acceptAlice}), nameTool(&runs))
+	var e *mcpcall.Error
 	require.ErrorAs(t, err, &e)
 	assert.Equal(t, -32603, e.Code)
 	assert.Equal(t, "Internal error", e.Message)
 	assert.Nil(t, e.Data)
-	assert.ErrorIs(t, err, toolnexus.ErrClaimStore)
+	assert.ErrorIs(t, err, requeststate.ErrClaimStore)
 	assert.Equal(t, 1, runs, "the tool ran unchecked")
 	assert.Contains(t, log.String(), "connection refused")
 }
 
-func TestMCPServerCallReasks(t *testing.T) {
+func TestRunnerRunReasks(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name      string
@@ -268,46 +262,46 @@ func TestMCPServerCallReasks(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			s, _ := newMCPServer(t, toolnexus.SealerOptions{})
+			s, _ := runnerWith(t, requeststate.Options{})
 			runs := 0
-			call := toolnexus.MCPToolCall{Tool: "greet", Client: newClient}
-			first, err := s.Call(context.Background(), call, nameTool(&runs))
+			call := mcpcall.Call{Tool: "greet", Client: newClient}
+			first, err := s.Run(context.Background(), call, nameTool(&runs))
 			require.NoError(t, err)
-			again, err := s.Call(context.Background(), retry(call, first, tc.responses), nameTool(&runs))
+			again, err := s.Run(context.Background(), retry(call, first, tc.responses), nameTool(&runs))
 			require.NoError(t, err)
 			assert.Equal(t, wire(t, first), wire(t, again))
 			assert.NotEqual(t, first.RequestState, again.RequestState)
 			assert.Equal(t, 1, runs, "the tool ran again without its answer")
 
 			// The new state works.
-			done, err := s.Call(context.Background(), retry(call, again, map[string]string{"name": acceptAlice}), nameTool(&runs))
+			done, err := s.Run(context.Background(), retry(call, again, map[string]string{"name": acceptAlice}), nameTool(&runs))
 			require.NoError(t, err)
 			assert.Equal(t, `{"content":[{"type":"text","text":"Hello, Alice!"}],"isError":false,"resultType":"complete"}`, wire(t, done))
 		})
 	}
 }
 
-func TestMCPServerCallIgnoresExtraKeys(t *testing.T) {
+func TestRunnerRunIgnoresExtraKeys(t *testing.T) {
 	t.Parallel()
-	s, _ := newMCPServer(t, toolnexus.SealerOptions{})
-	call := toolnexus.MCPToolCall{Tool: "greet", Client: newClient}
-	first, err := s.Call(context.Background(), call, nameTool(nil))
+	s, _ := runnerWith(t, requeststate.Options{})
+	call := mcpcall.Call{Tool: "greet", Client: newClient}
+	first, err := s.Run(context.Background(), call, nameTool(nil))
 	require.NoError(t, err)
 	extra := map[string]string{"name": acceptAlice, "unknown_extra_key": `{"action":"accept","content":{"foo":"bar"}}`, "another": `12345`}
-	done, err := s.Call(context.Background(), retry(call, first, extra), nameTool(nil))
+	done, err := s.Run(context.Background(), retry(call, first, extra), nameTool(nil))
 	require.NoError(t, err)
 	assert.Equal(t, `{"content":[{"type":"text","text":"Hello, Alice!"}],"isError":false,"resultType":"complete"}`, wire(t, done))
 }
 
-func TestMCPServerCallAnsweredUpFront(t *testing.T) {
+func TestRunnerRunAnsweredUpFront(t *testing.T) {
 	t.Parallel()
 	// A first call whose inputResponses answer what the tool asks
 	// completes, as the conformance suite's ignore-extra-params expects.
-	s, _ := newMCPServer(t, toolnexus.SealerOptions{})
+	s, _ := runnerWith(t, requeststate.Options{})
 	runs := 0
-	call := retry(toolnexus.MCPToolCall{Tool: "greet", Client: newClient}, toolnexus.MCPCallToolResult{},
+	call := retry(mcpcall.Call{Tool: "greet", Client: newClient}, toolnexus.MCPCallToolResult{},
 		map[string]string{"name": acceptAlice, "unknown_extra_key": acceptBlue})
-	done, err := s.Call(context.Background(), call, nameTool(&runs))
+	done, err := s.Run(context.Background(), call, nameTool(&runs))
 	require.NoError(t, err)
 	assert.Equal(t, `{"content":[{"type":"text","text":"Hello, Alice!"}],"isError":false,"resultType":"complete"}`, wire(t, done))
 	assert.Equal(t, 2, runs)
@@ -315,8 +309,8 @@ func TestMCPServerCallAnsweredUpFront(t *testing.T) {
 
 // envTool asks for an environment with a schema, then reports the
 // answer's data.
-func envTool(runs *int) func(context.Context, toolnexus.Answers) toolnexus.ToolResult {
-	return func(_ context.Context, as toolnexus.Answers) toolnexus.ToolResult {
+func envTool(runs *int) toolnexus.Tool {
+	return func(_ context.Context, _ json.RawMessage, as toolnexus.Answers) toolnexus.ToolResult {
 		*runs++
 		a, ok := as.Get("env")
 		if !ok {
@@ -334,7 +328,7 @@ func envTool(runs *int) func(context.Context, toolnexus.Answers) toolnexus.ToolR
 	}
 }
 
-func TestMCPServerCallRefusedAnswer(t *testing.T) {
+func TestRunnerRunRefusedAnswer(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name, response string
@@ -352,13 +346,13 @@ func TestMCPServerCallRefusedAnswer(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			s, log := newMCPServer(t, toolnexus.SealerOptions{})
+			s, log := runnerWith(t, requeststate.Options{})
 			runs := 0
-			call := toolnexus.MCPToolCall{Tool: "env", Client: newClient}
-			first, err := s.Call(context.Background(), call, envTool(&runs))
+			call := mcpcall.Call{Tool: "env", Client: newClient}
+			first, err := s.Run(context.Background(), call, envTool(&runs))
 			require.NoError(t, err)
-			_, err = s.Call(context.Background(), retry(call, first, map[string]string{"env": tc.response}), envTool(&runs))
-			var e *toolnexus.MCPError
+			_, err = s.Run(context.Background(), retry(call, first, map[string]string{"env": tc.response}), envTool(&runs))
+			var e *mcpcall.Error
 			require.ErrorAs(t, err, &e)
 			assert.Equal(t, -32602, e.Code)
 			assert.True(t, strings.HasPrefix(e.Message, `Invalid inputResponses: `), e.Message)
@@ -373,22 +367,22 @@ func TestMCPServerCallRefusedAnswer(t *testing.T) {
 	}
 	t.Run("defaults applied", func(t *testing.T) {
 		t.Parallel()
-		s, _ := newMCPServer(t, toolnexus.SealerOptions{})
+		s, _ := runnerWith(t, requeststate.Options{})
 		runs := 0
-		call := toolnexus.MCPToolCall{Tool: "env", Client: oldClient}
-		first, err := s.Call(context.Background(), call, envTool(&runs))
+		call := mcpcall.Call{Tool: "env", Client: oldClient}
+		first, err := s.Run(context.Background(), call, envTool(&runs))
 		require.NoError(t, err)
-		done, err := s.Call(context.Background(), retry(call, first, map[string]string{"env": `{"action":"accept","content":{"env":"prod"}}`}), envTool(&runs))
+		done, err := s.Run(context.Background(), retry(call, first, map[string]string{"env": `{"action":"accept","content":{"env":"prod"}}`}), envTool(&runs))
 		require.NoError(t, err)
 		assert.Equal(t, `{"content":[{"type":"text","text":"{\"count\":1,\"env\":\"prod\"}"}],"isError":false}`, wire(t, done))
 	})
 }
 
-func TestMCPServerCallSamplingAndRoots(t *testing.T) {
+func TestRunnerRunSamplingAndRoots(t *testing.T) {
 	t.Parallel()
-	s, _ := newMCPServer(t, toolnexus.SealerOptions{})
+	s, _ := runnerWith(t, requeststate.Options{})
 	var seen toolnexus.Answers
-	tool := func(_ context.Context, as toolnexus.Answers) toolnexus.ToolResult {
+	tool := func(_ context.Context, _ json.RawMessage, as toolnexus.Answers) toolnexus.ToolResult {
 		seen = as
 		if len(as) > 0 {
 			return toolnexus.Ok("done")
@@ -399,13 +393,13 @@ func TestMCPServerCallSamplingAndRoots(t *testing.T) {
 			toolnexus.Request{ID: "client_roots", Kind: toolnexus.KindRoots, Prompt: "Your roots"},
 		)
 	}
-	call := toolnexus.MCPToolCall{Tool: "t", Client: newClient}
-	first, err := s.Call(context.Background(), call, tool)
+	call := mcpcall.Call{Tool: "t", Client: newClient}
+	first, err := s.Run(context.Background(), call, tool)
 	require.NoError(t, err)
 	assert.Equal(t, `{"content":null,"isError":false,"resultType":"input_required","inputRequests":{`+
 		`"client_roots":{"method":"roots/list","params":{}},`+
 		`"greeting":{"method":"sampling/createMessage","params":{"maxTokens":50,"messages":[{"content":{"text":"Generate a greeting","type":"text"},"role":"user"}]}}},"requestState":"STATE"}`, wire(t, first))
-	done, err := s.Call(context.Background(), retry(call, first, map[string]string{
+	done, err := s.Run(context.Background(), retry(call, first, map[string]string{
 		"greeting":     `{"role":"assistant","content":{"type":"text","text":"Hello there!"},"model":"m"}`,
 		"client_roots": `{"roots":[{"uri":"file:///work","name":"work"}]}`,
 	}), tool)
@@ -417,7 +411,7 @@ func TestMCPServerCallSamplingAndRoots(t *testing.T) {
 		`{"id":"client_roots","ok":true,"data":{"roots":[{"name":"work","uri":"file:///work"}]}}]`, string(b))
 }
 
-func TestMCPServerCallCapabilities(t *testing.T) {
+func TestRunnerRunCapabilities(t *testing.T) {
 	t.Parallel()
 	login := toolnexus.AuthRequired("https://example.com/login", "Log in")
 	sampling := toolnexus.Pending(toolnexus.Request{ID: "s", Kind: toolnexus.KindSampling, Prompt: "Summarise",
@@ -432,40 +426,40 @@ func TestMCPServerCallCapabilities(t *testing.T) {
 	)
 	for _, tc := range []struct {
 		name    string
-		client  toolnexus.MCPClient
+		client  mcpcall.Client
 		result  toolnexus.ToolResult
 		message string
 		data    string
 	}{
-		{"form without elicitation", toolnexus.MCPClient{Sampling: true, Roots: true}, form,
+		{"form without elicitation", mcpcall.Client{Sampling: true, Roots: true}, form,
 			"Missing required client capability: elicitation.form", `{"requiredCapabilities":{"roots":{},"elicitation":{"form":{}}}}`},
-		{"url with form only", toolnexus.MCPClient{ElicitForm: true}, login,
+		{"url with form only", mcpcall.Client{ElicitForm: true}, login,
 			"Missing required client capability: elicitation.url", `{"requiredCapabilities":{"roots":{},"elicitation":{"url":{}}}}`},
-		{"sampling", toolnexus.MCPClient{ElicitForm: true}, sampling,
+		{"sampling", mcpcall.Client{ElicitForm: true}, sampling,
 			"Missing required client capability: sampling", `{"requiredCapabilities":{"roots":{},"sampling":{}}}`},
-		{"roots", toolnexus.MCPClient{ElicitForm: true}, roots,
+		{"roots", mcpcall.Client{ElicitForm: true}, roots,
 			"Missing required client capability: roots", `{"requiredCapabilities":{"roots":{}}}`},
-		{"every kind", toolnexus.MCPClient{}, all,
+		{"every kind", mcpcall.Client{}, all,
 			"Missing required client capability: elicitation.form, sampling, elicitation.url, roots", `{"requiredCapabilities":{"roots":{},"sampling":{},"elicitation":{"form":{},"url":{}}}}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			s, _ := newMCPServer(t, toolnexus.SealerOptions{})
-			tool := func(context.Context, toolnexus.Answers) toolnexus.ToolResult { return tc.result }
+			s, _ := runnerWith(t, requeststate.Options{})
+			tool := func(context.Context, json.RawMessage, toolnexus.Answers) toolnexus.ToolResult { return tc.result }
 
-			c := toolnexus.MCPToolCall{Tool: "t", Client: tc.client}
+			c := mcpcall.Call{Tool: "t", Client: tc.client}
 			c.Client.Protocol = "2026-07-28"
-			_, err := s.Call(context.Background(), c, tool)
-			var e *toolnexus.MCPError
+			_, err := s.Run(context.Background(), c, tool)
+			var e *mcpcall.Error
 			require.ErrorAs(t, err, &e)
 			assert.Equal(t, -32021, e.Code)
 			assert.Equal(t, tc.message, e.Message)
 			assert.Equal(t, tc.data, string(e.Data))
-			assert.ErrorIs(t, err, toolnexus.ErrMissingCapability)
+			assert.ErrorIs(t, err, mcpcall.ErrMissingCapability)
 
 			// An older protocol gets the suspension's text.
 			c.Client.Protocol = "2025-11-25"
-			res, err := s.Call(context.Background(), c, tool)
+			res, err := s.Run(context.Background(), c, tool)
 			require.NoError(t, err)
 			assert.Equal(t, wire(t, tc.result.MCPCallToolResult()), wire(t, res))
 			assert.True(t, res.IsError)
@@ -474,14 +468,14 @@ func TestMCPServerCallCapabilities(t *testing.T) {
 	}
 }
 
-func TestMCPServerCallURLElicitation(t *testing.T) {
+func TestRunnerRunURLElicitation(t *testing.T) {
 	t.Parallel()
 	login := toolnexus.AuthRequired("https://example.com/login", "Log in")
 	req, _ := toolnexus.PendingOf(login)
-	tool := func(context.Context, toolnexus.Answers) toolnexus.ToolResult { return login }
+	tool := func(context.Context, json.RawMessage, toolnexus.Answers) toolnexus.ToolResult { return login }
 	for _, tc := range []struct {
 		name   string
-		client toolnexus.MCPClient
+		client mcpcall.Client
 		params string
 	}{
 		{"2026-07-28", newClient, `{"mode":"url","message":"Log in","url":"https://example.com/login"}`},
@@ -489,8 +483,8 @@ func TestMCPServerCallURLElicitation(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			s, _ := newMCPServer(t, toolnexus.SealerOptions{})
-			res, err := s.Call(context.Background(), toolnexus.MCPToolCall{Tool: "login", Client: tc.client}, tool)
+			s, _ := runnerWith(t, requeststate.Options{})
+			res, err := s.Run(context.Background(), mcpcall.Call{Tool: "login", Client: tc.client}, tool)
 			require.NoError(t, err)
 			require.Contains(t, res.InputRequests, req.ID)
 			assert.Equal(t, "elicitation/create", res.InputRequests[req.ID].Method)
@@ -499,11 +493,11 @@ func TestMCPServerCallURLElicitation(t *testing.T) {
 	}
 }
 
-func TestMCPServerCallSeveralRequests(t *testing.T) {
+func TestRunnerRunSeveralRequests(t *testing.T) {
 	t.Parallel()
-	s, _ := newMCPServer(t, toolnexus.SealerOptions{})
+	s, _ := runnerWith(t, requeststate.Options{})
 	var seen toolnexus.Answers
-	tool := func(_ context.Context, as toolnexus.Answers) toolnexus.ToolResult {
+	tool := func(_ context.Context, _ json.RawMessage, as toolnexus.Answers) toolnexus.ToolResult {
 		seen = as
 		_, name := as.Get("name")
 		_, color := as.Get("color")
@@ -515,18 +509,18 @@ func TestMCPServerCallSeveralRequests(t *testing.T) {
 			toolnexus.Request{ID: "color", Kind: toolnexus.KindInput, Prompt: "Your color?"},
 		)
 	}
-	call := toolnexus.MCPToolCall{Tool: "t", Client: newClient}
-	first, err := s.Call(context.Background(), call, tool)
+	call := mcpcall.Call{Tool: "t", Client: newClient}
+	first, err := s.Run(context.Background(), call, tool)
 	require.NoError(t, err)
 	assert.Len(t, first.InputRequests, 2)
 
 	// One of two answers: the other is asked again, alone.
-	half, err := s.Call(context.Background(), retry(call, first, map[string]string{"name": acceptAlice}), tool)
+	half, err := s.Run(context.Background(), retry(call, first, map[string]string{"name": acceptAlice}), tool)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"color"}, keys(half.InputRequests))
 	assert.Empty(t, seen)
 
-	done, err := s.Call(context.Background(), retry(call, half, map[string]string{"color": acceptBlue}), tool)
+	done, err := s.Run(context.Background(), retry(call, half, map[string]string{"color": acceptBlue}), tool)
 	require.NoError(t, err)
 	assert.Equal(t, "complete", done.ResultType)
 	assert.Equal(t, toolnexus.Answers{
@@ -549,8 +543,8 @@ func keys[V any](m map[string]V) []string {
 
 // stepsTool asks for a name, then for a color, then reports both and
 // every answer it was given.
-func stepsTool(seen *toolnexus.Answers) func(context.Context, toolnexus.Answers) toolnexus.ToolResult {
-	return func(_ context.Context, as toolnexus.Answers) toolnexus.ToolResult {
+func stepsTool(seen *toolnexus.Answers) toolnexus.Tool {
+	return func(_ context.Context, _ json.RawMessage, as toolnexus.Answers) toolnexus.ToolResult {
 		*seen = as
 		name, ok := as.Get("step1")
 		if !ok {
@@ -564,40 +558,40 @@ func stepsTool(seen *toolnexus.Answers) func(context.Context, toolnexus.Answers)
 	}
 }
 
-func TestMCPServerCallMultiRound(t *testing.T) {
+func TestRunnerRunMultiRound(t *testing.T) {
 	t.Parallel()
-	s, _ := newMCPServer(t, toolnexus.SealerOptions{})
+	s, _ := runnerWith(t, requeststate.Options{})
 	var seen toolnexus.Answers
-	call := toolnexus.MCPToolCall{Tool: "steps", Client: newClient}
-	r1, err := s.Call(context.Background(), call, stepsTool(&seen))
+	call := mcpcall.Call{Tool: "steps", Client: newClient}
+	r1, err := s.Run(context.Background(), call, stepsTool(&seen))
 	require.NoError(t, err)
 	assert.Equal(t, []string{"step1"}, keys(r1.InputRequests))
-	r2, err := s.Call(context.Background(), retry(call, r1, map[string]string{"step1": acceptAlice}), stepsTool(&seen))
+	r2, err := s.Run(context.Background(), retry(call, r1, map[string]string{"step1": acceptAlice}), stepsTool(&seen))
 	require.NoError(t, err)
 	assert.Equal(t, []string{"step2"}, keys(r2.InputRequests))
 	assert.NotEqual(t, r1.RequestState, r2.RequestState)
 	assert.NotContains(t, r2.RequestState, "Alice")
-	r3, err := s.Call(context.Background(), retry(call, r2, map[string]string{"step2": acceptBlue}), stepsTool(&seen))
+	r3, err := s.Run(context.Background(), retry(call, r2, map[string]string{"step2": acceptBlue}), stepsTool(&seen))
 	require.NoError(t, err)
 	assert.Equal(t, `{"content":[{"type":"text","text":"Alice likes blue"}],"isError":false,"resultType":"complete"}`, wire(t, r3))
 	assert.Len(t, seen, 2)
 
 	// The first round's state answered again is a new call of round 2.
-	again, err := s.Call(context.Background(), retry(call, r1, map[string]string{"step1": acceptBlue}), stepsTool(&seen))
+	again, err := s.Run(context.Background(), retry(call, r1, map[string]string{"step1": acceptBlue}), stepsTool(&seen))
 	require.NoError(t, err)
 	assert.Equal(t, []string{"step2"}, keys(again.InputRequests))
 }
 
-func TestMCPServerCallAsk(t *testing.T) {
+func TestRunnerRunAsk(t *testing.T) {
 	t.Parallel()
 	// A client on an older protocol is asked through its session, round
 	// after round, within one call.
-	s, _ := newMCPServer(t, toolnexus.SealerOptions{Claims: toolnexus.NewMemoryClaims()})
+	s, _ := runnerWith(t, requeststate.Options{Claims: requeststate.NewMemoryClaims()})
 	var (
 		seen  toolnexus.Answers
 		asked []string
 	)
-	c := toolnexus.MCPToolCall{Tool: "steps", Client: oldClient,
+	c := mcpcall.Call{Tool: "steps", Client: oldClient,
 		Ask: func(_ context.Context, id string, r toolnexus.MCPInputRequest) (json.RawMessage, error) {
 			asked = append(asked, id+" "+r.Method)
 			if id == "step1" {
@@ -605,16 +599,16 @@ func TestMCPServerCallAsk(t *testing.T) {
 			}
 			return json.RawMessage(acceptBlue), nil
 		}}
-	res, err := s.Call(context.Background(), c, stepsTool(&seen))
+	res, err := s.Run(context.Background(), c, stepsTool(&seen))
 	require.NoError(t, err)
 	assert.Equal(t, `{"content":[{"type":"text","text":"Alice likes blue"}],"isError":false}`, wire(t, res))
 	assert.Equal(t, []string{"step1 elicitation/create", "step2 elicitation/create"}, asked)
 	assert.Len(t, seen, 2)
 }
 
-func TestMCPServerCallAskFails(t *testing.T) {
+func TestRunnerRunAskFails(t *testing.T) {
 	t.Parallel()
-	refused := &toolnexus.MCPError{Code: -32602, Message: "Invalid elicitation result", Err: toolnexus.ErrInvalidMCP}
+	refused := &mcpcall.Error{Code: -32602, Message: "Invalid elicitation result", Err: toolnexus.ErrInvalidMCP}
 	for _, tc := range []struct {
 		name    string
 		err     error
@@ -626,12 +620,12 @@ func TestMCPServerCallAskFails(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			s, _ := newMCPServer(t, toolnexus.SealerOptions{})
+			s, _ := runnerWith(t, requeststate.Options{})
 			runs := 0
-			c := toolnexus.MCPToolCall{Tool: "greet", Client: oldClient,
+			c := mcpcall.Call{Tool: "greet", Client: oldClient,
 				Ask: func(context.Context, string, toolnexus.MCPInputRequest) (json.RawMessage, error) { return nil, tc.err }}
-			_, err := s.Call(context.Background(), c, nameTool(&runs))
-			var e *toolnexus.MCPError
+			_, err := s.Run(context.Background(), c, nameTool(&runs))
+			var e *mcpcall.Error
 			require.ErrorAs(t, err, &e)
 			assert.Equal(t, tc.code, e.Code)
 			assert.Equal(t, tc.message, e.Message)
@@ -640,32 +634,32 @@ func TestMCPServerCallAskFails(t *testing.T) {
 	}
 }
 
-func TestMCPServerCallAskBounded(t *testing.T) {
+func TestRunnerRunAskBounded(t *testing.T) {
 	t.Parallel()
-	s, _ := newMCPServer(t, toolnexus.SealerOptions{})
+	s, _ := runnerWith(t, requeststate.Options{})
 	asks := 0
-	c := toolnexus.MCPToolCall{Tool: "greet", Client: oldClient,
+	c := mcpcall.Call{Tool: "greet", Client: oldClient,
 		Ask: func(context.Context, string, toolnexus.MCPInputRequest) (json.RawMessage, error) {
 			asks++
 			return json.RawMessage(acceptAlice), nil
 		}}
 	// A tool that never finishes asking.
-	tool := func(_ context.Context, as toolnexus.Answers) toolnexus.ToolResult {
+	tool := func(_ context.Context, _ json.RawMessage, as toolnexus.Answers) toolnexus.ToolResult {
 		return toolnexus.Pending(toolnexus.Request{ID: fmt.Sprint("q", len(as)), Kind: toolnexus.KindInput, Prompt: "Again?"})
 	}
-	_, err := s.Call(context.Background(), c, tool)
-	var e *toolnexus.MCPError
+	_, err := s.Run(context.Background(), c, tool)
+	var e *mcpcall.Error
 	require.ErrorAs(t, err, &e)
 	assert.Equal(t, -32603, e.Code)
 	assert.Equal(t, 9, asks)
 }
 
-func TestMCPServerCallPanic(t *testing.T) {
+func TestRunnerRunPanic(t *testing.T) {
 	t.Parallel()
-	s, log := newMCPServer(t, toolnexus.SealerOptions{})
-	tool := func(context.Context, toolnexus.Answers) toolnexus.ToolResult { panic("boom") }
-	_, err := s.Call(context.Background(), toolnexus.MCPToolCall{Tool: "t", Client: newClient}, tool)
-	var e *toolnexus.MCPError
+	s, log := runnerWith(t, requeststate.Options{})
+	tool := func(context.Context, json.RawMessage, toolnexus.Answers) toolnexus.ToolResult { panic("boom") }
+	_, err := s.Run(context.Background(), mcpcall.Call{Tool: "t", Client: newClient}, tool)
+	var e *mcpcall.Error
 	require.ErrorAs(t, err, &e)
 	assert.Equal(t, -32603, e.Code)
 	assert.Equal(t, "Internal error", e.Message)
@@ -673,26 +667,54 @@ func TestMCPServerCallPanic(t *testing.T) {
 	assert.ErrorIs(t, err, toolnexus.ErrToolPanicked)
 	assert.Equal(t, `toolnexus: MCP error -32603: Internal error: tool panicked: tool "t": boom`, err.Error())
 	assert.Contains(t, log.String(), "panic=boom")
-	assert.Contains(t, log.String(), "mcpserve_test.go")
+	assert.Contains(t, log.String(), "runner_test.go")
 }
 
-func TestMCPServerCallExpiry(t *testing.T) {
+// TestRunnerExpiry checks how long a request asked without ExpiresAt can
+// be answered: Options.Expiry, toolnexus.DefaultExpiry when it is zero,
+// and never past the Sealer's maximum age.
+func TestRunnerExpiry(t *testing.T) {
 	t.Parallel()
-	s, _ := newMCPServer(t, toolnexus.SealerOptions{})
-	s.Expiry = time.Minute
-	call := toolnexus.MCPToolCall{Tool: "greet", Client: newClient}
-	res, err := s.Call(context.Background(), call, nameTool(nil))
-	require.NoError(t, err)
-	at, err := toolnexus.RequestStateExpiry(res.RequestState)
-	require.NoError(t, err)
-	assert.Equal(t, serveNow.Add(time.Minute), at)
+	for _, tc := range []struct {
+		name   string
+		so     requeststate.Options
+		expiry time.Duration
+		want   time.Duration
+	}{
+		{"a minute", requeststate.Options{}, time.Minute, time.Minute},
+		{"the default", requeststate.Options{}, 0, toolnexus.DefaultExpiry},
+		{"an hour", requeststate.Options{}, time.Hour, time.Hour},
+		{"past the maximum age", requeststate.Options{MaxAge: 2 * time.Hour}, 3 * time.Hour, 2 * time.Hour},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var mu sync.Mutex
+			now := serveNow
+			clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+			s, _ := newRunner(t, tc.so, mcpcall.Options{Expiry: tc.expiry, Time: clock})
+			call := mcpcall.Call{Tool: "greet", Client: newClient}
+			res, err := s.Run(context.Background(), call, nameTool(nil))
+			require.NoError(t, err)
+			at, err := requeststate.Expiry(res.RequestState)
+			require.NoError(t, err)
+			assert.Equal(t, serveNow.Add(tc.want), at)
 
-	s.Time = func() time.Time { return serveNow.Add(time.Minute) }
-	_, err = s.Call(context.Background(), retry(call, res, map[string]string{"name": acceptAlice}), nameTool(nil))
-	assertInvalidState(t, err, toolnexus.ErrExpired)
+			mu.Lock()
+			now = serveNow.Add(tc.want - time.Millisecond)
+			mu.Unlock()
+			done, err := s.Run(context.Background(), retry(call, res, map[string]string{"name": acceptAlice}), nameTool(nil))
+			require.NoError(t, err)
+			assert.Equal(t, `{"content":[{"type":"text","text":"Hello, Alice!"}],"isError":false,"resultType":"complete"}`, wire(t, done))
+			mu.Lock()
+			now = serveNow.Add(tc.want)
+			mu.Unlock()
+			_, err = s.Run(context.Background(), retry(call, res, map[string]string{"name": acceptAlice}), nameTool(nil))
+			assertInvalidState(t, err, toolnexus.ErrExpired)
+		})
+	}
 }
 
-func TestMCPServerCallBrokenSuspension(t *testing.T) {
+func TestRunnerRunBrokenSuspension(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name string
@@ -707,10 +729,10 @@ func TestMCPServerCallBrokenSuspension(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			s, log := newMCPServer(t, toolnexus.SealerOptions{})
-			_, err := s.Call(context.Background(), toolnexus.MCPToolCall{Tool: "t", Client: newClient},
-				func(context.Context, toolnexus.Answers) toolnexus.ToolResult { return tc.r })
-			var e *toolnexus.MCPError
+			s, log := runnerWith(t, requeststate.Options{})
+			_, err := s.Run(context.Background(), mcpcall.Call{Tool: "t", Client: newClient},
+				func(context.Context, json.RawMessage, toolnexus.Answers) toolnexus.ToolResult { return tc.r })
+			var e *mcpcall.Error
 			require.ErrorAs(t, err, &e)
 			assert.Equal(t, -32603, e.Code)
 			assert.Equal(t, "Internal error", e.Message)
@@ -721,88 +743,78 @@ func TestMCPServerCallBrokenSuspension(t *testing.T) {
 	}
 }
 
-func TestMCPServerCallNoSealer(t *testing.T) {
+// TestRunnerZero checks that the zero Runner, which has no Sealer,
+// answers every call with an internal error, and runs no tool.
+func TestRunnerZero(t *testing.T) {
 	t.Parallel()
-	var s toolnexus.MCPServer
-	s.Logger = slog.New(slog.NewTextHandler(&serveLog{}, nil))
-	_, err := s.Call(context.Background(), toolnexus.MCPToolCall{Tool: "t"}, nameTool(nil))
-	var e *toolnexus.MCPError
+	var s mcpcall.Runner
+	runs := 0
+	_, err := s.Run(context.Background(), mcpcall.Call{Tool: "t"}, nameTool(&runs))
+	var e *mcpcall.Error
 	require.ErrorAs(t, err, &e)
 	assert.Equal(t, -32603, e.Code)
+	assert.Equal(t, "Internal error", e.Message)
+	assert.Zero(t, runs)
 }
 
-func TestNewMCPServer(t *testing.T) {
+func TestNewRunner(t *testing.T) {
 	t.Parallel()
+	sealer, err := requeststate.NewSealer(requeststate.Options{Keys: [][]byte{serveKey}})
+	require.NoError(t, err)
 	for _, tc := range []struct {
 		name    string
-		key     []byte
-		o       toolnexus.MCPServerOptions
-		wantErr error
+		sealer  *requeststate.Sealer
+		o       mcpcall.Options
 		wantMsg string
 	}{
-		{"short key", serveKey[:31], toolnexus.MCPServerOptions{Keys: [][]byte{serveOther}}, toolnexus.ErrShortKey,
-			"toolnexus: request state key too short: 31 bytes, want at least 32"},
-		{"no key", nil, toolnexus.MCPServerOptions{}, toolnexus.ErrShortKey,
-			"toolnexus: request state key too short: 0 bytes, want at least 32"},
-		{"short ring key", serveKey, toolnexus.MCPServerOptions{Keys: [][]byte{serveOther[:8]}}, toolnexus.ErrShortKey,
-			"toolnexus: request state key too short: key 2 of 2: 8 bytes, want at least 32"},
-		{"key twice", serveKey, toolnexus.MCPServerOptions{Keys: [][]byte{serveKey}}, toolnexus.ErrInvalidKey,
-			"toolnexus: invalid request state key: key 2 of 2 is key 1 again"},
-		{"negative max age", serveKey, toolnexus.MCPServerOptions{MaxAge: -time.Hour}, toolnexus.ErrInvalidSealer,
-			"toolnexus: invalid sealer options: MaxAge -1h0m0s is not between 0 and 720h0m0s"},
-		{"negative expiry", serveKey, toolnexus.MCPServerOptions{Expiry: -time.Second}, toolnexus.ErrInvalidSealer,
-			"toolnexus: invalid sealer options: Expiry -1s is negative"},
+		{"no sealer", nil, mcpcall.Options{}, "toolnexus: invalid MCP runner options: no Sealer"},
+		{"negative expiry", sealer, mcpcall.Options{Expiry: -time.Second}, "toolnexus: invalid MCP runner options: Expiry -1s is negative"},
+		{"negative refusal lines", sealer, mcpcall.Options{RefusalLines: -1}, "toolnexus: invalid MCP runner options: RefusalLines -1 is negative"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			s, err := toolnexus.NewMCPServer(tc.key, tc.o)
-			require.ErrorIs(t, err, tc.wantErr)
+			s, err := mcpcall.NewRunner(tc.sealer, tc.o)
+			require.ErrorIs(t, err, mcpcall.ErrInvalidOptions)
 			assert.EqualError(t, err, tc.wantMsg)
 			assert.Nil(t, s)
 		})
 	}
 }
 
-// TestNewMCPServerKeys answers, on a server made by NewMCPServer after a
-// key rotation, a state sealed before it with the older key.
-func TestNewMCPServerKeys(t *testing.T) {
+// TestRunnerKeys answers, on a runner whose Sealer rotated its key, a
+// state sealed before the rotation with the older key.
+func TestRunnerKeys(t *testing.T) {
 	t.Parallel()
-	old, _ := newMCPServer(t, toolnexus.SealerOptions{})
-	logger := slog.New(slog.DiscardHandler)
-	s, err := toolnexus.NewMCPServer(serveOther, toolnexus.MCPServerOptions{
-		Keys: [][]byte{serveKey}, Audience: "test", Expiry: time.Minute, Logger: logger,
-	})
-	require.NoError(t, err)
-	assert.Equal(t, time.Minute, s.Expiry)
-	assert.Same(t, logger, s.Logger)
+	old, _ := runnerWith(t, requeststate.Options{})
+	s, _ := runnerWith(t, requeststate.Options{Keys: [][]byte{serveOther, serveKey}})
 
-	c := toolnexus.MCPToolCall{Tool: "greet", Arguments: json.RawMessage(`{}`), Client: newClient}
-	res, err := old.Call(context.Background(), c, nameTool(nil))
+	c := mcpcall.Call{Tool: "greet", Arguments: json.RawMessage(`{}`), Client: newClient}
+	res, err := old.Run(context.Background(), c, nameTool(nil))
 	require.NoError(t, err)
-	done, err := s.Call(context.Background(), retry(c, res, map[string]string{"name": acceptAlice}), nameTool(nil))
+	done, err := s.Run(context.Background(), retry(c, res, map[string]string{"name": acceptAlice}), nameTool(nil))
 	require.NoError(t, err)
 	assert.Equal(t, `{"content":[{"type":"text","text":"Hello, Alice!"}],"isError":false,"resultType":"complete"}`, wire(t, done))
 
 	// Sealed with the new key, the state no longer opens on the old server.
-	res, err = s.Call(context.Background(), c, nameTool(nil))
+	res, err = s.Run(context.Background(), c, nameTool(nil))
 	require.NoError(t, err)
-	_, err = old.Call(context.Background(), retry(c, res, map[string]string{"name": acceptAlice}), nameTool(nil))
-	var mcpErr *toolnexus.MCPError
+	_, err = old.Run(context.Background(), retry(c, res, map[string]string{"name": acceptAlice}), nameTool(nil))
+	var mcpErr *mcpcall.Error
 	require.ErrorAs(t, err, &mcpErr)
 	assert.Equal(t, -32602, mcpErr.Code)
 }
 
-// TestMCPServerCallRefusesAmbiguousArguments checks that arguments whose
+// TestRunnerRunRefusesAmbiguousArguments checks that arguments whose
 // objects repeat a name, or hold names that are one when case is folded,
 // are refused with -32602 on the first call and on a retry whose state was
 // sealed for the unambiguous arguments, and that the tool never runs with
 // them.
-func TestMCPServerCallRefusesAmbiguousArguments(t *testing.T) {
+func TestRunnerRunRefusesAmbiguousArguments(t *testing.T) {
 	t.Parallel()
-	s, log := newMCPServer(t, toolnexus.SealerOptions{})
+	s, log := runnerWith(t, requeststate.Options{})
 	runs := 0
 	tool := nameTool(&runs)
-	first, err := s.Call(context.Background(), toolnexus.MCPToolCall{Tool: "deploy", Arguments: json.RawMessage(`{"env":"staging"}`), Client: newClient}, tool)
+	first, err := s.Run(context.Background(), mcpcall.Call{Tool: "deploy", Arguments: json.RawMessage(`{"env":"staging"}`), Client: newClient}, tool)
 	require.NoError(t, err)
 	require.Equal(t, 1, runs)
 	for _, tt := range []struct {
@@ -817,14 +829,14 @@ func TestMCPServerCallRefusesAmbiguousArguments(t *testing.T) {
 		{"twice", `{"env":"prod","env":"staging"}`, `Invalid arguments: duplicate JSON key: key "env" appears twice in the top-level object`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			for _, c := range []toolnexus.MCPToolCall{
+			for _, c := range []mcpcall.Call{
 				{Tool: "deploy", Arguments: json.RawMessage(tt.args), Client: newClient},
-				retry(toolnexus.MCPToolCall{Tool: "deploy", Arguments: json.RawMessage(tt.args), Client: newClient}, first, map[string]string{"name": acceptAlice}),
+				retry(mcpcall.Call{Tool: "deploy", Arguments: json.RawMessage(tt.args), Client: newClient}, first, map[string]string{"name": acceptAlice}),
 			} {
-				_, err := s.Call(context.Background(), c, tool)
-				var e *toolnexus.MCPError
+				_, err := s.Run(context.Background(), c, tool)
+				var e *mcpcall.Error
 				require.ErrorAs(t, err, &e)
-				assert.Equal(t, toolnexus.CodeInvalidParams, e.Code)
+				assert.Equal(t, mcpcall.CodeInvalidParams, e.Code)
 				assert.Equal(t, tt.msg, e.Message)
 				assert.ErrorIs(t, err, toolnexus.ErrDuplicateKey)
 			}
@@ -833,123 +845,143 @@ func TestMCPServerCallRefusesAmbiguousArguments(t *testing.T) {
 	}
 	assert.Contains(t, log.String(), "duplicate JSON key")
 	// The unambiguous retry still finishes.
-	res, err := s.Call(context.Background(), retry(toolnexus.MCPToolCall{Tool: "deploy", Arguments: json.RawMessage(`{ "env" : "staging" }`), Client: newClient}, first, map[string]string{"name": acceptAlice}), tool)
+	res, err := s.Run(context.Background(), retry(mcpcall.Call{Tool: "deploy", Arguments: json.RawMessage(`{ "env" : "staging" }`), Client: newClient}, first, map[string]string{"name": acceptAlice}), tool)
 	require.NoError(t, err)
 	assert.Equal(t, `{"content":[{"type":"text","text":"Hello, Alice!"}],"isError":false,"resultType":"complete"}`, wire(t, res))
 }
 
-// TestMCPServerThrottlesRefusals checks that a client's refused states log
-// at most MaxRefusalLines lines a second, the next line counting those left
+// TestRunnerThrottlesRefusals checks that a client's refused states log
+// at most DefaultRefusalLines lines a second, the next line counting those left
 // out, and that a replay logs apart from a forged state.
-func TestMCPServerThrottlesRefusals(t *testing.T) {
+func TestRunnerThrottlesRefusals(t *testing.T) {
 	t.Parallel()
-	s, log := newMCPServer(t, toolnexus.SealerOptions{Claims: toolnexus.NewMemoryClaims()})
 	var mu sync.Mutex
 	now := serveNow
-	s.Time = func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	forged := toolnexus.MCPToolCall{Tool: "name", RequestState: "tn1.forged", Client: newClient}
+	s, log := newRunner(t, requeststate.Options{Claims: requeststate.NewMemoryClaims()},
+		mcpcall.Options{Time: func() time.Time { mu.Lock(); defer mu.Unlock(); return now }})
+	forged := mcpcall.Call{Tool: "name", RequestState: "tn1.forged", Client: newClient}
 	for range 25 {
-		_, err := s.Call(context.Background(), forged, nameTool(nil))
-		require.ErrorIs(t, err, toolnexus.ErrInvalidState)
+		_, err := s.Run(context.Background(), forged, nameTool(nil))
+		require.ErrorIs(t, err, requeststate.ErrInvalidState)
 	}
-	assert.Equal(t, toolnexus.MaxRefusalLines, strings.Count(log.String(), "msg=\"toolnexus: MCP request state refused\""))
+	assert.Equal(t, mcpcall.DefaultRefusalLines, strings.Count(log.String(), "msg=\"toolnexus: MCP request state refused\""))
 	assert.NotContains(t, log.String(), "suppressed")
 	mu.Lock()
 	now = now.Add(time.Second)
 	mu.Unlock()
 
-	first, err := s.Call(context.Background(), toolnexus.MCPToolCall{Tool: "name", Client: newClient}, nameTool(nil))
+	first, err := s.Run(context.Background(), mcpcall.Call{Tool: "name", Client: newClient}, nameTool(nil))
 	require.NoError(t, err)
-	again := retry(toolnexus.MCPToolCall{Tool: "name", Client: newClient}, first, map[string]string{"name": acceptAlice})
-	_, err = s.Call(context.Background(), again, nameTool(nil))
+	again := retry(mcpcall.Call{Tool: "name", Client: newClient}, first, map[string]string{"name": acceptAlice})
+	_, err = s.Run(context.Background(), again, nameTool(nil))
 	require.NoError(t, err)
-	_, err = s.Call(context.Background(), again, nameTool(nil))
-	var e *toolnexus.MCPError
+	_, err = s.Run(context.Background(), again, nameTool(nil))
+	var e *mcpcall.Error
 	require.ErrorAs(t, err, &e)
-	assert.Equal(t, toolnexus.CodeInvalidParams, e.Code)
+	assert.Equal(t, mcpcall.CodeInvalidParams, e.Code)
 	assert.Equal(t, "Invalid or expired requestState", e.Message)
-	assert.ErrorIs(t, err, toolnexus.ErrStateReplayed)
+	assert.ErrorIs(t, err, requeststate.ErrReplayed)
 	lines := strings.Split(strings.TrimSpace(log.String()), "\n")
 	last := lines[len(lines)-1]
 	assert.Contains(t, last, `level=WARN msg="toolnexus: MCP request state already used" tool=name err="toolnexus: request state already used: state `)
 	assert.Contains(t, last, "suppressed=15")
-	assert.Equal(t, toolnexus.MaxRefusalLines+1, len(lines))
+	assert.Equal(t, mcpcall.DefaultRefusalLines+1, len(lines))
 }
 
-// TestMCPServerCallAuthenticatedWithoutPrincipal refuses an authenticated
+// TestRunnerRunAuthenticatedWithoutPrincipal refuses an authenticated
 // call that names no user with -32603, and never runs the tool.
-func TestMCPServerCallAuthenticatedWithoutPrincipal(t *testing.T) {
+func TestRunnerRunAuthenticatedWithoutPrincipal(t *testing.T) {
 	t.Parallel()
-	s, log := newMCPServer(t, toolnexus.SealerOptions{})
+	s, log := runnerWith(t, requeststate.Options{})
 	runs := 0
-	_, err := s.Call(context.Background(), toolnexus.MCPToolCall{Tool: "name", Authenticated: true, Client: newClient}, nameTool(&runs))
-	var e *toolnexus.MCPError
+	_, err := s.Run(context.Background(), mcpcall.Call{Tool: "name", Authenticated: true, Client: newClient}, nameTool(&runs))
+	var e *mcpcall.Error
 	require.ErrorAs(t, err, &e)
-	assert.Equal(t, toolnexus.CodeInternalError, e.Code)
+	assert.Equal(t, mcpcall.CodeInternalError, e.Code)
 	assert.Equal(t, "Internal error", e.Message)
-	assert.ErrorIs(t, err, toolnexus.ErrNoPrincipal)
+	assert.ErrorIs(t, err, mcpcall.ErrNoPrincipal)
 	assert.Equal(t, 0, runs)
 	assert.Contains(t, log.String(), `err="toolnexus: authenticated call without a principal: call of \"name\": its token names no subject"`)
-	_, err = s.Call(context.Background(), toolnexus.MCPToolCall{Tool: "name", Authenticated: true, Principal: toolnexus.Principal("https://issuer.example", "alice"), Client: newClient}, nameTool(&runs))
+	_, err = s.Run(context.Background(), mcpcall.Call{Tool: "name", Authenticated: true, Principal: requeststate.Principal("https://issuer.example", "alice"), Client: newClient}, nameTool(&runs))
 	require.NoError(t, err)
 	assert.Equal(t, 1, runs)
 }
 
-// TestMCPServerPanicKeepsClaim runs a tool that panics once it has its
+// TestRunnerPanicKeepsClaim runs a tool that panics once it has its
 // answer: the call is -32603, and its state stays claimed, so the same
 // retry is refused as a state already used, logged apart from a forged one.
-func TestMCPServerPanicKeepsClaim(t *testing.T) {
+func TestRunnerPanicKeepsClaim(t *testing.T) {
 	t.Parallel()
-	s, log := newMCPServer(t, toolnexus.SealerOptions{Claims: toolnexus.NewMemoryClaims()})
+	s, log := runnerWith(t, requeststate.Options{Claims: requeststate.NewMemoryClaims()})
 	runs := 0
-	tool := func(ctx context.Context, as toolnexus.Answers) toolnexus.ToolResult {
+	tool := func(ctx context.Context, _ json.RawMessage, as toolnexus.Answers) toolnexus.ToolResult {
 		if len(as) > 0 {
 			runs++
 			panic("after it acted")
 		}
-		return nameTool(nil)(ctx, as)
+		return nameTool(nil)(ctx, nil, as)
 	}
-	c := toolnexus.MCPToolCall{Tool: "name", Client: newClient}
-	first, err := s.Call(context.Background(), c, tool)
+	c := mcpcall.Call{Tool: "name", Client: newClient}
+	first, err := s.Run(context.Background(), c, tool)
 	require.NoError(t, err)
 	again := retry(c, first, map[string]string{"name": acceptAlice})
-	_, err = s.Call(context.Background(), again, tool)
-	var e *toolnexus.MCPError
+	_, err = s.Run(context.Background(), again, tool)
+	var e *mcpcall.Error
 	require.ErrorAs(t, err, &e)
-	assert.Equal(t, toolnexus.CodeInternalError, e.Code)
+	assert.Equal(t, mcpcall.CodeInternalError, e.Code)
 	assert.ErrorIs(t, err, toolnexus.ErrToolPanicked)
-	_, err = s.Call(context.Background(), again, tool)
+	_, err = s.Run(context.Background(), again, tool)
 	require.ErrorAs(t, err, &e)
-	assert.Equal(t, toolnexus.CodeInvalidParams, e.Code)
-	assert.ErrorIs(t, err, toolnexus.ErrStateReplayed)
+	assert.Equal(t, mcpcall.CodeInvalidParams, e.Code)
+	assert.ErrorIs(t, err, requeststate.ErrReplayed)
 	assert.Equal(t, 1, runs, "the tool ran once")
 	assert.Contains(t, log.String(), `msg="toolnexus: MCP request state already used"`)
 	assert.NotContains(t, log.String(), `msg="toolnexus: MCP request state refused"`)
 }
 
-// TestMCPServerCallSelfReferringData runs a tool that suspends on a
+// TestRunnerRunSelfReferringData runs a tool that suspends on a
 // Request whose Data holds itself: the call is the error -32603, logged,
 // and the server goes on.
-func TestMCPServerCallSelfReferringData(t *testing.T) {
+func TestRunnerRunSelfReferringData(t *testing.T) {
 	t.Parallel()
-	s, log := newMCPServer(t, toolnexus.SealerOptions{})
-	for _, client := range []toolnexus.MCPClient{newClient, oldClient} {
+	s, log := runnerWith(t, requeststate.Options{})
+	for _, client := range []mcpcall.Client{newClient, oldClient} {
 		for _, kind := range []string{toolnexus.KindInput, toolnexus.KindSampling} {
-			tool := func(context.Context, toolnexus.Answers) toolnexus.ToolResult {
+			tool := func(context.Context, json.RawMessage, toolnexus.Answers) toolnexus.ToolResult {
 				return toolnexus.Pending(toolnexus.Request{ID: "r", Kind: kind, Prompt: "p", Data: selfMap()})
 			}
-			c := toolnexus.MCPToolCall{Tool: "t", Client: client}
+			c := mcpcall.Call{Tool: "t", Client: client}
 			if client.Protocol == oldClient.Protocol {
 				c.Ask = func(context.Context, string, toolnexus.MCPInputRequest) (json.RawMessage, error) {
 					return nil, errors.New("never asked")
 				}
 			}
-			_, err := s.Call(context.Background(), c, tool)
-			var e *toolnexus.MCPError
+			_, err := s.Run(context.Background(), c, tool)
+			var e *mcpcall.Error
 			require.ErrorAs(t, err, &e, "%s %s", client.Protocol, kind)
-			assert.Equal(t, toolnexus.CodeInternalError, e.Code)
+			assert.Equal(t, mcpcall.CodeInternalError, e.Code)
 			assert.ErrorIs(t, err, toolnexus.ErrInvalidRequest)
 		}
 	}
 	assert.Contains(t, log.String(), "data nests deeper than 10000 levels, or holds itself")
+}
+
+// selfMap returns a map that holds itself.
+func selfMap() map[string]any {
+	m := map[string]any{"a": 1.0}
+	m["self"] = m
+	return m
+}
+
+// TestRunnerRefusalLines checks that Options.RefusalLines sets how many
+// lines refused calls log in a second.
+func TestRunnerRefusalLines(t *testing.T) {
+	t.Parallel()
+	s, log := newRunner(t, requeststate.Options{}, mcpcall.Options{RefusalLines: 3})
+	forged := mcpcall.Call{Tool: "name", RequestState: "tn1.forged", Client: newClient}
+	for range 10 {
+		_, err := s.Run(context.Background(), forged, nameTool(nil))
+		require.ErrorIs(t, err, requeststate.ErrInvalidState)
+	}
+	assert.Equal(t, 3, strings.Count(log.String(), `msg="toolnexus: MCP request state refused"`))
 }

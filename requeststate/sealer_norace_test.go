@@ -1,6 +1,6 @@
 //go:build !race
 
-package toolnexus_test
+package requeststate_test
 
 import (
 	"strings"
@@ -9,21 +9,22 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/requeststate"
 )
 
 // TestSealerAllocations guards what a state costs the collector: Seal
 // allocates once, for the state's text, and Open once, for a copy of the
 // state's ID and rounds, for a prompt of 8 KiB as for a short one; reading
-// the requests and answers of an OpenedState allocates their slices, and
+// the requests and answers of an Opened allocates their slices, and
 // their Data maps and boxed values. Not parallel: it counts the process's
 // allocations. It is built without the race detector only, which makes
 // sync.Pool drop items at random: .ci/run runs it without.
 func TestSealerAllocations(t *testing.T) {
-	s := newSealer(t, toolnexus.SealerOptions{Audience: "https://mcp.example.com"})
-	large := toolnexus.State{Requests: []toolnexus.Request{{ID: "pnd-1", Kind: toolnexus.KindApproval, Prompt: strings.Repeat("Deploy? ", 1<<10)}}}
+	s := newSealer(t, requeststate.Options{Audience: "https://mcp.example.com"})
+	large := requeststate.State{Requests: []toolnexus.Request{{ID: "pnd-1", Kind: toolnexus.KindApproval, Prompt: strings.Repeat("Deploy? ", 1<<10)}}}
 	tests := []struct {
 		name  string
-		st    toolnexus.State
+		st    requeststate.State
 		reads float64
 	}{
 		// One slice of requests, one of answers, the answer's map (its

@@ -1,22 +1,75 @@
-package toolnexus
+package requeststate
 
 import (
+	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 	"unicode/utf8"
 
+	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/internal/b64"
 	"github.com/toolnexus-go/toolnexus/internal/jsonscan"
+	"github.com/toolnexus-go/toolnexus/internal/msg"
 )
 
-// The claims of a state, its plaintext: the issue time in Unix
-// milliseconds (8 bytes), then as strings (a uvarint length and the bytes) the binding
-// of the arguments (see jsonscan.AppendBinding), the tool, the audience and the
-// principal, then the
-// requests and the answers, each list a uvarint count and its items: a
-// Request as its ID, Kind, Prompt, URL, ExpiresAt and its Data (see
-// appendData); an Answer as its ID, a byte for OK, its Reason and its
+// maxStateLen is the longest request state, in bytes, that a [Sealer]
+// opens; Seal refuses a state that would be longer.
+const maxStateLen = 64 << 10
+
+// statePrefix starts every request state: the format's name and version.
+// It is authenticated with the header, so a state cannot be read as another
+// version.
+const statePrefix = "tn1."
+
+// The layout of a state after its prefix, in URL-safe base64 without
+// padding: a header of the key id and the expiry, authenticated with the
+// prefix as the associated data, then the random nonce, the ciphertext of
+// the claims and the tag of AES-256-GCM.
+const (
+	keyIDLen     = 8
+	headerLen    = keyIDLen + 8 // key id, expiry in Unix milliseconds
+	aadLen       = len(statePrefix) + headerLen
+	nonceLen     = 12            // AES-GCM's nonce, random
+	tagLen       = 16            // AES-GCM's tag
+	stateIDLen   = 16            // a state's ID, its nonce in URL-safe base64
+	claimsFixed  = 8             // issued-at
+	noExpiry     = math.MaxInt64 // the header's expiry of a state that never expires
+	hkdfKeyIDTag = "toolnexus request state tn1 key id"
+	hkdfKeyTag   = "toolnexus request state tn1 aes-256-gcm key "
+)
+
+// decodeState returns the bytes of state, its prefix followed by the
+// base64 decoded, in buf's storage when it is large enough, once state is
+// well formed: at most 64 KiB, strict base64 without line breaks, long
+// enough for a header, a nonce and a tag.
+func decodeState(buf []byte, state string) ([]byte, error) {
+	if len(state) > maxStateLen {
+		return nil, msg.Errorf(ErrInvalidState, "longer than %d bytes", maxStateLen)
+	}
+	body, ok := strings.CutPrefix(state, statePrefix)
+	if !ok {
+		return nil, errInvalidState
+	}
+	size := len(statePrefix) + base64.RawURLEncoding.DecodedLen(len(body))
+	buf = slices.Grow(buf[:0], size)[:size]
+	copy(buf, statePrefix)
+	n, ok := b64.DecodeURL(buf[len(statePrefix):], body)
+	if !ok || n < headerLen+nonceLen+tagLen {
+		return nil, errInvalidState
+	}
+	return buf, nil
+}
+
+// The claims of a state, its plaintext: the issue time in Unix milliseconds (8
+// bytes), then as strings (a uvarint length and the bytes) the binding of the
+// arguments (see jsonscan.AppendBinding), the tool, the audience and the
+// principal, then the requests and the answers, each list a uvarint count and
+// its items: a Request as its ID, Kind, Prompt, URL, ExpiresAt and its Data
+// (see appendData); an Answer as its ID, a byte for OK, its Reason and its
 // Data. The header holds the expiry; the prefix and the header are the
 // associated data.
 
@@ -84,14 +137,14 @@ func appendState(b []byte, st State) ([]byte, error) {
 
 // requests reads the requests that appendState wrote, and returns them
 // when build is set.
-func (r *claimsReader) requests(build bool) []Request {
+func (r *claimsReader) requests(build bool) []toolnexus.Request {
 	n := r.count()
-	var reqs []Request
+	var reqs []toolnexus.Request
 	if build {
-		reqs = make([]Request, n)
+		reqs = make([]toolnexus.Request, n)
 	}
 	for i := range n {
-		req := Request{ID: r.str(), Kind: r.str(), Prompt: r.str(), URL: r.str(), ExpiresAt: r.str(), Data: r.data(build)}
+		req := toolnexus.Request{ID: r.str(), Kind: r.str(), Prompt: r.str(), URL: r.str(), ExpiresAt: r.str(), Data: r.data(build)}
 		if build {
 			reqs[i] = req
 		}
@@ -101,14 +154,14 @@ func (r *claimsReader) requests(build bool) []Request {
 
 // answers reads the answers that appendState wrote, and returns them
 // when build is set; none is nil.
-func (r *claimsReader) answers(build bool) Answers {
+func (r *claimsReader) answers(build bool) toolnexus.Answers {
 	n := r.count()
-	var answers Answers
+	var answers toolnexus.Answers
 	if build && n > 0 {
-		answers = make(Answers, n)
+		answers = make(toolnexus.Answers, n)
 	}
 	for i := range n {
-		a := Answer{ID: r.str(), OK: r.byte() == 1, Reason: r.str(), Data: r.data(build)}
+		a := toolnexus.Answer{ID: r.str(), OK: r.byte() == 1, Reason: r.str(), Data: r.data(build)}
 		if answers != nil {
 			answers[i] = a
 		}
@@ -160,7 +213,7 @@ const (
 // number that is not finite, or a value nested deeper than MaxDataDepth
 // (which the JSON form then refuses too).
 func appendValue(b []byte, v any, depth int) ([]byte, bool) {
-	if depth > MaxDataDepth {
+	if depth > toolnexus.MaxDataDepth {
 		return b, false
 	}
 	switch v := v.(type) {
@@ -371,7 +424,7 @@ func jsonData(s string) (map[string]any, bool) {
 // value reads a value that appendValue wrote, at depth, and returns it
 // when build is set: else it returns nil, and allocates nothing.
 func (r *claimsReader) value(depth int, build bool) any {
-	if depth > MaxDataDepth {
+	if depth > toolnexus.MaxDataDepth {
 		r.fail()
 		return nil
 	}

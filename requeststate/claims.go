@@ -1,4 +1,4 @@
-package toolnexus
+package requeststate
 
 import (
 	"context"

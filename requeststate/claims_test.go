@@ -1,4 +1,4 @@
-package toolnexus_test
+package requeststate_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/requeststate"
 )
 
 // clock is a time that a test moves.
@@ -34,7 +35,7 @@ func (c *clock) Add(d time.Duration) {
 func TestMemoryClaims(t *testing.T) {
 	t.Parallel()
 	c := &clock{now: stateNow}
-	claims, _ := toolnexus.NewMemoryClaimsAt(c.Now, 1024)
+	claims, _ := requeststate.NewMemoryClaimsAt(c.Now, 1024)
 	ctx := context.Background()
 	claim := func(id string, until time.Time) bool {
 		t.Helper()
@@ -58,7 +59,7 @@ func TestMemoryClaims(t *testing.T) {
 func TestMemoryClaimsBounded(t *testing.T) {
 	t.Parallel()
 	c := &clock{now: stateNow}
-	claims, size := toolnexus.NewMemoryClaimsAt(c.Now, 16)
+	claims, size := requeststate.NewMemoryClaimsAt(c.Now, 16)
 	ctx := context.Background()
 	live := 0
 	for i := range 10000 {
@@ -80,7 +81,7 @@ func TestMemoryClaimsBounded(t *testing.T) {
 // each is claimed exactly once.
 func TestMemoryClaimsConcurrent(t *testing.T) {
 	t.Parallel()
-	claims := toolnexus.NewMemoryClaims()
+	claims := requeststate.NewMemoryClaims()
 	const ids, workers = 50, 8
 	var won [ids]atomic.Int32
 	var wg sync.WaitGroup
@@ -106,17 +107,17 @@ func TestMemoryClaimsConcurrent(t *testing.T) {
 // it on another that shares its memory store and its keys.
 func TestSealerClaimAcrossInstances(t *testing.T) {
 	t.Parallel()
-	claims := toolnexus.NewMemoryClaims()
+	claims := requeststate.NewMemoryClaims()
 	now := time.Now()
-	a := newSealer(t, toolnexus.SealerOptions{Claims: claims, Keys: [][]byte{newKey, oldKey}})
-	b := newSealer(t, toolnexus.SealerOptions{Claims: claims, Keys: [][]byte{oldKey, newKey}})
-	state := seal(t, a, stagingFor, toolnexus.State{Requests: []toolnexus.Request{{ID: "pnd-1", Kind: "approval", Prompt: "Deploy?"}}}, now)
+	a := newSealer(t, requeststate.Options{Claims: claims, Keys: [][]byte{newKey, oldKey}})
+	b := newSealer(t, requeststate.Options{Claims: claims, Keys: [][]byte{oldKey, newKey}})
+	state := seal(t, a, stagingFor, requeststate.State{Requests: []toolnexus.Request{{ID: "pnd-1", Kind: "approval", Prompt: "Deploy?"}}}, now)
 	first, err := b.Open(state, stagingFor, now)
 	require.NoError(t, err)
 	require.NoError(t, b.Claim(context.Background(), first))
 	replay, err := a.Open(state, stagingFor, now)
 	require.NoError(t, err)
-	require.ErrorIs(t, a.Claim(context.Background(), replay), toolnexus.ErrStateReplayed)
+	require.ErrorIs(t, a.Claim(context.Background(), replay), requeststate.ErrReplayed)
 }
 
 // TestMemoryClaimsCapacity fills a store of 100 claims: a new claim is
@@ -125,7 +126,7 @@ func TestSealerClaimAcrossInstances(t *testing.T) {
 func TestMemoryClaimsCapacity(t *testing.T) {
 	t.Parallel()
 	c := &clock{now: stateNow}
-	claims, held := toolnexus.NewMemoryClaimsCapacity(c.Now, 100)
+	claims, held := requeststate.NewMemoryClaimsCapacity(c.Now, 100)
 	ctx := context.Background()
 	for i := range 100 {
 		fresh, err := claims.Claim(ctx, fmt.Sprint("s", i), stateNow.Add(time.Duration(i+1)*time.Minute))
@@ -152,11 +153,11 @@ func TestMemoryClaimsCapacity(t *testing.T) {
 	require.Error(t, err, "s1 expires a minute later")
 
 	// Through a Sealer, a full store refuses the call.
-	s := newSealer(t, toolnexus.SealerOptions{Claims: claims})
-	st := toolnexus.State{Requests: []toolnexus.Request{{ID: "pnd-1", Kind: toolnexus.KindApproval, Prompt: "Deploy?"}}}
+	s := newSealer(t, requeststate.Options{Claims: claims})
+	st := requeststate.State{Requests: []toolnexus.Request{{ID: "pnd-1", Kind: toolnexus.KindApproval, Prompt: "Deploy?"}}}
 	opened, err := s.Open(seal(t, s, stagingFor, st, stateNow), stagingFor, stateNow)
 	require.NoError(t, err)
 	err = s.Claim(ctx, opened)
-	require.ErrorIs(t, err, toolnexus.ErrClaimStore)
-	assert.NotErrorIs(t, err, toolnexus.ErrStateReplayed)
+	require.ErrorIs(t, err, requeststate.ErrClaimStore)
+	assert.NotErrorIs(t, err, requeststate.ErrReplayed)
 }

@@ -1,0 +1,547 @@
+package requeststate
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"reflect"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/internal/b64"
+	"github.com/toolnexus-go/toolnexus/internal/jsonscan"
+	"github.com/toolnexus-go/toolnexus/internal/msg"
+	"github.com/toolnexus-go/toolnexus/internal/wire"
+)
+
+// Sealer seals the request state of a suspended tool call (such as the
+// requestState of an MCP input_required result) and opens it when the
+// client sends it back, as the MCP specification asks: the state comes from
+// the client, so it is treated as hostile. It is encrypted and
+// authenticated with AES-256-GCM, and bound to the tool, the arguments
+// (their canonical form, or its digest when long), the audience, the
+// principal and an expiry.
+//
+// A Sealer derives its keys once, in [NewSealer], and is safe for
+// concurrent use. Seal allocates the state's text alone, and Open one
+// string, the state's ID and its requests and answers as bytes, whatever
+// their size: the work is done in reused buffers, and the requests and
+// answers are built only when the [Opened] is asked for them.
+// Every server that may receive the retry of a call (the
+// instances behind one load balancer, or one server across a restart)
+// needs a Sealer with the same keys and audience.
+//
+// A state is text: the prefix "tn1." and, in URL-safe base64 without
+// padding, an 8-byte key id (derived from the key, never the key), the
+// expiry in Unix milliseconds (8 bytes, big-endian; the largest int64 for
+// none), the 12-byte random nonce (from crypto/rand, drawn by the AEAD
+// itself in FIPS 140-3 mode; it names the state for [Sealer.Claim] too),
+// the encrypted claims and the 16-byte tag. The prefix, key id and expiry
+// are authenticated as associated data; the key id lets Open try one key,
+// and the expiry lets a host read, with [Expiry], until when
+// the state may be accepted.
+//
+// Keys are rotated without failing a parked call, each step rolled out to
+// every server before the next: add the new key as the second key (every
+// server opens its states, none seals with it yet); make it the first key
+// (servers seal with it and still open the old key's states); once the
+// maximum age has passed since the last server stopped sealing with the old
+// key, no state of the old key can open anymore: remove it.
+//
+// Rotate a key before all the servers sealing with it together have sealed
+// 2^32 states with it: NIST SP 800-38D bounds the use of random 96-bit
+// nonces under one key to 2^32 encryptions, beyond which two states may
+// share a nonce, which lets their key's states be forged. At 1,000 states a
+// second that is 49 days; a rotation every 30 days keeps up to 1,600 a
+// second within the bound, every 7 days up to 7,000.
+//
+// Seal draws random nonces from crypto/rand 64 at a time, and hands each
+// out once. A process that may be cloned with its memory, as a virtual
+// machine restored twice from one snapshot is, would hand out the nonces
+// drawn before the snapshot once in each clone: set
+// [Options].DrawEachNonce there, so that each nonce is drawn as its
+// state is sealed, from the kernel, which a restored machine reseeds.
+type Sealer struct {
+	keys     []stateKey // keys[0] seals
+	audience string
+	maxAge   time.Duration
+	skew     time.Duration
+	claims   ClaimStore
+}
+
+// NewSealer returns a Sealer with o's keys and limits. It reports
+// [ErrShortKey] for a key shorter than [MinKeyLen], [ErrInvalidKey]
+// for no key or a key given twice, and [ErrInvalidOptions] for a MaxAge or
+// ClockSkew out of bounds.
+func NewSealer(o Options) (*Sealer, error) {
+	s := &Sealer{audience: o.Audience, maxAge: o.MaxAge, skew: o.ClockSkew, claims: o.Claims}
+	if s.maxAge == 0 {
+		s.maxAge = DefaultMaxAge
+	}
+	if s.skew == 0 {
+		s.skew = DefaultClockSkew
+	}
+	switch {
+	case s.maxAge < 0 || s.maxAge > MaxMaxAge:
+		return nil, msg.Errorf(ErrInvalidOptions, "MaxAge %v is not between 0 and %v", o.MaxAge, MaxMaxAge)
+	case s.skew < 0 || s.skew > MaxClockSkew:
+		return nil, msg.Errorf(ErrInvalidOptions, "ClockSkew %v is not between 0 and %v", o.ClockSkew, MaxClockSkew)
+	}
+	if err := s.deriveKeys(o.Keys, o.DrawEachNonce); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Call is the call a state is bound to.
+type Call struct {
+	// Tool is the name of the tool called.
+	Tool string
+	// Arguments are the call's arguments as the tool reads them; see
+	// [Sealer.Seal] for how they are compared.
+	Arguments json.RawMessage
+	// Principal names the authenticated user of the call, such as the
+	// issuer and subject of its OAuth token ([Principal] writes them as
+	// one string); empty for a call without one. A state sealed for one
+	// principal opens for no other, nor for none.
+	Principal string
+}
+
+// String returns c's fields, its arguments as their size, for %v.
+func (c Call) String() string { return wire.Show(c, false) }
+
+// GoString returns c in Go syntax, its arguments as their size, for %#v.
+func (c Call) GoString() string { return wire.Show(c, true) }
+
+// Format prints c for every verb without its arguments, as [Call.String] (%#v: [Call.GoString]).
+func (c Call) Format(f fmt.State, verb rune) { wire.Format(f, verb, c) }
+
+// LogValue implements [slog.LogValuer]: c logs as a group of its non-empty fields, without its arguments.
+func (c Call) LogValue() slog.Value { return wire.Log(c) }
+
+// Principal returns the principal of a user whose token issuer issued for
+// subject, as [Call].Principal names it: a string no other pair of
+// issuer and subject gives, the issuer's length first, so that issuer "a"
+// and subject "bc" are not issuer "ab" and subject "c". Empty strings are
+// kept as they are: a subject is never left out, but a bridge refuses a
+// token without one before it comes here.
+func Principal(issuer, subject string) string {
+	return "iss:" + strconv.Itoa(len(issuer)) + ":" + issuer + "sub:" + subject
+}
+
+// State is what a request state carries from one round of a suspended call
+// to the next: what [Sealer.Seal] seals. [Sealer.Open] gives it back as an
+// [Opened].
+type State struct {
+	// Requests are what the tool asked in the latest round: at least one.
+	Requests []toolnexus.Request
+	// Answers are the answers of earlier rounds, earliest first.
+	Answers toolnexus.Answers
+	// ExpiresAt, when not zero, shortens the state's life: it stops
+	// opening at the earliest of this time (to the millisecond), its
+	// requests' ExpiresAt and its issue time plus the maximum age.
+	ExpiresAt time.Time
+}
+
+// String returns st's fields, the Data of its requests and answers as
+// their size, for %v.
+func (st State) String() string { return wire.Show(st, false) }
+
+// GoString returns st in Go syntax without Data, for %#v.
+func (st State) GoString() string { return wire.Show(st, true) }
+
+// Format prints st for every verb without Data, as [State.String] (%#v: [State.GoString]).
+func (st State) Format(f fmt.State, verb rune) { wire.Format(f, verb, st) }
+
+// LogValue implements [slog.LogValuer]: st logs as a group of its non-empty fields, without Data.
+func (st State) LogValue() slog.Value { return wire.Log(st) }
+
+// Opened is a request state that [Sealer.Open] has authenticated and
+// checked against its call. It holds the requests and answers of the
+// [State] that was sealed as the state's bytes, which
+// [Opened.Requests] and [Opened.Answers] build anew at each
+// call: Open builds neither, and costs no more than its checks, and a
+// caller that needs neither (a replay that [Sealer.Claim] refuses) pays
+// nothing for them. An Opened is a value that never changes, and its
+// copies share its bytes. The zero Opened holds no request and cannot
+// be claimed.
+type Opened struct {
+	// IssuedAt is when the state was sealed, to the millisecond.
+	IssuedAt time.Time
+	// ExpiresAt is when the state stops opening, to the millisecond.
+	ExpiresAt time.Time
+	// ID identifies the state for [Sealer.Claim]: the URL-safe base64 of
+	// the random nonce it was sealed with, which no other state shares.
+	ID string
+	// rounds holds the requests, then the answers, as appendState wrote
+	// them, under the state's key.
+	rounds string
+	// sealedExpiry is the expiry of the state's header, in Unix
+	// milliseconds, which its sealer authenticated: the latest a state can
+	// open on any server, whose clock or maximum age differ from this one's.
+	sealedExpiry int64
+}
+
+// Requests returns the requests of the state's latest round, read anew
+// from the state at each call: the caller owns them. A state that Seal
+// wrote holds at least one.
+func (o Opened) Requests() []toolnexus.Request {
+	r := claimsReader{s: o.rounds, ok: true}
+	if reqs := r.requests(true); r.ok {
+		return reqs
+	}
+	return nil // unreachable for a state that Seal wrote under the key
+}
+
+// Answers returns the answers of the state's earlier rounds, earliest
+// first, read anew from the state at each call: the caller owns them.
+func (o Opened) Answers() toolnexus.Answers {
+	r := claimsReader{s: o.rounds, ok: true}
+	r.requests(false)
+	if answers := r.answers(true); r.ok {
+		return answers
+	}
+	return nil // unreachable for a state that Seal wrote under the key
+}
+
+// String returns o's issue time, expiry and ID, never its requests and
+// answers, for %v.
+func (o Opened) String() string { return wire.Show(o, false) }
+
+// GoString returns o's exported fields in Go syntax, for %#v.
+func (o Opened) GoString() string { return wire.Show(o, true) }
+
+// Format prints o for every verb as [Opened.String] (%#v: [Opened.GoString]).
+func (o Opened) Format(f fmt.State, verb rune) { wire.Format(f, verb, o) }
+
+// LogValue implements [slog.LogValuer]: o logs as a group of its issue time, expiry and ID.
+func (o Opened) LogValue() slog.Value { return wire.Log(o) }
+
+// Seal returns the request state that carries st for call, issued at now:
+// an opaque string the client holds and sends back, unchanged, with its
+// answers. The state is encrypted and authenticated with the first key,
+// and holds, besides st, the tool, the arguments (their canonical form, or
+// a SHA-256 digest of it past 128 bytes), the audience, the principal, the
+// issue time and the expiry; its random nonce is its ID.
+//
+// The arguments are bound by their value, so that the order of keys, the
+// spacing and the escapes do not matter; empty arguments, null and {} are the
+// same call, and numbers must be written the same. Arguments with an object,
+// at any depth, that repeats a name or holds two names that are one when case
+// is folded ({"Env":"prod","env":"staging"}) are refused with
+// [toolnexus.ErrDuplicateKey], by Seal and by Open: decoders that keep the
+// first or the last of them, or fold case, would read different calls from one
+// binding.
+//
+// A Request's Data goes through JSON, as it does on the wire: a number comes
+// back as a float64. Seal reports the error of [toolnexus.Request.Validate]
+// for a request that is not valid, [toolnexus.ErrInvalidRequest] for a State
+// without requests, with Data that is not JSON, or whose state would be longer
+// than 64 KiB, and [toolnexus.ErrInvalidJSON] when the arguments are not JSON
+// ([toolnexus.ErrDuplicateKey] when they repeat a name).
+func (s *Sealer) Seal(call Call, st State, now time.Time) (string, error) {
+	if len(st.Requests) == 0 {
+		return "", msg.Errorf(toolnexus.ErrInvalidRequest, "a request state holds no request")
+	}
+	expiry := int64(noExpiry)
+	if s.maxAge > 0 {
+		expiry = now.Add(s.maxAge).UnixMilli()
+	}
+	if !st.ExpiresAt.IsZero() {
+		expiry = min(expiry, st.ExpiresAt.UnixMilli())
+	}
+	for _, r := range st.Requests {
+		if err := r.Validate(); err != nil {
+			return "", err
+		}
+		if t, _ := r.Expiry(); !t.IsZero() { // read by Validate
+			expiry = min(expiry, t.UnixMilli()) // rounded down: a state never outlives its request
+		}
+	}
+	// One scratch buffer holds the canonical arguments, then the prefix
+	// and the header, the nonce, the claims, sealed in place, and the
+	// text.
+	sc := getScratch()
+	defer putScratch(sc)
+	scratch := &sc.buf
+	var argsBuf [jsonscan.MaxBinding]byte
+	args, err := jsonscan.AppendBinding(argsBuf[:0], scratch, call.Arguments)
+	if err != nil {
+		return "", err
+	}
+	id := st.Requests[0].ID
+	k := s.keys[0]
+	sealedHint := aadLen + nonceLen + tagLen + claimsFixed + 1 + len(args) +
+		len(call.Tool) + len(s.audience) + len(call.Principal) + stateSizeHint(st)
+	buf := slices.Grow((*scratch)[:0], sealedHint+len(statePrefix)+base64.RawURLEncoding.EncodedLen(sealedHint))
+	buf = append(buf, statePrefix...)
+	buf = append(buf, k.id[:]...)
+	buf = binary.BigEndian.AppendUint64(buf, uint64(expiry))
+	if !k.randomNonce {
+		nonce := sc.nonce()
+		buf = append(buf, nonce[:]...)
+	} // else the AEAD draws it, and moves the claims past it
+	plain := binary.BigEndian.AppendUint64(buf[len(buf):], uint64(now.UnixMilli()))
+	plain = append(binary.AppendUvarint(plain, uint64(len(args))), args...)
+	plain = appendString(plain, call.Tool)
+	plain = appendString(plain, s.audience)
+	plain = appendString(plain, call.Principal)
+	plain, err = appendState(plain, st)
+	if err != nil {
+		return "", msg.Errorf(toolnexus.ErrInvalidRequest, "request %s: %v", msg.Quote(id), err)
+	}
+	textLen := base64.RawURLEncoding.EncodedLen(headerLen + nonceLen + len(plain) + tagLen)
+	if size := len(statePrefix) + textLen; size > maxStateLen {
+		return "", msg.Errorf(toolnexus.ErrInvalidRequest, "request %s would make a state of %d bytes, over the limit of %d bytes", msg.Quote(id), size, maxStateLen)
+	}
+	var sealed []byte
+	if k.randomNonce {
+		sealed = k.aead.Seal(buf[:aadLen], nil, plain, buf[:aadLen])
+	} else {
+		sealed = k.aead.Seal(buf[:aadLen+nonceLen], buf[aadLen:aadLen+nonceLen], plain, buf[:aadLen])
+	}
+	full := slices.Grow(sealed, len(statePrefix)+textLen)
+	keepGrown(scratch, full)
+	text := full[len(sealed) : len(sealed)+len(statePrefix)+textLen]
+	copy(text, statePrefix)
+	b64.EncodeURL(text[len(statePrefix):], sealed[len(statePrefix):])
+	return string(text), nil
+}
+
+// stateScratch is what Seal and Open reuse from call to call: a buffer,
+// and random nonces drawn from crypto/rand many at a time, each handed out
+// once. A scratch the pool drops takes its unused nonces with it.
+type stateScratch struct {
+	buf    []byte
+	nonces [64 * nonceLen]byte
+	next   int // the first unused byte of nonces, or 0 before any is drawn
+}
+
+// stateScratches holds the scratches of Seal and Open, so that a state
+// costs no allocation but its text (Seal) or its rounds (Open).
+var stateScratches = sync.Pool{New: func() any { return new(stateScratch) }}
+
+// maxPooledState is the capacity of the largest scratch buffer kept for
+// reuse, that of a state of about 24 KiB; a larger one, for a rare large
+// state, is left to the collector.
+const maxPooledState = 64 << 10
+
+// getScratch returns a scratch of stateScratches.
+func getScratch() *stateScratch {
+	return stateScratches.Get().(*stateScratch)
+}
+
+// putScratch gives sc back to stateScratches, unless its buffer has grown
+// too large.
+func putScratch(sc *stateScratch) {
+	if cap(sc.buf) <= maxPooledState {
+		stateScratches.Put(sc)
+	}
+}
+
+// nonce returns the random nonce of a new state.
+func (sc *stateScratch) nonce() (nonce [nonceLen]byte) {
+	if sc.next == 0 || sc.next == len(sc.nonces) {
+		rand.Read(sc.nonces[:]) // never fails
+		sc.next = 0
+	}
+	sc.next += copy(nonce[:], sc.nonces[sc.next:])
+	return nonce
+}
+
+// keepGrown keeps buf as the scratch buffer b when it has grown out of
+// b's storage; else b holds it already, and is not written to.
+func keepGrown(b *[]byte, buf []byte) {
+	if cap(buf) != cap(*b) {
+		*b = buf[:0]
+	}
+}
+
+// Open returns the [Opened] that state, sealed by a Sealer with one of s's
+// keys and its audience, holds for call at now, once it has checked that state
+// is intact, was sealed for this call, and has not expired. It reports
+// [ErrInvalidState] for a state that is longer than 64 KiB, was sealed with a
+// key s does not hold, was altered in any way, or was issued later than now by
+// more than the clock skew allowed; [ErrMismatch] for a state sealed for
+// another tool, other arguments, another audience or another principal
+// ([toolnexus.ErrInvalidJSON] when the arguments are not JSON,
+// [toolnexus.ErrDuplicateKey] when they repeat a name); and
+// [toolnexus.ErrExpired] for one that has expired. Open does not claim the
+// state: see [Sealer.Claim].
+func (s *Sealer) Open(state string, call Call, now time.Time) (st Opened, err error) {
+	// The scratch buffer holds the canonical arguments, then the state's
+	// bytes; the binding's error, if any, is reported where check reads it.
+	sc := getScratch()
+	defer putScratch(sc)
+	scratch := &sc.buf
+	var argsBuf [jsonscan.MaxBinding]byte
+	args, argsErr := jsonscan.AppendBinding(argsBuf[:0], scratch, call.Arguments)
+	buf, err := decodeState((*scratch)[:0], state)
+	if err != nil {
+		return Opened{}, err
+	}
+	keepGrown(scratch, buf)
+	k := s.key(buf[len(statePrefix) : len(statePrefix)+keyIDLen])
+	if k == nil {
+		return Opened{}, errInvalidState
+	}
+	var id [stateIDLen]byte
+	b64.EncodeURL(id[:], buf[aadLen:aadLen+nonceLen]) // before open: in FIPS mode, the claims are opened over the nonce
+	plain, err := k.open(buf)
+	if err != nil {
+		return Opened{}, errInvalidState
+	}
+	var c claims
+	if !readClaims(plain, &c) {
+		return Opened{}, errInvalidState
+	}
+	expiry := int64(binary.BigEndian.Uint64(buf[len(statePrefix)+keyIDLen : aadLen]))
+	if err := s.check(&c, &call, args, argsErr); err != nil {
+		return Opened{}, err
+	}
+	// The Opened keeps a copy of the ID and the rounds, together: the
+	// ID is written just before the rounds, over claims already checked.
+	// It fits: the claims take 13 bytes at least, and the prefix, header
+	// and nonce 32 before them.
+	rounds := cap(buf) - cap(c.state) // c.state is in buf's storage
+	if rounds < stateIDLen || rounds+len(c.state) > len(buf) {
+		return Opened{}, errInvalidState // unreachable: k.open opens in place
+	}
+	copy(buf[rounds-stateIDLen:], id[:])
+	text := string(buf[rounds-stateIDLen : rounds+len(c.state)])
+	// The result is written in place: copied, it would be read before its
+	// stores had landed.
+	st.IssuedAt, st.ID, st.rounds = time.UnixMilli(c.issuedAt).UTC(), text[:stateIDLen], text[stateIDLen:]
+	st.sealedExpiry = expiry
+	if s.maxAge > 0 {
+		// In milliseconds, as the issue time is: later than now and the
+		// skew, to the nanosecond, is later than their millisecond.
+		if c.issuedAt > now.Add(s.skew).UnixMilli() {
+			return Opened{}, msg.Errorf(ErrInvalidState, "issued at %s, later than %s allows with a clock skew of %v",
+				st.IssuedAt.Format(time.RFC3339Nano), now.UTC().Format(time.RFC3339Nano), s.skew)
+		}
+		if age := s.maxAge.Milliseconds(); c.issuedAt <= noExpiry-age {
+			expiry = min(expiry, c.issuedAt+age)
+		}
+	}
+	if expiry != noExpiry {
+		st.ExpiresAt = time.UnixMilli(expiry).UTC()
+		// The header's expiry is the earliest of the requests' too: only a
+		// state that has expired needs them read.
+		if !now.Before(st.ExpiresAt) {
+			return Opened{}, s.expired(st, now)
+		}
+	}
+	return st, nil
+}
+
+// check reports whether the claims c were sealed for call on s, given
+// the binding of its arguments and the error of computing it.
+func (s *Sealer) check(c *claims, call *Call, args []byte, argsErr error) error {
+	if string(c.audience) != s.audience {
+		return msg.Errorf(ErrMismatch, "it was sealed for another audience, not %s", msg.Quote(s.audience))
+	}
+	if string(c.tool) != call.Tool {
+		return msg.Errorf(ErrMismatch, "it was sealed for another tool, not %s", msg.Quote(call.Tool))
+	}
+	if argsErr != nil {
+		return argsErr
+	}
+	if !bytes.Equal(c.args, args) {
+		return msg.Errorf(ErrMismatch, "it was sealed for other arguments to %s", msg.Quote(call.Tool))
+	}
+	if string(c.principal) != call.Principal {
+		return msg.Errorf(ErrMismatch, "it was sealed for another principal")
+	}
+	return nil
+}
+
+// expired returns the error of st, which has expired at now, naming the
+// limit it reached.
+func (s *Sealer) expired(st Opened, now time.Time) error {
+	for _, r := range st.Requests() {
+		if r.Expired(now) {
+			return msg.Errorf(toolnexus.ErrExpired, "request %s expired at %s", msg.Quote(r.ID), r.ExpiresAt)
+		}
+	}
+	if s.maxAge > 0 && !now.Before(st.IssuedAt.Add(s.maxAge)) {
+		return msg.Errorf(toolnexus.ErrExpired, "the state issued at %s has passed the maximum age of %v",
+			st.IssuedAt.Format(time.RFC3339Nano), s.maxAge)
+	}
+	return msg.Errorf(toolnexus.ErrExpired, "the state expired at %s", st.ExpiresAt.Format(time.RFC3339Nano))
+}
+
+// Claim marks st, which [Sealer.Open] returned, as finished, once
+// for all the servers that share s's [ClaimStore]: call it before running
+// the tool with st's answers, and run the tool only when it succeeds. A
+// second Claim of the same state reports [ErrReplayed]; a store that
+// fails reports [ErrClaimStore], wrapping the store's error, and the call
+// must be refused, never run unchecked. Without a ClaimStore, Claim does
+// nothing: a state may then finish any number of times until it expires.
+//
+// The claim lasts until the state can open on no server: until the expiry
+// its sealer wrote in it, which no server's maximum age extends, plus
+// [MaxClockSkew], the most by which a server's clock may lag. A state
+// is so used at most once: taken before the tool runs, its claim stays when
+// the tool does not finish (the process crashed, or the tool panicked,
+// perhaps after it acted), and the client's retry is refused as a state
+// already used. Each call runs at most once; one may not run at all.
+func (s *Sealer) Claim(ctx context.Context, st Opened) error {
+	if s.claims == nil {
+		return nil
+	}
+	if st.ID == "" || st.ExpiresAt.IsZero() {
+		return msg.Errorf(ErrInvalidState, "the state to claim has no ID or no expiry: claim the Opened value that Open returned")
+	}
+	until := st.ExpiresAt
+	if st.sealedExpiry != 0 && st.sealedExpiry != noExpiry {
+		until = time.UnixMilli(st.sealedExpiry).UTC()
+	}
+	fresh, err := s.claims.Claim(ctx, st.ID, until.Add(MaxClockSkew))
+	if err != nil {
+		return fmt.Errorf("%w: state %s: %w", ErrClaimStore, st.ID, err)
+	}
+	if !fresh {
+		return msg.Errorf(ErrReplayed, "state %s has already been used", st.ID)
+	}
+	return nil
+}
+
+// Expiry returns the time until which state, sealed by a
+// [Sealer], may be accepted, or the zero time for a state that never
+// expires, without the key: a host that received an MCP input_required
+// result can tell how long its call can stay parked. The time is read from
+// the state's header, which the server authenticates but the host cannot:
+// it is the server's word, to the millisecond, and the server may refuse
+// the state earlier (a key retired, a shorter maximum age, a state already
+// used). It reports [ErrInvalidState] for a string that is not a state.
+func Expiry(state string) (time.Time, error) {
+	buf, err := decodeState(nil, state)
+	if err != nil {
+		return time.Time{}, err
+	}
+	expiry := int64(binary.BigEndian.Uint64(buf[len(statePrefix)+keyIDLen : aadLen]))
+	if expiry == noExpiry {
+		return time.Time{}, nil
+	}
+	return time.UnixMilli(expiry).UTC(), nil
+}
+
+// errInvalidState is the one error of a state that fails to open: it does
+// not say which check failed.
+var errInvalidState = msg.Errorf(ErrInvalidState, "not sealed with this key, or altered")
+
+func init() {
+	wire.Register(reflect.TypeFor[Call](), "Arguments")
+	wire.Register(reflect.TypeFor[State]())
+	wire.Register(reflect.TypeFor[Opened]())
+	wire.Register(reflect.TypeFor[Options](), "Keys")
+}
