@@ -52,7 +52,7 @@ var anthropicImages = map[string]bool{"image/jpeg": true, "image/png": true, "im
 // AnthropicToolResult returns r as an Anthropic Messages tool_result block
 // answering the tool_use toolUseID, with IsError sent as is_error. Its
 // content is the text first, as text blocks (Output, then each text part and
-// placeholder in order, empty texts left out), then the media in the order
+// placeholderText in order, empty texts left out), then the media in the order
 // of Parts; metadata is never sent, so a suspension goes as its Output. A
 // result with no text and no media has no content key.
 //
@@ -64,7 +64,7 @@ var anthropicImages = map[string]bool{"image/jpeg": true, "image/png": true, "im
 // whose base64 is over 32 MB (the limits the API documents) becomes its
 // placeholder, which gives the size of the base64.
 func (r ToolResult) AnthropicToolResult(toolUseID string) AnthropicToolResultBlock {
-	texts, media := layout(r, anthropicCarries, func(_ int, p ContentPart) AnthropicContentBlock {
+	texts, media := layoutParts(r, anthropicCarries, func(_ int, p ContentPart) AnthropicContentBlock {
 		return anthropicBlock(p)
 	})
 	content := make([]AnthropicContentBlock, 0, len(texts)+len(media))
@@ -89,13 +89,13 @@ func anthropicCarries(p ContentPart) carry {
 	mt := mediaType(p.MIMEType)
 	switch {
 	case p.Type != PartImage && p.Type != PartFile:
-		return refuse(UnsupportedType)
+		return refusedFor(UnsupportedType)
 	case p.Type == PartImage && !anthropicImages[mt], p.Type == PartFile && mt != "application/pdf" && !isTextType(mt):
-		return refuse(UnsupportedMediaType)
+		return refusedFor(UnsupportedMediaType)
 	case p.URL != "" && isTextType(mt):
-		return refuse(UnsupportedURL)
+		return refusedFor(UnsupportedURL)
 	case p.URL != "" && !webURL(p.URL):
-		return refuse(UnsupportedURLScheme)
+		return refusedFor(UnsupportedURLScheme)
 	case p.URL != "":
 		return carry{}
 	case p.Type == PartImage && len(p.Data) > anthropicMaxImage:
@@ -104,7 +104,7 @@ func anthropicCarries(p ContentPart) carry {
 		return overLimit(anthropicRequestLimit)
 	case isTextType(mt):
 		if _, ok := decodeText(p.Data); !ok {
-			return refuse(UnsupportedEncoding)
+			return refusedFor(UnsupportedEncoding)
 		}
 	}
 	return carry{}

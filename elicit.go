@@ -95,7 +95,7 @@ func answerSchema(prompt string, choices []string) json.RawMessage {
 // [Request.Validate], for a [KindSampling] or [KindRoots] request, which no
 // elicitation asks (see [Request.MCPInputRequest]), for data that holds
 // both "schema" and "choices", and for choices that are not a non-empty
-// list of strings.
+// readList of strings.
 //
 // The request's ID is the key of the elicitation in an MCP input_required
 // result, and the key of its answer when the client retries the call.
@@ -244,12 +244,12 @@ func AnswerFromMCPElicitResult(id string, res MCPElicitResult) (Answer, error) {
 	if res.Action == "accept" {
 		return Answer{ID: id, OK: true, Data: res.Content}, nil
 	}
-	return refusal(id, res.Action)
+	return declinedAnswer(id, res.Action)
 }
 
-// refusal returns the answer an elicitation action other than accept
+// declinedAnswer returns the answer an elicitation action other than accept
 // gives.
-func refusal(id, action string) (Answer, error) {
+func declinedAnswer(id, action string) (Answer, error) {
 	switch action {
 	case "decline":
 		return Answer{ID: id, Reason: ReasonDeclined}, nil

@@ -110,10 +110,10 @@ func ExampleToolResult_Unsupported() {
 		return
 	}
 	r := toolnexus.Ok("Sales chart for May", clip, img)
-	for _, u := range r.Unsupported(toolnexus.Anthropic) {
+	for _, u := range r.Unsupported(toolnexus.DestinationAnthropic) {
 		fmt.Println(u.Index, u.Part, u.Reason)
 	}
-	fmt.Println(len(r.Unsupported(toolnexus.Gemini)), len(r.Unsupported(toolnexus.MCP)))
+	fmt.Println(len(r.Unsupported(toolnexus.DestinationGemini)), len(r.Unsupported(toolnexus.DestinationMCP)))
 	// Output:
 	// 0 audio (audio/wav, 12 bytes) type
 	// 1 image (image/png, url) urlScheme

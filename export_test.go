@@ -36,13 +36,13 @@ func JSONBase64(data []byte) (string, bool, error) {
 // UnmarshalJSON method would call it.
 func DecodeExact(data []byte) (ToolResult, error) {
 	var r ToolResult
-	err := unmarshal(data, &r, (*jsonReader).toolResult)
+	err := unmarshalExact(data, &r, (*jsonReader).toolResult)
 	return r, err
 }
 
 // DecodeExactPart reads one part as DecodeExact reads the parts of a result.
 func DecodeExactPart(data []byte) (ContentPart, error) {
 	var p ContentPart
-	err := unmarshal(data, &p, (*jsonReader).part)
+	err := unmarshalExact(data, &p, (*jsonReader).part)
 	return p, err
 }

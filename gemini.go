@@ -94,7 +94,7 @@ func (r ToolResult) geminiResponse(name, id string, vertex bool) GeminiFunctionR
 	if vertex {
 		carries = vertexCarries
 	}
-	texts, media := layout(r, carries, func(_ int, p ContentPart) GeminiFunctionResponsePart {
+	texts, media := layoutParts(r, carries, func(_ int, p ContentPart) GeminiFunctionResponsePart {
 		return geminiPart(p)
 	})
 	key := "output"
@@ -126,11 +126,11 @@ func geminiDecides(p ContentPart, vertex bool) carry {
 	mt := mediaType(p.MIMEType)
 	switch {
 	case geminiTypes[mt] != p.Type:
-		return refuse(UnsupportedMediaType)
+		return refusedFor(UnsupportedMediaType)
 	case p.URL != "" && !vertex:
-		return refuse(UnsupportedURL)
+		return refusedFor(UnsupportedURL)
 	case p.URL != "" && !webURL(p.URL) && !hasPrefixFold(p.URL, "gs://"):
-		return refuse(UnsupportedURLScheme)
+		return refusedFor(UnsupportedURLScheme)
 	case p.URL != "":
 		return carry{}
 	case len(p.Data) > geminiMaxInline:

@@ -440,8 +440,9 @@ func (e *pathError) Error() string {
 
 func (e *pathError) Unwrap() error { return e.err }
 
-// at adds a level to the place an error names, when it names one.
-func at(err error, level string) error {
+// withPathStep adds a level to the place an error names, when it names
+// one.
+func withPathStep(err error, level string) error {
 	if e, ok := err.(*pathError); ok {
 		e.path = append(e.path, level)
 	}
@@ -536,7 +537,7 @@ func (d *jsonReader) anyValue() (any, error) {
 			}
 			v, err := d.anyValue()
 			if err != nil {
-				return nil, at(err, msg.KeyPath(string(key)))
+				return nil, withPathStep(err, msg.KeyPath(string(key)))
 			}
 			m[string(key)] = v
 		}
@@ -552,7 +553,7 @@ func (d *jsonReader) anyValue() (any, error) {
 			}
 			v, err := d.anyValue()
 			if err != nil {
-				return nil, at(err, indexPath(i))
+				return nil, withPathStep(err, indexPath(i))
 			}
 			list = append(list, v)
 		}
@@ -604,7 +605,7 @@ func (d *jsonReader) members(what string, member func(key []byte) (known bool, e
 			_, err = d.skip()
 		}
 		if err != nil {
-			return at(err, msg.KeyPath(string(key)))
+			return withPathStep(err, msg.KeyPath(string(key)))
 		}
 	}
 }
@@ -617,9 +618,9 @@ func (d *jsonReader) end() error {
 	return nil
 }
 
-// unmarshal decodes data into v with read, for the UnmarshalJSON methods: null
-// leaves v as it is, and an error leaves v unchanged.
-func unmarshal[T any](data []byte, v *T, read func(*jsonReader) (T, error)) error {
+// unmarshalExact decodes data into v with read, for the UnmarshalJSON methods:
+// null leaves v as it is, and an error leaves v unchanged.
+func unmarshalExact[T any](data []byte, v *T, read func(*jsonReader) (T, error)) error {
 	d := jsonReader{data: data}
 	var out T
 	var err error
@@ -690,14 +691,14 @@ func ParseToolResult(data []byte, maxBytes int64) (ToolResult, error) {
 // the last one wins. A null member is an absent one. A value of the wrong
 // type, or a string that is not UTF-8, reports [ErrInvalidJSON].
 func (r *Request) UnmarshalJSON(data []byte) error {
-	return unmarshal(data, r, (*jsonReader).request)
+	return unmarshalExact(data, r, (*jsonReader).request)
 }
 
 // UnmarshalJSON decodes an answer from JSON with exact keys ("id", "ok",
 // "data", "reason"), as [Request.UnmarshalJSON] does: {"id":"x","OK":true}
 // is not a granted answer.
 func (a *Answer) UnmarshalJSON(data []byte) error {
-	return unmarshal(data, a, (*jsonReader).answer)
+	return unmarshalExact(data, a, (*jsonReader).answer)
 }
 
 func (d *jsonReader) toolResult() (ToolResult, error) {
@@ -744,7 +745,7 @@ func (d *jsonReader) parts() ([]ContentPart, error) {
 		p, err := d.part()
 		if err != nil {
 			if _, ok := err.(*pathError); ok {
-				return nil, at(err, indexPath(len(parts)))
+				return nil, withPathStep(err, indexPath(len(parts)))
 			}
 			return nil, fmt.Errorf("part %d: %w", len(parts), err)
 		}

@@ -136,7 +136,7 @@ func (r ToolResult) MCPCallToolResult() MCPCallToolResult {
 		return MCPCallToolResult{Content: content, StructuredContent: structuredContent(r.Metadata), IsError: r.IsError}
 	}
 	uris := resourceURIs(r.Metadata)
-	texts, media := layout(r, mcpCarries, func(i int, p ContentPart) MCPContent {
+	texts, media := layoutParts(r, mcpCarries, func(i int, p ContentPart) MCPContent {
 		return mcpBlock(i, p, uris[i])
 	})
 	content := make([]MCPContent, 0, len(texts)+len(media))
@@ -314,7 +314,7 @@ func (d *jsonReader) mcpContents(m *mcpReader) error {
 		c, err := d.mcpContent()
 		if err != nil {
 			if _, ok := err.(*pathError); ok {
-				return at(err, indexPath(i)) // members adds .content
+				return withPathStep(err, indexPath(i)) // members adds .content
 			}
 			return fmt.Errorf("content[%d]: %w", i, err)
 		}
@@ -464,7 +464,7 @@ func (d *jsonReader) mcpInputRequest(what string) (MCPInputRequest, error) {
 	})
 	if err == nil && ir.Method == methodElicit {
 		_, err = readElicitParams(ir.Params)
-		err = at(err, ".params")
+		err = withPathStep(err, ".params")
 	}
 	return ir, err
 }
@@ -557,7 +557,7 @@ func (m *mcpReader) addRead(b MCPContent, canonical bool) {
 	p, ok := partFromMCP(b, canonical)
 	switch {
 	case !ok:
-		m.text(placeholder(p))
+		m.text(placeholderText(p))
 	case p.Type == PartText:
 		m.text(p.Text)
 	default:
@@ -653,7 +653,7 @@ func (c MCPCallToolResult) suspension() ToolResult {
 
 // partFromMCP returns the part for a non-text MCP block and true, or, when
 // the block cannot make a valid part, a part describing it for a
-// placeholder and false.
+// placeholderText and false.
 func partFromMCP(c MCPContent, canonical bool) (ContentPart, bool) {
 	switch c.Type {
 	case "image", "audio":
@@ -735,9 +735,9 @@ func canonicalBase64(data string) (string, bool) {
 // its MIME type and size when it has a mimeType or data, else just its type.
 func unknownPlaceholder(c MCPContent) string {
 	if c.MIMEType == "" && c.Data == "" {
-		return "[unsupported " + label(c.Type) + " part]"
+		return "[unsupported " + mimeLabel(c.Type) + " part]"
 	}
-	return placeholder(ContentPart{Type: PartType(c.Type), MIMEType: c.MIMEType, Data: c.Data})
+	return placeholderText(ContentPart{Type: PartType(c.Type), MIMEType: c.MIMEType, Data: c.Data})
 }
 
 // lastSegment returns the last segment of the path of an absolute or opaque

@@ -309,15 +309,12 @@ func TestMCPMIMETypeNoTrim(t *testing.T) {
 
 // TestFromMCPCallToolResultLimit checks that input over the limit is refused
 // before any of it is decoded, as a document too large, by
-// ParseMCPCallToolResult and the deprecated PartReader method alike.
+// ParseMCPCallToolResult.
 func TestFromMCPCallToolResultLimit(t *testing.T) {
 	t.Parallel()
 	in := []byte(`{"content":[{"type":"text","text":"0123456789"}]}`)
 	for name, parse := range map[string]func(data []byte, maxBytes int64) (toolnexus.ToolResult, error){
 		"ParseMCPCallToolResult": toolnexus.ParseMCPCallToolResult,
-		"PartReader.MCPCallToolResult": func(data []byte, maxBytes int64) (toolnexus.ToolResult, error) {
-			return toolnexus.PartReader{MaxBytes: maxBytes}.MCPCallToolResult(data)
-		},
 	} {
 		got, err := parse(in, int64(len(in)))
 		require.NoError(t, err, name)

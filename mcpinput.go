@@ -209,7 +209,7 @@ func RequestFromMCPInputRequest(id string, ir MCPInputRequest) Request {
 	case methodRoots:
 		return Request{ID: id, Kind: KindRoots, Prompt: rootsPrompt}
 	}
-	return Request{ID: id, Kind: KindInput, Prompt: "[unsupported MCP input request " + label(ir.Method) + "]"}
+	return Request{ID: id, Kind: KindInput, Prompt: "[unsupported MCP input request " + mimeLabel(ir.Method) + "]"}
 }
 
 // ElicitParams returns the params of ir, read with exact keys as
@@ -364,7 +364,7 @@ func (r Request) elicitAnswer(m map[string]any, form *elicitschema.Form) (Answer
 		return Answer{}, msg.Errorf(ErrInvalidMCP, "elicitation result for request %s: content is %s, not an object", msg.Quote(r.ID), msg.JSONKind(c))
 	}
 	if action != "accept" {
-		return refusal(r.ID, action)
+		return declinedAnswer(r.ID, action)
 	}
 	if form == nil {
 		if len(content) > 0 {

@@ -131,7 +131,7 @@ var openAIAudioFormats = map[string]string{
 // them before any of the user messages: OpenAI wants the tool messages
 // straight after the assistant message.
 func (r ToolResult) OpenAIChatMessages(toolCallID, toolName string) []OpenAIChatMessage {
-	texts, media := layout(r, openAIChatCarries, func(_ int, p ContentPart) OpenAIChatContentPart {
+	texts, media := layoutParts(r, openAIChatCarries, func(_ int, p ContentPart) OpenAIChatContentPart {
 		return openAIChatPart(p)
 	})
 	tool := OpenAIChatMessage{Role: "tool", ToolCallID: toolCallID, Content: r.Output}
@@ -164,12 +164,12 @@ func openAIChatCarries(p ContentPart) carry {
 	switch {
 	case p.Type == PartImage && !openAIImages[mt], p.Type == PartFile && !openAIFiles[mt],
 		p.Type == PartAudio && openAIAudioFormats[mt] == "":
-		return refuse(UnsupportedMediaType)
+		return refusedFor(UnsupportedMediaType)
 	case p.URL != "" && p.Type != PartImage:
-		return refuse(UnsupportedURL)
+		return refusedFor(UnsupportedURL)
 	case p.Type == PartFile && mt != "application/pdf":
 		if _, ok := textOf(mt, p.Data); !ok {
-			return refuse(UnsupportedEncoding)
+			return refusedFor(UnsupportedEncoding)
 		}
 		return carry{}
 	}
@@ -182,7 +182,7 @@ func openAIChatCarries(p ContentPart) carry {
 func openAIFetchAndSize(p ContentPart) carry {
 	switch {
 	case p.URL != "" && !webURL(p.URL):
-		return refuse(UnsupportedURLScheme)
+		return refusedFor(UnsupportedURLScheme)
 	case p.URL != "":
 		return carry{}
 	case p.Type == PartImage && p.Size() > openAIMaxImage:
@@ -230,7 +230,7 @@ func (r ToolResult) OpenAIResponsesOutput(callID string) OpenAIFunctionCallOutpu
 	if len(r.Parts) == 0 {
 		return o
 	}
-	texts, media := layout(r, openAIResponsesCarries, func(_ int, p ContentPart) OpenAIResponsesContent {
+	texts, media := layoutParts(r, openAIResponsesCarries, func(_ int, p ContentPart) OpenAIResponsesContent {
 		return openAIResponsesItem(p)
 	})
 	if len(texts)+len(media) == 0 {
@@ -250,9 +250,9 @@ func openAIResponsesCarries(p ContentPart) carry {
 	mt := mediaType(p.MIMEType)
 	switch {
 	case p.Type != PartImage && p.Type != PartFile:
-		return refuse(UnsupportedType)
+		return refusedFor(UnsupportedType)
 	case p.Type == PartImage && !openAIImages[mt], p.Type == PartFile && !openAIFiles[mt]:
-		return refuse(UnsupportedMediaType)
+		return refusedFor(UnsupportedMediaType)
 	}
 	return openAIFetchAndSize(p)
 }
@@ -318,7 +318,7 @@ func (r ToolResult) OpenAIAgentsToolResult(callID, turnID string) (OpenAIAgentsT
 		return OpenAIAgentsToolResult{}, msg.Errorf(ErrPending, "call %s waits on request %s", msg.Quote(callID), msg.Quote(req.ID))
 	}
 	o := OpenAIAgentsToolResult{Type: "agent.session.input.tool_result", CallID: callID, TurnID: turnID, Success: !r.IsError}
-	texts, media := layout(r, OpenAIAgents.carriesFor(r), func(_ int, p ContentPart) OpenAIAgentsContent {
+	texts, media := layoutParts(r, DestinationOpenAIAgents.carriesFor(r), func(_ int, p ContentPart) OpenAIAgentsContent {
 		if p.URL != "" {
 			return OpenAIAgentsContent{Type: "input_image", ImageURL: p.URL}
 		}
@@ -344,9 +344,9 @@ func (r ToolResult) OpenAIAgentsToolResult(callID, turnID string) (OpenAIAgentsT
 func openAIAgentsCarries(p ContentPart) carry {
 	switch {
 	case p.Type != PartImage:
-		return refuse(UnsupportedType)
+		return refusedFor(UnsupportedType)
 	case !openAIImages[mediaType(p.MIMEType)]:
-		return refuse(UnsupportedMediaType)
+		return refusedFor(UnsupportedMediaType)
 	}
 	return openAIFetchAndSize(p)
 }

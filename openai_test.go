@@ -311,9 +311,9 @@ func TestOpenAIAgentsUnsupported(t *testing.T) {
 	r := toolnexus.Error("failed", textNote, imagePNG, audioWAV)
 	assert.Equal(t, `[{"index":1,"part":"image (image/png, 8 bytes)","reason":"failed","placeholder":"[unsupported image part (image/png, 8 bytes)]"},`+
 		`{"index":2,"part":"audio (audio/wav, 12 bytes)","reason":"failed","placeholder":"[unsupported audio part (audio/wav, 12 bytes)]"}]`,
-		mustJSON(t, r.Unsupported(toolnexus.OpenAIAgents)))
+		mustJSON(t, r.Unsupported(toolnexus.DestinationOpenAIAgents)))
 	assert.Equal(t, "failed\nnote\n[unsupported image part (image/png, 8 bytes)]\n[unsupported audio part (audio/wav, 12 bytes)]", agentsResult(t, r).Error)
 	ok := toolnexus.Ok("done", imagePNG, audioWAV)
 	assert.Equal(t, `[{"index":1,"part":"audio (audio/wav, 12 bytes)","reason":"type","placeholder":"[unsupported audio part (audio/wav, 12 bytes)]"}]`,
-		mustJSON(t, ok.Unsupported(toolnexus.OpenAIAgents)))
+		mustJSON(t, ok.Unsupported(toolnexus.DestinationOpenAIAgents)))
 }

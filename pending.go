@@ -27,11 +27,11 @@ func Pending(req Request) ToolResult {
 		req.ID = newID()
 	}
 	req.Kind = cmp.Or(req.Kind, KindInput)
-	return suspend(req)
+	return suspensionOf(req)
 }
 
-// suspend returns the suspension of req as it is.
-func suspend(req Request) ToolResult {
+// suspensionOf returns the suspension of req as it is.
+func suspensionOf(req Request) ToolResult {
 	return ToolResult{
 		Output:   requestText(req),
 		IsError:  true,
@@ -88,7 +88,7 @@ func PendingAll(reqs ...Request) ToolResult {
 // suspendAll returns the suspension on reqs, one or more, as they are: the
 // first under MetadataPending, the others under MetadataPendingMore.
 func suspendAll(reqs []Request) ToolResult {
-	r := suspend(reqs[0])
+	r := suspensionOf(reqs[0])
 	if len(reqs) > 1 {
 		texts := make([]string, len(reqs))
 		for i, req := range reqs {

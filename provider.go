@@ -7,15 +7,15 @@ import (
 	"github.com/toolnexus-go/toolnexus/internal/b64"
 )
 
-// layout splits r the way every destination sends a result (see the package
-// doc): texts holds Output, then each text part and each placeholder in the
-// order of Parts, leaving out empty text; media holds, in order, the block
-// that block makes of each other part. Whether a part is carried is decided
-// by verdict with carries, the destination's decision, as
+// layoutParts splits r the way every destination sends a result (see the
+// package doc): texts holds Output, then each text part and each placeholder
+// in the order of Parts, leaving out empty text; media holds, in order, the
+// block that block makes of each other part. Whether a part is carried is
+// decided by carryOf with carries, the destination's decision, as
 // [ToolResult.Unsupported] decides it: a part that fails
-// [ContentPart.Validate] or that carries refuses leaves its placeholder
-// among the texts. block sees only the parts carried.
-func layout[B any](r ToolResult, carries func(ContentPart) carry, block func(i int, p ContentPart) B) (texts []string, media []B) {
+// [ContentPart.Validate] or that carries refuses leaves its placeholder among
+// the texts. block sees only the parts carried.
+func layoutParts[B any](r ToolResult, carries func(ContentPart) carry, block func(i int, p ContentPart) B) (texts []string, media []B) {
 	n := 0
 	for _, p := range r.Parts {
 		if p.Type != PartText {
@@ -35,7 +35,7 @@ func layout[B any](r ToolResult, carries func(ContentPart) carry, block func(i i
 			addText(p.Text)
 			continue
 		}
-		if why := verdict(p, carries); why.reason != "" {
+		if why := carryOf(p, carries); why.reason != "" {
 			addText(why.placeholder(p))
 			continue
 		}
@@ -57,14 +57,14 @@ func webURL(u string) bool {
 	return hasPrefixFold(u, "https://") || hasPrefixFold(u, "http://")
 }
 
-// placeholder is the text that stands for a part a destination cannot carry:
-// "[unsupported image part (image/png, 82 bytes)]", or for a part that only
-// has a URL, "[unsupported file part (application/pdf, url https://…)]";
+// placeholderText is the text that stands for a part a destination cannot
+// carry: "[unsupported image part (image/png, 82 bytes)]", or for a part that
+// only has a URL, "[unsupported file part (application/pdf, url https://…)]";
 // data that is not base64 shows its own length, "(image/png, 11 bytes, not
-// base64)", for its decoded size would be a guess. It never holds the
-// payload. A type or MIME type that is not a short token
-// shows as "unknown", so that odd input cannot inject text.
-func placeholder(p ContentPart) string {
+// base64)", for its decoded size would be a guess. It never holds the payload.
+// A type or MIME type that is not a short token shows as "unknown", so that
+// odd input cannot inject text.
+func placeholderText(p ContentPart) string {
 	return string(appendPlaceholder(make([]byte, 0, 64), p, "", false))
 }
 
@@ -89,10 +89,10 @@ func tooLargeBase64(p ContentPart, limit string) string {
 // its decoded bytes.
 func appendPlaceholder(b []byte, p ContentPart, why string, inBase64 bool) []byte {
 	b = append(b, "[unsupported "...)
-	b = append(b, label(string(p.Type))...)
+	b = append(b, mimeLabel(string(p.Type))...)
 	b = append(b, " part ("...)
 	if p.MIMEType != "" {
-		b = append(b, label(p.MIMEType)...)
+		b = append(b, mimeLabel(p.MIMEType)...)
 		b = append(b, ", "...)
 	}
 	switch {
@@ -123,9 +123,9 @@ func appendPlaceholder(b []byte, p ContentPart, why string, inBase64 bool) []byt
 // maxLabel is the longest type or MIME type a placeholder shows.
 const maxLabel = 64
 
-// label returns s when it is a short run of the characters of a MIME type,
+// mimeLabel returns s when it is a short run of the characters of a MIME type,
 // else "unknown".
-func label(s string) string {
+func mimeLabel(s string) string {
 	if s == "" || len(s) > maxLabel {
 		return "unknown"
 	}

@@ -586,15 +586,6 @@ func ParseMCPCallToolResult(data []byte, maxBytes int64) (ToolResult, error) {
 	return parseMCP(data, maxBytes)
 }
 
-// MCPCallToolResult reads data as [ParseMCPCallToolResult] does, with
-// MaxBytes as the most bytes of JSON.
-//
-// Deprecated: use ParseMCPCallToolResult, which takes the limit as an
-// argument, as ParseToolResult does.
-func (pr PartReader) MCPCallToolResult(data []byte) (ToolResult, error) {
-	return ParseMCPCallToolResult(data, pr.MaxBytes)
-}
-
 // openPeerJSON is the first step of reading data, a JSON document from
 // another process: it refuses data longer than maxBytes (zero or less means
 // no limit), and data that is not an object, naming its type, or, when it

@@ -47,9 +47,9 @@ const maxShown = 256
 // one by one.
 const maxItems = 64
 
-// shown is a metadata string as it is logged: a data URL without its
+// shownString is a metadata string as it is logged: a data URL without its
 // payload, and cut at maxShown bytes.
-func shown(s string) string {
+func shownString(s string) string {
 	if isDataURL(s) {
 		return redactDataURL(s)
 	}
@@ -559,8 +559,8 @@ func (w *walk) once(v reflect.Value) bool {
 	return true
 }
 
-// seen describes a reference shown already, along a cycle or another path.
-func seen(v reflect.Value) slog.Value {
+// seenAbove describes a reference shown already, along a cycle or another path.
+func seenAbove(v reflect.Value) slog.Value {
 	if v.Kind() == reflect.Pointer {
 		return slog.StringValue(fmt.Sprintf("%s (seen above)", v.Type()))
 	}
@@ -580,7 +580,7 @@ func (r ToolResult) logValue(w *walk, depth int) slog.Value {
 	if len(r.Metadata) > 0 {
 		meta := make([]slog.Attr, 0, len(r.Metadata))
 		if !w.once(reflect.ValueOf(r.Metadata)) {
-			meta = append(meta, slog.Attr{Key: "metadata", Value: seen(reflect.ValueOf(r.Metadata))})
+			meta = append(meta, slog.Attr{Key: "metadata", Value: seenAbove(reflect.ValueOf(r.Metadata))})
 			return slog.GroupValue(append(attrs, meta...)...)
 		}
 		for _, k := range msg.SortedKeys(r.Metadata) {
@@ -608,12 +608,12 @@ func (w *walk) logValue(v any, depth int) slog.Value {
 		float32, float64, time.Time, time.Duration:
 		return slog.AnyValue(v)
 	case string:
-		return slog.StringValue(shown(v))
+		return slog.StringValue(shownString(v))
 	case map[string]any:
 		if looksLikePart(v) {
 			mimeType, _ := v["mimeType"].(string)
 			data, _ := v["data"].(string)
-			return ContentPart{Type: PartType(shown(fmt.Sprint(v["type"]))), MIMEType: shown(mimeType), Data: data}.LogValue()
+			return ContentPart{Type: PartType(shownString(fmt.Sprint(v["type"]))), MIMEType: shownString(mimeType), Data: data}.LogValue()
 		}
 	case ToolResult:
 		if depth <= jsonscan.MaxDepth {
@@ -624,7 +624,7 @@ func (w *walk) logValue(v any, depth int) slog.Value {
 			return slog.StringValue("*toolnexus.ToolResult(nil)")
 		}
 		if !w.once(reflect.ValueOf(v)) {
-			return seen(reflect.ValueOf(v))
+			return seenAbove(reflect.ValueOf(v))
 		}
 		if depth <= jsonscan.MaxDepth {
 			return v.logValue(w, depth+1)
@@ -648,17 +648,17 @@ func (w *walk) logValue(v any, depth int) slog.Value {
 			// Parts hold no reference: a slice of them, logged twice, is
 			// logged twice at the same cost.
 			if rv.Type().Elem() != partType && !w.once(rv) {
-				return seen(rv)
+				return seenAbove(rv)
 			}
 			return w.itemsLogValue(rv, depth)
 		}
 		return slog.StringValue(fmt.Sprintf("%T (len %d)", v, rv.Len()))
 	case reflect.String:
-		return slog.StringValue(shown(rv.String()))
+		return slog.StringValue(shownString(rv.String()))
 	case reflect.Pointer:
 		if depth <= jsonscan.MaxDepth && !rv.IsNil() && w.holdsParts(rv) {
 			if !w.once(rv) {
-				return seen(rv)
+				return seenAbove(rv)
 			}
 			return w.logValue(rv.Elem().Interface(), depth+1)
 		}
@@ -686,7 +686,7 @@ func (w *walk) itemsLogValue(v reflect.Value, depth int) slog.Value {
 		keys := v.MapKeys()
 		slices.SortFunc(keys, func(a, b reflect.Value) int { return strings.Compare(fmt.Sprint(a), fmt.Sprint(b)) })
 		for _, k := range keys {
-			attrs = append(attrs, slog.Attr{Key: shown(fmt.Sprint(k)), Value: w.logValue(v.MapIndex(k).Interface(), depth+1)})
+			attrs = append(attrs, slog.Attr{Key: shownString(fmt.Sprint(k)), Value: w.logValue(v.MapIndex(k).Interface(), depth+1)})
 		}
 		return slog.GroupValue(attrs...)
 	}
@@ -1053,7 +1053,7 @@ func (w *walk) wireLogValue(v reflect.Value, depth int) slog.Value {
 			return slog.StringValue(v.Type().String())
 		}
 		if v.Kind() == reflect.Pointer && !w.once(v) {
-			return seen(v)
+			return seenAbove(v)
 		}
 		v, depth = v.Elem(), depth+1
 	}
@@ -1074,7 +1074,7 @@ func (w *walk) wireLogValue(v reflect.Value, depth int) slog.Value {
 	}
 	switch v.Kind() {
 	case reflect.String:
-		return slog.StringValue(shown(v.String()))
+		return slog.StringValue(shownString(v.String()))
 	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
 		return slog.AnyValue(v.Interface())
@@ -1083,14 +1083,14 @@ func (w *walk) wireLogValue(v reflect.Value, depth int) slog.Value {
 			return slog.StringValue(fmt.Sprintf("%s (len %d)", v.Type(), v.Len()))
 		}
 		if v.Kind() != reflect.Array && !w.once(v) {
-			return seen(v)
+			return seenAbove(v)
 		}
 		attrs := make([]slog.Attr, 0, v.Len())
 		if v.Kind() == reflect.Map {
 			keys := v.MapKeys()
 			slices.SortFunc(keys, func(a, b reflect.Value) int { return strings.Compare(fmt.Sprint(a), fmt.Sprint(b)) })
 			for _, k := range keys {
-				attrs = append(attrs, slog.Attr{Key: shown(fmt.Sprint(k)), Value: w.wireLogValue(v.MapIndex(k), depth+1)})
+				attrs = append(attrs, slog.Attr{Key: shownString(fmt.Sprint(k)), Value: w.wireLogValue(v.MapIndex(k), depth+1)})
 			}
 		} else {
 			for i := range v.Len() {

@@ -355,7 +355,7 @@ func (d *jsonReader) turn() (Turn, error) {
 		if string(key) != "calls" {
 			return false, nil
 		}
-		t.Calls, err = list(d, "calls", (*jsonReader).toolCall)
+		t.Calls, err = readList(d, "calls", (*jsonReader).toolCall)
 		return true, err
 	})
 	return t, err
@@ -379,7 +379,7 @@ func (d *jsonReader) toolCall() (ToolCall, error) {
 				c.Result, err = d.toolResult()
 			}
 		case "answers":
-			c.Answers, err = list(d, "answers", (*jsonReader).answer)
+			c.Answers, err = readList(d, "answers", (*jsonReader).answer)
 		default:
 			return false, nil
 		}
@@ -388,8 +388,8 @@ func (d *jsonReader) toolCall() (ToolCall, error) {
 	return c, err
 }
 
-// list reads an array of objects with read, or null as nil.
-func list[T any](d *jsonReader, key string, read func(*jsonReader) (T, error)) ([]T, error) {
+// readList reads an array of objects with read, or null as nil.
+func readList[T any](d *jsonReader, key string, read func(*jsonReader) (T, error)) ([]T, error) {
 	if d.null() {
 		return nil, nil
 	}

@@ -6,13 +6,13 @@ type Destination string
 
 // The destinations the converters of [ToolResult] write for.
 const (
-	Anthropic       Destination = "anthropic"        // [ToolResult.AnthropicToolResult]
-	OpenAIChat      Destination = "openai-chat"      // [ToolResult.OpenAIChatMessages]
-	OpenAIResponses Destination = "openai-responses" // [ToolResult.OpenAIResponsesOutput]
-	Gemini          Destination = "gemini"           // [ToolResult.GeminiFunctionResponse]
-	Vertex          Destination = "vertex"           // [ToolResult.VertexFunctionResponse]
-	MCP             Destination = "mcp"              // [ToolResult.MCPCallToolResult]
-	OpenAIAgents    Destination = "openai-agents"    // [ToolResult.OpenAIAgentsToolResult]
+	DestinationAnthropic       Destination = "anthropic"        // [ToolResult.AnthropicToolResult]
+	DestinationOpenAIChat      Destination = "openai-chat"      // [ToolResult.OpenAIChatMessages]
+	DestinationOpenAIResponses Destination = "openai-responses" // [ToolResult.OpenAIResponsesOutput]
+	DestinationGemini          Destination = "gemini"           // [ToolResult.GeminiFunctionResponse]
+	DestinationVertex          Destination = "vertex"           // [ToolResult.VertexFunctionResponse]
+	DestinationMCP             Destination = "mcp"              // [ToolResult.MCPCallToolResult]
+	DestinationOpenAIAgents    Destination = "openai-agents"    // [ToolResult.OpenAIAgentsToolResult]
 )
 
 // UnsupportedReason says why a destination does not carry a part.
@@ -83,7 +83,7 @@ func (r ToolResult) Unsupported(d Destination) []UnsupportedPart {
 		if p.Type == PartText {
 			continue
 		}
-		why := verdict(p, carries)
+		why := carryOf(p, carries)
 		if why.reason == "" {
 			continue
 		}
@@ -95,8 +95,8 @@ func (r ToolResult) Unsupported(d Destination) []UnsupportedPart {
 // carriesFor returns the decision of d for the parts of r: a destination
 // that takes a failed call's text only carries none of a failed r.
 func (d Destination) carriesFor(r ToolResult) func(ContentPart) carry {
-	if d == OpenAIAgents && r.IsError {
-		return func(ContentPart) carry { return refuse(UnsupportedFailed) }
+	if d == DestinationOpenAIAgents && r.IsError {
+		return func(ContentPart) carry { return refusedFor(UnsupportedFailed) }
 	}
 	return d.carries()
 }
@@ -104,22 +104,22 @@ func (d Destination) carriesFor(r ToolResult) func(ContentPart) carry {
 // carries returns the decision of d: why it does not carry a valid part.
 func (d Destination) carries() func(ContentPart) carry {
 	switch d {
-	case Anthropic:
+	case DestinationAnthropic:
 		return anthropicCarries
-	case OpenAIChat:
+	case DestinationOpenAIChat:
 		return openAIChatCarries
-	case OpenAIResponses:
+	case DestinationOpenAIResponses:
 		return openAIResponsesCarries
-	case Gemini:
+	case DestinationGemini:
 		return geminiCarries
-	case Vertex:
+	case DestinationVertex:
 		return vertexCarries
-	case MCP:
+	case DestinationMCP:
 		return mcpCarries
-	case OpenAIAgents:
+	case DestinationOpenAIAgents:
 		return openAIAgentsCarries
 	}
-	return func(ContentPart) carry { return refuse(UnsupportedDestination) }
+	return func(ContentPart) carry { return refusedFor(UnsupportedDestination) }
 }
 
 // carry is whether a destination carries a part, and if not, why; the zero carry
@@ -129,23 +129,23 @@ type carry struct {
 	limit  SizeLimit
 }
 
-// refuse returns the carry that refuses a part for reason.
-func refuse(reason UnsupportedReason) carry { return carry{reason: reason} }
+// refusedFor returns the carry that refuses a part for reason.
+func refusedFor(reason UnsupportedReason) carry { return carry{reason: reason} }
 
 // overLimit returns the carry that refuses a part over limit.
 func overLimit(limit SizeLimit) carry { return carry{reason: UnsupportedSize, limit: limit} }
 
-// verdict returns why carries, the decision of a destination, does not
+// carryOf returns why carries, the decision of a destination, does not
 // carry the non-text part p: an invalid part is never carried, and carries
 // decides on valid parts only.
-func verdict(p ContentPart, carries func(ContentPart) carry) carry {
+func carryOf(p ContentPart, carries func(ContentPart) carry) carry {
 	if p.Validate() != nil {
-		return refuse(UnsupportedInvalid)
+		return refusedFor(UnsupportedInvalid)
 	}
 	return carries(p)
 }
 
-// placeholder returns the text that stands for p, refused for why.
+// placeholderText returns the text that stands for p, refused for why.
 func (why carry) placeholder(p ContentPart) string {
 	switch {
 	case why.reason == UnsupportedSize && why.limit.Base64:
@@ -153,5 +153,5 @@ func (why carry) placeholder(p ContentPart) string {
 	case why.reason == UnsupportedSize:
 		return tooLarge(p, why.limit.What)
 	}
-	return placeholder(p)
+	return placeholderText(p)
 }

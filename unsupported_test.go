@@ -16,13 +16,13 @@ import (
 // destinations maps the destination names of the shared tests to their
 // Destination.
 var destinations = map[string]toolnexus.Destination{
-	"anthropic":        toolnexus.Anthropic,
-	"openai chat":      toolnexus.OpenAIChat,
-	"openai responses": toolnexus.OpenAIResponses,
-	"gemini":           toolnexus.Gemini,
-	"vertex":           toolnexus.Vertex,
-	"mcp":              toolnexus.MCP,
-	"openai agents":    toolnexus.OpenAIAgents,
+	"anthropic":        toolnexus.DestinationAnthropic,
+	"openai chat":      toolnexus.DestinationOpenAIChat,
+	"openai responses": toolnexus.DestinationOpenAIResponses,
+	"gemini":           toolnexus.DestinationGemini,
+	"vertex":           toolnexus.DestinationVertex,
+	"mcp":              toolnexus.DestinationMCP,
+	"openai agents":    toolnexus.DestinationOpenAIAgents,
 }
 
 func TestUnsupported(t *testing.T) {
@@ -49,17 +49,17 @@ func TestUnsupported(t *testing.T) {
 		return `{"index":5,"part":"file (text/plain, 1 bytes)","reason":"` + reason + `","placeholder":"[unsupported file part (text/plain, 1 bytes)]"}`
 	}
 	want := map[toolnexus.Destination]string{
-		toolnexus.Anthropic: `[` + wav("type") + `,` + s3("urlScheme") + `,` + badText("encoding") + `,` + bmp + `,` + invalid + `]`,
-		toolnexus.OpenAIChat: `[` + s3("urlScheme") +
+		toolnexus.DestinationAnthropic: `[` + wav("type") + `,` + s3("urlScheme") + `,` + badText("encoding") + `,` + bmp + `,` + invalid + `]`,
+		toolnexus.DestinationOpenAIChat: `[` + s3("urlScheme") +
 			`,{"index":4,"part":"file (application/pdf, url)","reason":"url","placeholder":"[unsupported file part (application/pdf, url https://example.com/report.pdf)]"},` +
 			badText("encoding") + `,` + bmp + `,` + invalid + `]`,
-		toolnexus.OpenAIResponses: `[` + wav("type") + `,` + s3("urlScheme") + `,` + bmp + `,` + invalid + `]`,
-		toolnexus.Gemini: `[` + s3("url") +
+		toolnexus.DestinationOpenAIResponses: `[` + wav("type") + `,` + s3("urlScheme") + `,` + bmp + `,` + invalid + `]`,
+		toolnexus.DestinationGemini: `[` + s3("url") +
 			`,{"index":4,"part":"file (application/pdf, url)","reason":"url","placeholder":"[unsupported file part (application/pdf, url https://example.com/report.pdf)]"},` +
 			bmp + `,` + invalid + `]`,
-		toolnexus.Vertex: `[` + s3("urlScheme") + `,` + bmp + `,` + invalid + `]`,
-		toolnexus.MCP:    `[` + invalid + `]`,
-		toolnexus.OpenAIAgents: `[` + wav("type") + `,` + s3("urlScheme") +
+		toolnexus.DestinationVertex: `[` + s3("urlScheme") + `,` + bmp + `,` + invalid + `]`,
+		toolnexus.DestinationMCP:    `[` + invalid + `]`,
+		toolnexus.DestinationOpenAIAgents: `[` + wav("type") + `,` + s3("urlScheme") +
 			`,{"index":4,"part":"file (application/pdf, url)","reason":"type","placeholder":"[unsupported file part (application/pdf, url https://example.com/report.pdf)]"},` +
 			badText("type") + `,` + bmp + `,` + invalid + `]`,
 		"smoke-signals": `[` + strings.Join([]string{
@@ -77,7 +77,7 @@ func TestUnsupported(t *testing.T) {
 			assert.Equal(t, w, mustJSON(t, r.Unsupported(d)))
 		})
 	}
-	assert.Nil(t, toolnexus.Ok("text only", textNote).Unsupported(toolnexus.Anthropic))
+	assert.Nil(t, toolnexus.Ok("text only", textNote).Unsupported(toolnexus.DestinationAnthropic))
 }
 
 // TestUnsupportedSizeLimits reports each limit a part is over.
@@ -90,17 +90,17 @@ func TestUnsupportedSizeLimits(t *testing.T) {
 		part  toolnexus.ContentPart
 		limit toolnexus.SizeLimit
 	}{
-		{"anthropic image", toolnexus.Anthropic, image("image/png", big[:5<<20+4]),
+		{"anthropic image", toolnexus.DestinationAnthropic, image("image/png", big[:5<<20+4]),
 			toolnexus.SizeLimit{Bytes: 5 << 20, Base64: true, What: "the 5 MiB (5242880 bytes) of base64 Anthropic takes in an image"}},
-		{"anthropic document", toolnexus.Anthropic, file("application/pdf", big[:32_000_004], "a.pdf"),
+		{"anthropic document", toolnexus.DestinationAnthropic, file("application/pdf", big[:32_000_004], "a.pdf"),
 			toolnexus.SizeLimit{Bytes: 32_000_000, Base64: true, What: "the 32 MB (32000000 bytes) Anthropic takes in a request"}},
-		{"openai chat image", toolnexus.OpenAIChat, image("image/png", big[:26_666_668]),
+		{"openai chat image", toolnexus.DestinationOpenAIChat, image("image/png", big[:26_666_668]),
 			toolnexus.SizeLimit{Bytes: 20_000_000, What: "the 20 MB OpenAI takes in an image"}},
-		{"openai responses pdf", toolnexus.OpenAIResponses, file("application/pdf", big[:42_666_672], "a.pdf"),
+		{"openai responses pdf", toolnexus.DestinationOpenAIResponses, file("application/pdf", big[:42_666_672], "a.pdf"),
 			toolnexus.SizeLimit{Bytes: 32_000_000, What: "the 32 MB OpenAI takes in a request's files"}},
-		{"gemini inline", toolnexus.Gemini, image("image/png", big[:100_000_004]),
+		{"gemini inline", toolnexus.DestinationGemini, image("image/png", big[:100_000_004]),
 			toolnexus.SizeLimit{Bytes: 100_000_000, Base64: true, What: "the 100 MB (100000000 bytes) of base64 Gemini takes inline"}},
-		{"gemini pdf", toolnexus.Gemini, file("application/pdf", big[:66_666_672], "a.pdf"),
+		{"gemini pdf", toolnexus.DestinationGemini, file("application/pdf", big[:66_666_672], "a.pdf"),
 			toolnexus.SizeLimit{Bytes: 50_000_000, What: "the 50 MB Gemini takes in a PDF"}},
 	}
 	for _, tt := range tests {
@@ -133,7 +133,7 @@ func TestUnsupportedAgrees(t *testing.T) {
 			r := toolnexus.Ok("out", p)
 			got := r.Unsupported(d)
 			var sent string
-			if d == toolnexus.Vertex {
+			if d == toolnexus.DestinationVertex {
 				sent = mustJSON(t, r.VertexFunctionResponse("lookup", "call_1"))
 			} else {
 				sent = mustJSON(t, send(name, r))

@@ -413,9 +413,9 @@ func (s *Runner) ask(ctx context.Context, c Call, reqs []toolnexus.Request) (map
 // error message says it, and its JSON in a ClientCapabilities object.
 type capability struct{ name, json string }
 
-// needs returns the capability the client must have declared to be asked
-// req.
-func needs(req toolnexus.Request) capability {
+// capabilityFor returns the capability the client must have declared to be
+// asked req.
+func capabilityFor(req toolnexus.Request) capability {
 	switch {
 	case req.Kind == toolnexus.KindAuthorization && req.URL != "":
 		return capability{"elicitation.url", `"elicitation":{"url":{}}`}
@@ -445,8 +445,8 @@ func (c Client) has(cap capability) bool {
 func (s *Runner) canAsk(ctx context.Context, c Call, reqs []toolnexus.Request) error {
 	var names, members []string
 	for _, req := range reqs {
-		cap := needs(req)
-		if c.Client.has(cap) || contains(names, cap.name) {
+		cap := capabilityFor(req)
+		if c.Client.has(cap) || slices.Contains(names, cap.name) {
 			continue
 		}
 		names = append(names, cap.name)
@@ -482,16 +482,6 @@ func (s *Runner) canAsk(ctx context.Context, c Call, reqs []toolnexus.Request) e
 // elicitation object, as one ClientCapabilities writes them.
 func mergeElicitation(data string) string {
 	return strings.Replace(data, `"elicitation":{"form":{}},"elicitation":{"url":{}}`, `"elicitation":{"form":{},"url":{}}`, 1)
-}
-
-// contains reports whether names holds name.
-func contains(names []string, name string) bool {
-	for _, n := range names {
-		if n == name {
-			return true
-		}
-	}
-	return false
 }
 
 // invalidState logs why c's state did not open and returns the error the

@@ -43,11 +43,11 @@ const (
 
 // b64Value maps a byte of the standard base64 alphabet to its 6-bit value,
 // and every other byte to 0xff.
-var b64Value = values(stdAlphabet)
+var b64Value = alphabetValues(stdAlphabet)
 
-// values maps each byte of alphabet to its 6-bit value, and every other
+// alphabetValues maps each byte of alphabet to its 6-bit value, and every other
 // byte to 0xff.
-func values(alphabet string) (t [256]byte) {
+func alphabetValues(alphabet string) (t [256]byte) {
 	for i := range t {
 		t[i] = 0xff
 	}
@@ -301,24 +301,24 @@ func encodeScalar(dst, src []byte, pairs *pairTable, tail *base64.Encoding) {
 		v1 := binary.BigEndian.Uint64(src[6:])
 		v2 := binary.BigEndian.Uint64(src[12:])
 		v3 := binary.BigEndian.Uint64(src[18:])
-		binary.LittleEndian.PutUint64(dst[di:], encode6(pairs, v0))
-		binary.LittleEndian.PutUint64(dst[di+8:], encode6(pairs, v1))
-		binary.LittleEndian.PutUint64(dst[di+16:], encode6(pairs, v2))
-		binary.LittleEndian.PutUint64(dst[di+24:], encode6(pairs, v3))
+		binary.LittleEndian.PutUint64(dst[di:], encodeSixBytes(pairs, v0))
+		binary.LittleEndian.PutUint64(dst[di+8:], encodeSixBytes(pairs, v1))
+		binary.LittleEndian.PutUint64(dst[di+16:], encodeSixBytes(pairs, v2))
+		binary.LittleEndian.PutUint64(dst[di+24:], encodeSixBytes(pairs, v3))
 		src = src[24:]
 		di += 32
 	}
 	for len(src) >= 8 {
-		binary.LittleEndian.PutUint64(dst[di:], encode6(pairs, binary.BigEndian.Uint64(src)))
+		binary.LittleEndian.PutUint64(dst[di:], encodeSixBytes(pairs, binary.BigEndian.Uint64(src)))
 		src = src[6:]
 		di += 8
 	}
 	tail.Encode(dst[di:], src)
 }
 
-// encode6 returns the eight characters that encode the top six bytes of v
-// in the alphabet of pairs, the first in the low byte.
-func encode6(pairs *pairTable, v uint64) uint64 {
+// encodeSixBytes returns the eight characters that encode the top six bytes of
+// v in the alphabet of pairs, the first in the low byte.
+func encodeSixBytes(pairs *pairTable, v uint64) uint64 {
 	return uint64(pairs[v>>52&0xfff]) |
 		uint64(pairs[v>>40&0xfff])<<16 |
 		uint64(pairs[v>>28&0xfff])<<32 |

@@ -13,7 +13,7 @@ import (
 
 // urlValue maps a character of urlAlphabet to its 6-bit value, and every
 // other byte to 0xff.
-var urlValue = values(urlAlphabet)
+var urlValue = alphabetValues(urlAlphabet)
 
 // urlShifted maps a character of urlAlphabet, at each of the four places
 // of a group, to its 6-bit value shifted to that place in 24 bits, and

@@ -269,7 +269,7 @@ func canonicalString(s []byte, i int) (content []byte, next int, ok bool) {
 			return s[start:i], i + 1, true
 		case b == '\\':
 			var canon [6]byte
-			r, n := unescape(s[i:])
+			r, n := canonUnescape(s[i:])
 			if n == 0 || !bytes.Equal(appendCanonRune(canon[:0], r), s[i:i+n]) {
 				return nil, i, false // not as the canonical form writes r
 			}
@@ -484,7 +484,7 @@ func (c *canonicalizer) str(s []byte, i int) (int, bool) {
 			c.out = append(out, '"')
 			return i + 1, true
 		case b == '\\':
-			r, n := unescape(s[i:])
+			r, n := canonUnescape(s[i:])
 			if n == 0 {
 				return i, false
 			}
@@ -504,10 +504,11 @@ func (c *canonicalizer) str(s []byte, i int) (int, bool) {
 	return i, false
 }
 
-// unescape returns the rune of the escape at the start of s and its length,
-// or a length of 0 for an escape it leaves to encoding/json: one that is not
-// JSON, and a surrogate, paired or not, which a decoder may read otherwise.
-func unescape(s []byte) (rune, int) {
+// canonUnescape returns the rune of the escape at the start of s and its
+// length, or a length of 0 for an escape it leaves to encoding/json: one that
+// is not JSON, and a surrogate, paired or not, which a decoder may read
+// otherwise.
+func canonUnescape(s []byte) (rune, int) {
 	r, next := Escape(s, 0)
 	if r < 0 || r > 0xffff { // a rune past the BMP comes from a surrogate pair
 		return 0, 0

@@ -165,9 +165,9 @@ var hexDigit = func() (t [256]byte) {
 	return t
 }()
 
-// hex4 reads the four hex digits of a \u escape at b[i:], and returns -1 and
-// the index of the first byte that is not one (len(b) when b ends first).
-func hex4(b []byte, i int) (rune, int) {
+// hexEscape reads the four hex digits of a \u escape at b[i:], and returns -1
+// and the index of the first byte that is not one (len(b) when b ends first).
+func hexEscape(b []byte, i int) (rune, int) {
 	var r rune
 	for k := i; k < i+4; k++ {
 		if k >= len(b) {
@@ -207,14 +207,14 @@ func Escape(b []byte, i int) (rune, int) {
 	default:
 		return -1, i + 1
 	}
-	r, next := hex4(b, i+2)
+	r, next := hexEscape(b, i+2)
 	if r < 0 || !utf16.IsSurrogate(r) {
 		return r, next
 	}
 	if r >= 0xdc00 || next+1 >= len(b) || b[next] != '\\' || b[next+1] != 'u' {
 		return -2, next
 	}
-	lo, after := hex4(b, next+2)
+	lo, after := hexEscape(b, next+2)
 	if lo < 0 {
 		return -1, after
 	}

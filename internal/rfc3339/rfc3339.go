@@ -20,7 +20,7 @@ func Parse(s string) (time.Time, bool) {
 	if t, ok := parseUTC(s); ok {
 		return t, true
 	}
-	leap, ok := check(s)
+	leap, ok := checkGrammar(s)
 	if !ok {
 		return time.Time{}, false
 	}
@@ -35,13 +35,13 @@ func Parse(s string) (time.Time, bool) {
 	return t, err == nil
 }
 
-// check reports whether s is an RFC 3339 date-time, by the grammar
+// checkGrammar reports whether s is an RFC 3339 date-time, by the grammar
 // of its section 5.6 and the rules of 5.7: a day of its month, an hour
 // 00-23, a minute 00-59, a second 00-59 or 60 for a leap second, which is
 // the last second of a minute 23:59 in UTC once the offset is applied, and
 // an offset of hours 00-23 and minutes 00-59. It also reports whether s is
 // such a leap second.
-func check(s string) (leap, ok bool) {
+func checkGrammar(s string) (leap, ok bool) {
 	if len(s) < len("2006-01-02T15:04:05Z") || s[4] != '-' || s[7] != '-' || s[10] != 'T' && s[10] != 't' || s[13] != ':' || s[16] != ':' {
 		return false, false
 	}
