@@ -2,7 +2,11 @@ package toolnexus
 
 import (
 	"encoding/base64"
+	"fmt"
+	"log/slog"
 	"unicode/utf8"
+
+	"github.com/toolnexus-go/toolnexus/internal/wire"
 )
 
 // AnthropicToolResultBlock is an Anthropic Messages tool_result content
@@ -15,6 +19,18 @@ type AnthropicToolResultBlock struct {
 	Content   []AnthropicContentBlock `json:"content,omitempty"`
 }
 
+// String returns v's fields without payload, for %v.
+func (v AnthropicToolResultBlock) String() string { return showWire(v, false) }
+
+// GoString returns v in Go syntax without payload, for %#v.
+func (v AnthropicToolResultBlock) GoString() string { return showWire(v, true) }
+
+// Format prints v for every verb without payload, as [AnthropicToolResultBlock.String] (%#v: [AnthropicToolResultBlock.GoString]).
+func (v AnthropicToolResultBlock) Format(f fmt.State, verb rune) { wire.Format(f, verb, v) }
+
+// LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
+func (v AnthropicToolResultBlock) LogValue() slog.Value { return logWire(v) }
+
 // AnthropicContentBlock is one block of an Anthropic tool_result's content:
 // a "text" block with Text, or an "image" or "document" block with a Source.
 // A document carries the file part's name as its Title.
@@ -25,6 +41,18 @@ type AnthropicContentBlock struct {
 	Title  string           `json:"title,omitempty"`
 }
 
+// String returns v's fields without payload, for %v.
+func (v AnthropicContentBlock) String() string { return showWire(v, false) }
+
+// GoString returns v in Go syntax without payload, for %#v.
+func (v AnthropicContentBlock) GoString() string { return showWire(v, true) }
+
+// Format prints v for every verb without payload, as [AnthropicContentBlock.String] (%#v: [AnthropicContentBlock.GoString]).
+func (v AnthropicContentBlock) Format(f fmt.State, verb rune) { wire.Format(f, verb, v) }
+
+// LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
+func (v AnthropicContentBlock) LogValue() slog.Value { return logWire(v) }
+
 // AnthropicSource is where an Anthropic image or document block finds its
 // content: Type "base64" with MediaType and base64 Data, "text" with
 // MediaType "text/plain" and the text itself in Data, or "url" with URL.
@@ -34,6 +62,18 @@ type AnthropicSource struct {
 	Data      string `json:"data,omitempty"`
 	URL       string `json:"url,omitempty"`
 }
+
+// String returns v's fields without payload, for %v.
+func (v AnthropicSource) String() string { return showWire(v, false) }
+
+// GoString returns v in Go syntax without payload, for %#v.
+func (v AnthropicSource) GoString() string { return showWire(v, true) }
+
+// Format prints v for every verb without payload, as [AnthropicSource.String] (%#v: [AnthropicSource.GoString]).
+func (v AnthropicSource) Format(f fmt.State, verb rune) { wire.Format(f, verb, v) }
+
+// LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
+func (v AnthropicSource) LogValue() slog.Value { return logWire(v) }
 
 // Sizes the Anthropic Messages API documents, both counted on the base64 it
 // is sent. An image whose base64 is longer than 5 MiB is refused ("image

@@ -3,10 +3,13 @@ package toolnexus
 import (
 	"cmp"
 	"encoding/json"
+	"fmt"
+	"log/slog"
 	"sync"
 
 	"github.com/toolnexus-go/toolnexus/internal/elicitschema"
 	"github.com/toolnexus-go/toolnexus/internal/msg"
+	"github.com/toolnexus-go/toolnexus/internal/wire"
 )
 
 // MCPElicitParams is the params of an MCP elicitation/create request: what a
@@ -22,6 +25,18 @@ type MCPElicitParams struct {
 	ElicitationID   string          `json:"elicitationId,omitempty"`
 }
 
+// String returns v's fields without payload, for %v.
+func (v MCPElicitParams) String() string { return showWire(v, false) }
+
+// GoString returns v in Go syntax without payload, for %#v.
+func (v MCPElicitParams) GoString() string { return showWire(v, true) }
+
+// Format prints v for every verb without payload, as [MCPElicitParams.String] (%#v: [MCPElicitParams.GoString]).
+func (v MCPElicitParams) Format(f fmt.State, verb rune) { wire.Format(f, verb, v) }
+
+// LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
+func (v MCPElicitParams) LogValue() slog.Value { return logWire(v) }
+
 // MCPElicitResult is the result of an MCP elicitation: Action is "accept",
 // "decline" or "cancel", and Content holds the answer of an accepted form.
 // [AnswerFromMCPElicitResult] turns it into an [Answer].
@@ -29,6 +44,18 @@ type MCPElicitResult struct {
 	Action  string         `json:"action"`
 	Content map[string]any `json:"content,omitempty"`
 }
+
+// String returns v's fields without payload, for %v.
+func (v MCPElicitResult) String() string { return showWire(v, false) }
+
+// GoString returns v in Go syntax without payload, for %#v.
+func (v MCPElicitResult) GoString() string { return showWire(v, true) }
+
+// Format prints v for every verb without payload, as [MCPElicitResult.String] (%#v: [MCPElicitResult.GoString]).
+func (v MCPElicitResult) Format(f fmt.State, verb rune) { wire.Format(f, verb, v) }
+
+// LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
+func (v MCPElicitResult) LogValue() slog.Value { return logWire(v) }
 
 // The elicitation modes of MCP.
 const (

@@ -1,6 +1,12 @@
 package toolnexus
 
-import "strings"
+import (
+	"fmt"
+	"log/slog"
+	"strings"
+
+	"github.com/toolnexus-go/toolnexus/internal/wire"
+)
 
 // GeminiFunctionResponse is a Gemini functionResponse part, the value
 // [ToolResult.GeminiFunctionResponse] returns. Response is {"output": text}
@@ -12,6 +18,18 @@ type GeminiFunctionResponse struct {
 	Parts    []GeminiFunctionResponsePart `json:"parts,omitempty"`
 }
 
+// String returns v's fields without payload, for %v.
+func (v GeminiFunctionResponse) String() string { return showWire(v, false) }
+
+// GoString returns v in Go syntax without payload, for %#v.
+func (v GeminiFunctionResponse) GoString() string { return showWire(v, true) }
+
+// Format prints v for every verb without payload, as [GeminiFunctionResponse.String] (%#v: [GeminiFunctionResponse.GoString]).
+func (v GeminiFunctionResponse) Format(f fmt.State, verb rune) { wire.Format(f, verb, v) }
+
+// LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
+func (v GeminiFunctionResponse) LogValue() slog.Value { return logWire(v) }
+
 // GeminiFunctionResponsePart is one media part of a Gemini functionResponse:
 // InlineData for bytes or FileData for a URI.
 type GeminiFunctionResponsePart struct {
@@ -19,17 +37,53 @@ type GeminiFunctionResponsePart struct {
 	FileData   *GeminiFileData `json:"fileData,omitempty"`
 }
 
+// String returns v's fields without payload, for %v.
+func (v GeminiFunctionResponsePart) String() string { return showWire(v, false) }
+
+// GoString returns v in Go syntax without payload, for %#v.
+func (v GeminiFunctionResponsePart) GoString() string { return showWire(v, true) }
+
+// Format prints v for every verb without payload, as [GeminiFunctionResponsePart.String] (%#v: [GeminiFunctionResponsePart.GoString]).
+func (v GeminiFunctionResponsePart) Format(f fmt.State, verb rune) { wire.Format(f, verb, v) }
+
+// LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
+func (v GeminiFunctionResponsePart) LogValue() slog.Value { return logWire(v) }
+
 // GeminiBlob is inline media in a Gemini part: a MIME type and base64 data.
 type GeminiBlob struct {
 	MIMEType string `json:"mimeType"`
 	Data     string `json:"data"`
 }
 
+// String returns v's fields without payload, for %v.
+func (v GeminiBlob) String() string { return showWire(v, false) }
+
+// GoString returns v in Go syntax without payload, for %#v.
+func (v GeminiBlob) GoString() string { return showWire(v, true) }
+
+// Format prints v for every verb without payload, as [GeminiBlob.String] (%#v: [GeminiBlob.GoString]).
+func (v GeminiBlob) Format(f fmt.State, verb rune) { wire.Format(f, verb, v) }
+
+// LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
+func (v GeminiBlob) LogValue() slog.Value { return logWire(v) }
+
 // GeminiFileData is media by URI in a Gemini part.
 type GeminiFileData struct {
 	MIMEType string `json:"mimeType"`
 	FileURI  string `json:"fileUri"`
 }
+
+// String returns v's fields without payload, for %v.
+func (v GeminiFileData) String() string { return showWire(v, false) }
+
+// GoString returns v in Go syntax without payload, for %#v.
+func (v GeminiFileData) GoString() string { return showWire(v, true) }
+
+// Format prints v for every verb without payload, as [GeminiFileData.String] (%#v: [GeminiFileData.GoString]).
+func (v GeminiFileData) Format(f fmt.State, verb rune) { wire.Format(f, verb, v) }
+
+// LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
+func (v GeminiFileData) LogValue() slog.Value { return logWire(v) }
 
 // Sizes the Gemini API documents ("File input methods", and Google's
 // announcement of January 2026 that raised them): inline data may be 100 MB

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"maps"
 	"net/url"
 	"slices"
@@ -16,6 +17,7 @@ import (
 	"github.com/toolnexus-go/toolnexus/internal/b64"
 	"github.com/toolnexus-go/toolnexus/internal/jsonscan"
 	"github.com/toolnexus-go/toolnexus/internal/msg"
+	"github.com/toolnexus-go/toolnexus/internal/wire"
 )
 
 // MCPCallToolResult is an MCP CallToolResult, the value
@@ -33,6 +35,18 @@ type MCPCallToolResult struct {
 	RequestState      string                     `json:"requestState,omitempty"`
 }
 
+// String returns v's fields without payload, for %v.
+func (v MCPCallToolResult) String() string { return showWire(v, false) }
+
+// GoString returns v in Go syntax without payload, for %#v.
+func (v MCPCallToolResult) GoString() string { return showWire(v, true) }
+
+// Format prints v for every verb without payload, as [MCPCallToolResult.String] (%#v: [MCPCallToolResult.GoString]).
+func (v MCPCallToolResult) Format(f fmt.State, verb rune) { wire.Format(f, verb, v) }
+
+// LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
+func (v MCPCallToolResult) LogValue() slog.Value { return logWire(v) }
+
 // MCPContent is one MCP content block: Type "text" with Text; "image" or
 // "audio" with Data (base64) and MIMEType; "resource", an embedded resource,
 // with Resource; or "resource_link" with URI, Name and MIMEType.
@@ -46,6 +60,18 @@ type MCPContent struct {
 	Resource *MCPResource `json:"resource,omitempty"`
 }
 
+// String returns v's fields without payload, for %v.
+func (v MCPContent) String() string { return showWire(v, false) }
+
+// GoString returns v in Go syntax without payload, for %#v.
+func (v MCPContent) GoString() string { return showWire(v, true) }
+
+// Format prints v for every verb without payload, as [MCPContent.String] (%#v: [MCPContent.GoString]).
+func (v MCPContent) Format(f fmt.State, verb rune) { wire.Format(f, verb, v) }
+
+// LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
+func (v MCPContent) LogValue() slog.Value { return logWire(v) }
+
 // MCPResource is the content of an MCP embedded resource: its URI, MIME type
 // and either Text or Blob (base64).
 type MCPResource struct {
@@ -54,6 +80,18 @@ type MCPResource struct {
 	Text     string `json:"text,omitempty"`
 	Blob     string `json:"blob,omitempty"`
 }
+
+// String returns v's fields without payload, for %v.
+func (v MCPResource) String() string { return showWire(v, false) }
+
+// GoString returns v in Go syntax without payload, for %#v.
+func (v MCPResource) GoString() string { return showWire(v, true) }
+
+// Format prints v for every verb without payload, as [MCPResource.String] (%#v: [MCPResource.GoString]).
+func (v MCPResource) Format(f fmt.State, verb rune) { wire.Format(f, verb, v) }
+
+// LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
+func (v MCPResource) LogValue() slog.Value { return logWire(v) }
 
 // MetadataRequestState is the metadata key under which
 // [FromMCPCallToolResult] keeps the requestState of an input_required

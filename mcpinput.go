@@ -4,11 +4,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 
 	"github.com/toolnexus-go/toolnexus/internal/elicitschema"
 	"github.com/toolnexus-go/toolnexus/internal/jsonscan"
 	"github.com/toolnexus-go/toolnexus/internal/msg"
+	"github.com/toolnexus-go/toolnexus/internal/wire"
 )
 
 // MCPInputRequest is one input request of an input_required MCP result
@@ -21,6 +23,18 @@ type MCPInputRequest struct {
 	Method string          `json:"method"`
 	Params json.RawMessage `json:"params,omitempty"`
 }
+
+// String returns v's fields without payload, for %v.
+func (v MCPInputRequest) String() string { return showWire(v, false) }
+
+// GoString returns v in Go syntax without payload, for %#v.
+func (v MCPInputRequest) GoString() string { return showWire(v, true) }
+
+// Format prints v for every verb without payload, as [MCPInputRequest.String] (%#v: [MCPInputRequest.GoString]).
+func (v MCPInputRequest) Format(f fmt.State, verb rune) { wire.Format(f, verb, v) }
+
+// LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
+func (v MCPInputRequest) LogValue() slog.Value { return logWire(v) }
 
 // The MCP methods of input requests.
 const (

@@ -2,9 +2,12 @@ package toolnexus
 
 import (
 	"errors"
+	"fmt"
+	"log/slog"
 	"strings"
 
 	"github.com/toolnexus-go/toolnexus/internal/msg"
+	"github.com/toolnexus-go/toolnexus/internal/wire"
 )
 
 // ErrPending reports a suspension given to a destination that takes only a
@@ -20,6 +23,18 @@ type OpenAIChatMessage struct {
 	Content    any    `json:"content"`
 }
 
+// String returns v's fields without payload, for %v.
+func (v OpenAIChatMessage) String() string { return showWire(v, false) }
+
+// GoString returns v in Go syntax without payload, for %#v.
+func (v OpenAIChatMessage) GoString() string { return showWire(v, true) }
+
+// Format prints v for every verb without payload, as [OpenAIChatMessage.String] (%#v: [OpenAIChatMessage.GoString]).
+func (v OpenAIChatMessage) Format(f fmt.State, verb rune) { wire.Format(f, verb, v) }
+
+// LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
+func (v OpenAIChatMessage) LogValue() slog.Value { return logWire(v) }
+
 // OpenAIChatContentPart is one part of an OpenAI Chat message's content: Type
 // "text" with Text, "image_url" with ImageURL, "file" with File or
 // "input_audio" with InputAudio.
@@ -31,11 +46,35 @@ type OpenAIChatContentPart struct {
 	InputAudio *OpenAIInputAudio `json:"input_audio,omitempty"`
 }
 
+// String returns v's fields without payload, for %v.
+func (v OpenAIChatContentPart) String() string { return showWire(v, false) }
+
+// GoString returns v in Go syntax without payload, for %#v.
+func (v OpenAIChatContentPart) GoString() string { return showWire(v, true) }
+
+// Format prints v for every verb without payload, as [OpenAIChatContentPart.String] (%#v: [OpenAIChatContentPart.GoString]).
+func (v OpenAIChatContentPart) Format(f fmt.State, verb rune) { wire.Format(f, verb, v) }
+
+// LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
+func (v OpenAIChatContentPart) LogValue() slog.Value { return logWire(v) }
+
 // OpenAIImageURL is the image of an OpenAI Chat image_url part: a URL, or a
 // data URL holding the image.
 type OpenAIImageURL struct {
 	URL string `json:"url"`
 }
+
+// String returns v's fields without payload, for %v.
+func (v OpenAIImageURL) String() string { return showWire(v, false) }
+
+// GoString returns v in Go syntax without payload, for %#v.
+func (v OpenAIImageURL) GoString() string { return showWire(v, true) }
+
+// Format prints v for every verb without payload, as [OpenAIImageURL.String] (%#v: [OpenAIImageURL.GoString]).
+func (v OpenAIImageURL) Format(f fmt.State, verb rune) { wire.Format(f, verb, v) }
+
+// LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
+func (v OpenAIImageURL) LogValue() slog.Value { return logWire(v) }
 
 // OpenAIFile is the file of an OpenAI Chat file part: a data URL holding the
 // file, and its name.
@@ -43,6 +82,18 @@ type OpenAIFile struct {
 	FileData string `json:"file_data"`
 	Filename string `json:"filename"`
 }
+
+// String returns v's fields without payload, for %v.
+func (v OpenAIFile) String() string { return showWire(v, false) }
+
+// GoString returns v in Go syntax without payload, for %#v.
+func (v OpenAIFile) GoString() string { return showWire(v, true) }
+
+// Format prints v for every verb without payload, as [OpenAIFile.String] (%#v: [OpenAIFile.GoString]).
+func (v OpenAIFile) Format(f fmt.State, verb rune) { wire.Format(f, verb, v) }
+
+// LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
+func (v OpenAIFile) LogValue() slog.Value { return logWire(v) }
 
 // OpenAIInputAudio is the audio of an OpenAI Chat input_audio part: the
 // base64 data and its format, "wav" or "mp3", under the JSON key "format"
@@ -53,6 +104,18 @@ type OpenAIInputAudio struct {
 	AudioFormat string `json:"format"`
 }
 
+// String returns v's fields without payload, for %v.
+func (v OpenAIInputAudio) String() string { return showWire(v, false) }
+
+// GoString returns v in Go syntax without payload, for %#v.
+func (v OpenAIInputAudio) GoString() string { return showWire(v, true) }
+
+// Format prints v for every verb without payload, as [OpenAIInputAudio.String] (%#v: [OpenAIInputAudio.GoString]).
+func (v OpenAIInputAudio) Format(f fmt.State, verb rune) { wire.Format(f, verb, v) }
+
+// LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
+func (v OpenAIInputAudio) LogValue() slog.Value { return logWire(v) }
+
 // OpenAIFunctionCallOutput is an OpenAI Responses function_call_output input
 // item, the value [ToolResult.OpenAIResponsesOutput] returns. Output is a
 // string or a []OpenAIResponsesContent.
@@ -61,6 +124,18 @@ type OpenAIFunctionCallOutput struct {
 	CallID string `json:"call_id"`
 	Output any    `json:"output"`
 }
+
+// String returns v's fields without payload, for %v.
+func (v OpenAIFunctionCallOutput) String() string { return showWire(v, false) }
+
+// GoString returns v in Go syntax without payload, for %#v.
+func (v OpenAIFunctionCallOutput) GoString() string { return showWire(v, true) }
+
+// Format prints v for every verb without payload, as [OpenAIFunctionCallOutput.String] (%#v: [OpenAIFunctionCallOutput.GoString]).
+func (v OpenAIFunctionCallOutput) Format(f fmt.State, verb rune) { wire.Format(f, verb, v) }
+
+// LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
+func (v OpenAIFunctionCallOutput) LogValue() slog.Value { return logWire(v) }
 
 // OpenAIResponsesContent is one item of a function_call_output's output:
 // Type "input_text" with Text, "input_image" with ImageURL (a URL or a data
@@ -74,6 +149,18 @@ type OpenAIResponsesContent struct {
 	FileURL  string `json:"file_url,omitempty"`
 	Filename string `json:"filename,omitempty"`
 }
+
+// String returns v's fields without payload, for %v.
+func (v OpenAIResponsesContent) String() string { return showWire(v, false) }
+
+// GoString returns v in Go syntax without payload, for %#v.
+func (v OpenAIResponsesContent) GoString() string { return showWire(v, true) }
+
+// Format prints v for every verb without payload, as [OpenAIResponsesContent.String] (%#v: [OpenAIResponsesContent.GoString]).
+func (v OpenAIResponsesContent) Format(f fmt.State, verb rune) { wire.Format(f, verb, v) }
+
+// LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
+func (v OpenAIResponsesContent) LogValue() slog.Value { return logWire(v) }
 
 // Sizes the OpenAI API documents: an image input may be 20 MB (the images
 // and vision guide), and the PDF inputs of a request 32 MB in all (the file
@@ -287,6 +374,18 @@ type OpenAIAgentsToolResult struct {
 	Output  any    `json:"output,omitempty"`
 }
 
+// String returns v's fields without payload, for %v.
+func (v OpenAIAgentsToolResult) String() string { return showWire(v, false) }
+
+// GoString returns v in Go syntax without payload, for %#v.
+func (v OpenAIAgentsToolResult) GoString() string { return showWire(v, true) }
+
+// Format prints v for every verb without payload, as [OpenAIAgentsToolResult.String] (%#v: [OpenAIAgentsToolResult.GoString]).
+func (v OpenAIAgentsToolResult) Format(f fmt.State, verb rune) { wire.Format(f, verb, v) }
+
+// LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
+func (v OpenAIAgentsToolResult) LogValue() slog.Value { return logWire(v) }
+
 // OpenAIAgentsContent is one item of the output of an
 // [OpenAIAgentsToolResult]: Type "input_text" with Text, or "input_image"
 // with ImageURL, an http or https URL or a data URL holding the image.
@@ -295,6 +394,18 @@ type OpenAIAgentsContent struct {
 	Text     string `json:"text,omitempty"`
 	ImageURL string `json:"image_url,omitempty"`
 }
+
+// String returns v's fields without payload, for %v.
+func (v OpenAIAgentsContent) String() string { return showWire(v, false) }
+
+// GoString returns v in Go syntax without payload, for %#v.
+func (v OpenAIAgentsContent) GoString() string { return showWire(v, true) }
+
+// Format prints v for every verb without payload, as [OpenAIAgentsContent.String] (%#v: [OpenAIAgentsContent.GoString]).
+func (v OpenAIAgentsContent) Format(f fmt.State, verb rune) { wire.Format(f, verb, v) }
+
+// LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
+func (v OpenAIAgentsContent) LogValue() slog.Value { return logWire(v) }
 
 // OpenAIAgentsToolResult returns r as the tool_result event that answers
 // the function call callID of the turn turnID of an OpenAI Agents session

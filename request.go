@@ -3,6 +3,7 @@ package toolnexus
 import (
 	"cmp"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"reflect"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/toolnexus-go/toolnexus/internal/jsonscan"
 	"github.com/toolnexus-go/toolnexus/internal/msg"
 	"github.com/toolnexus-go/toolnexus/internal/rfc3339"
+	"github.com/toolnexus-go/toolnexus/internal/wire"
 )
 
 // Request is what a suspended tool waits for: a login, an approval, an answer
@@ -44,6 +46,16 @@ type Request struct {
 	Data      map[string]any `json:"data,omitempty"`
 	ExpiresAt string         `json:"expiresAt,omitempty"`
 }
+
+// String returns r's fields, its Data as its size: Data may carry a
+// payload, such as the image of a sampling request.
+func (r Request) String() string { return showWire(r, false) }
+
+// GoString returns r in Go syntax, its Data as its size, for %#v.
+func (r Request) GoString() string { return showWire(r, true) }
+
+// Format prints r for every verb without its Data, as [Request.String] (%#v: [Request.GoString]).
+func (r Request) Format(f fmt.State, verb rune) { wire.Format(f, verb, r) }
 
 // Request kinds every port knows. Kind is open: other values are valid.
 const (
@@ -176,6 +188,19 @@ type Answer struct {
 	Data   map[string]any `json:"data,omitempty"`
 	Reason string         `json:"reason,omitempty"`
 }
+
+// String returns a's fields, its Data as its size: Data may carry a
+// payload, such as the image of a client's sampling result.
+func (a Answer) String() string { return showWire(a, false) }
+
+// GoString returns a in Go syntax, its Data as its size, for %#v.
+func (a Answer) GoString() string { return showWire(a, true) }
+
+// Format prints a for every verb without its Data, as [Answer.String] (%#v: [Answer.GoString]).
+func (a Answer) Format(f fmt.State, verb rune) { wire.Format(f, verb, a) }
+
+// LogValue implements [slog.LogValuer]: a logs as a group of its non-empty fields, its Data as its size.
+func (a Answer) LogValue() slog.Value { return logWire(a) }
 
 // Check reports whether a may be applied to req at now: its ID must be
 // non-empty and echo req's ([ErrAnswerMismatch]), and req must not have
@@ -317,6 +342,27 @@ func foldsToField(key string, fields map[string]reflect.Type) bool {
 // Answers are the answers a tool has been given so far, earliest first: a
 // tool that asks in several rounds sees the answers of every round.
 type Answers []Answer
+
+// String returns the answers as [Answer.String] writes each.
+func (as Answers) String() string {
+	var w walk
+	return w.wireField(reflect.ValueOf([]Answer(as)), false, 0)
+}
+
+// GoString returns the answers in Go syntax, each as [Answer.GoString] writes it.
+func (as Answers) GoString() string {
+	var w walk
+	return "toolnexus.Answers" + w.wireField(reflect.ValueOf([]Answer(as)), true, 0)
+}
+
+// Format prints the answers for every verb without their Data, as [Answers.String] (%#v: [Answers.GoString]).
+func (as Answers) Format(f fmt.State, verb rune) { wire.Format(f, verb, as) }
+
+// LogValue implements [slog.LogValuer]: the answers log as a group of each, by index, without their Data.
+func (as Answers) LogValue() slog.Value {
+	var w walk
+	return w.wireLogValue(reflect.ValueOf([]Answer(as)), 0)
+}
 
 // Get returns the answer to the request whose ID is id and true, or false
 // when there is none (an empty id has none, as it matches no request). When

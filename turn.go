@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"slices"
 	"time"
 
 	"github.com/toolnexus-go/toolnexus/internal/jsonscan"
 	"github.com/toolnexus-go/toolnexus/internal/msg"
+	"github.com/toolnexus-go/toolnexus/internal/wire"
 )
 
 // Turn is one assistant turn of tool calls: the calls one reply of a model
@@ -32,6 +34,18 @@ type Turn struct {
 	Calls []ToolCall `json:"calls"`
 }
 
+// String returns v's fields without payload, for %v.
+func (v Turn) String() string { return showWire(v, false) }
+
+// GoString returns v in Go syntax without payload, for %#v.
+func (v Turn) GoString() string { return showWire(v, true) }
+
+// Format prints v for every verb without payload, as [Turn.String] (%#v: [Turn.GoString]).
+func (v Turn) Format(f fmt.State, verb rune) { wire.Format(f, verb, v) }
+
+// LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
+func (v Turn) LogValue() slog.Value { return logWire(v) }
+
 // ToolCall is one call of a [Turn]: ID is the provider's id for it (a
 // tool_use id, a tool call id, a function call's call_id or id), Name the
 // tool's name and Arguments the arguments the model gave, as raw JSON (an
@@ -49,6 +63,18 @@ type ToolCall struct {
 	Answers   Answers         `json:"answers,omitempty"`
 }
 
+// String returns v's fields without payload, for %v.
+func (v ToolCall) String() string { return showWire(v, false) }
+
+// GoString returns v in Go syntax without payload, for %#v.
+func (v ToolCall) GoString() string { return showWire(v, true) }
+
+// Format prints v for every verb without payload, as [ToolCall.String] (%#v: [ToolCall.GoString]).
+func (v ToolCall) Format(f fmt.State, verb rune) { wire.Format(f, verb, v) }
+
+// LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
+func (v ToolCall) LogValue() slog.Value { return logWire(v) }
+
 // Wait is one request a call of a [Turn] waits on: the call's id and tool
 // name, and the [Request] to put to a person.
 type Wait struct {
@@ -56,6 +82,18 @@ type Wait struct {
 	Tool    string  `json:"tool"`
 	Request Request `json:"request"`
 }
+
+// String returns v's fields without payload, for %v.
+func (v Wait) String() string { return showWire(v, false) }
+
+// GoString returns v in Go syntax without payload, for %#v.
+func (v Wait) GoString() string { return showWire(v, true) }
+
+// Format prints v for every verb without payload, as [Wait.String] (%#v: [Wait.GoString]).
+func (v Wait) Format(f fmt.State, verb rune) { wire.Format(f, verb, v) }
+
+// LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
+func (v Wait) LogValue() slog.Value { return logWire(v) }
 
 // requestsOf returns the requests a suspension asks, or none for a result
 // that is not one.
@@ -224,6 +262,18 @@ type AnthropicMessage struct {
 	Content []AnthropicToolResultBlock `json:"content"`
 }
 
+// String returns v's fields without payload, for %v.
+func (v AnthropicMessage) String() string { return showWire(v, false) }
+
+// GoString returns v in Go syntax without payload, for %#v.
+func (v AnthropicMessage) GoString() string { return showWire(v, true) }
+
+// Format prints v for every verb without payload, as [AnthropicMessage.String] (%#v: [AnthropicMessage.GoString]).
+func (v AnthropicMessage) Format(f fmt.State, verb rune) { wire.Format(f, verb, v) }
+
+// LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
+func (v AnthropicMessage) LogValue() slog.Value { return logWire(v) }
+
 // AnthropicMessage returns the user message that answers the turn's
 // tool_use blocks: one tool_result block per call, in call order, each as
 // [ToolResult.AnthropicToolResult] makes it. A turn that fails the checks of
@@ -291,10 +341,34 @@ type GeminiContent struct {
 	Parts []GeminiPart `json:"parts"`
 }
 
+// String returns v's fields without payload, for %v.
+func (v GeminiContent) String() string { return showWire(v, false) }
+
+// GoString returns v in Go syntax without payload, for %#v.
+func (v GeminiContent) GoString() string { return showWire(v, true) }
+
+// Format prints v for every verb without payload, as [GeminiContent.String] (%#v: [GeminiContent.GoString]).
+func (v GeminiContent) Format(f fmt.State, verb rune) { wire.Format(f, verb, v) }
+
+// LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
+func (v GeminiContent) LogValue() slog.Value { return logWire(v) }
+
 // GeminiPart is one part of a [GeminiContent]: a function response.
 type GeminiPart struct {
 	FunctionResponse *GeminiFunctionResponse `json:"functionResponse"`
 }
+
+// String returns v's fields without payload, for %v.
+func (v GeminiPart) String() string { return showWire(v, false) }
+
+// GoString returns v in Go syntax without payload, for %#v.
+func (v GeminiPart) GoString() string { return showWire(v, true) }
+
+// Format prints v for every verb without payload, as [GeminiPart.String] (%#v: [GeminiPart.GoString]).
+func (v GeminiPart) Format(f fmt.State, verb rune) { wire.Format(f, verb, v) }
+
+// LogValue implements [slog.LogValuer]: v logs as a group of its non-empty fields, without payload.
+func (v GeminiPart) LogValue() slog.Value { return logWire(v) }
 
 // GeminiContent returns the content that answers the turn's function calls
 // on the Gemini API: one functionResponse part per call, in call order, as
