@@ -28,8 +28,8 @@ var (
 //	go test -run '^$' -bench 'Sealer|BareGCM' -benchmem -count 8
 //
 // BenchmarkSealerSeal seals benchState for benchCall: it validates the
-// requests, digests the arguments, draws a state ID and a nonce, writes
-// the claims, seals them and writes the text. BenchmarkSealerOpen opens
+// requests, binds the arguments, writes the claims, seals them under a
+// nonce the AEAD draws (the state's ID) and writes the text. BenchmarkSealerOpen opens
 // that state: it decodes the text, opens the AEAD, digests the arguments
 // and checks every claim; it builds no request or answer.
 // BenchmarkSealerOpenRead also builds them, as a server resuming the call

@@ -33,13 +33,13 @@ func StatePlaintext(s *Sealer, call Call, st State, now time.Time) (plain, aad [
 	if err != nil {
 		return nil, nil, err
 	}
-	buf, err := decodeState(nil, state)
+	buf, err := decodeState(state)
 	if err != nil {
 		return nil, nil, err
 	}
 	k := s.key(buf[len(statePrefix) : len(statePrefix)+keyIDLen])
 	aad = bytes.Clone(buf[:aadLen])
-	plain, err = k.open(buf)
+	plain, err = k.aead.Open(nil, nil, buf[aadLen:], aad)
 	return plain, aad, err
 }
 
@@ -55,30 +55,4 @@ func ReadPlaintext(plain []byte) bool {
 	n := len(r.requests(true))
 	r.answers(true)
 	return r.ok && r.left() == 0 && n > 0
-}
-
-// NewSealerNonces returns the Sealer of o whose keys take Seal's nonces,
-// or with randomNonce draw their own, as in FIPS 140-3 mode.
-func NewSealerNonces(o Options, randomNonce bool) (*Sealer, error) {
-	s, err := NewSealer(o)
-	if err != nil {
-		return nil, err
-	}
-	for i, secret := range o.Keys {
-		if s.keys[i], err = newStateKey(secret, randomNonce); err != nil {
-			return nil, err
-		}
-	}
-	return s, nil
-}
-
-// DrawsEachNonce reports whether every key of s has its AEAD draw the
-// nonce of each state, rather than take those Seal draws many at a time.
-func DrawsEachNonce(s *Sealer) bool {
-	for _, k := range s.keys {
-		if !k.randomNonce {
-			return false
-		}
-	}
-	return true
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/aes"
 	"crypto/cipher"
-	"crypto/fips140"
 	"crypto/hkdf"
 	"crypto/sha256"
 	"encoding/hex"
@@ -62,12 +61,6 @@ type Options struct {
 	// [Sealer.Claim]. Nil lets a client retry a state until it expires,
 	// as it may after a lost response.
 	Claims ClaimStore
-	// DrawEachNonce, when set, draws the nonce of each state from
-	// crypto/rand as it is sealed, rather than many at a time into the
-	// process's memory, for a process that a virtual machine snapshot may
-	// clone (see [Sealer]). It costs a call into the kernel per state. In
-	// FIPS 140-3 mode each nonce is drawn so whatever it says.
-	DrawEachNonce bool
 }
 
 // String returns o's fields, its keys as their number, for %v.
@@ -83,18 +76,15 @@ func (o Options) Format(f fmt.State, verb rune) { wire.Format(f, verb, o) }
 func (o Options) LogValue() slog.Value { return wire.Log(o) }
 
 // stateKey is one key of a Sealer's ring, derived from a secret. Its AEAD
-// takes the nonces that Seal draws, many at a time (see newStateRandom),
-// or, in FIPS 140-3 mode, draws each itself (randomNonce): the states are
-// the same bytes either way, the nonce in front of the ciphertext.
+// draws the nonce of each state it seals from crypto/rand and writes it in
+// front of the ciphertext.
 type stateKey struct {
-	id          [keyIDLen]byte
-	aead        cipher.AEAD
-	randomNonce bool
+	id   [keyIDLen]byte
+	aead cipher.AEAD
 }
 
-// deriveKeys builds the key ring of secrets, whose ciphers draw each nonce
-// themselves when drawEach is set.
-func (s *Sealer) deriveKeys(secrets [][]byte, drawEach bool) error {
+// deriveKeys builds the key ring of secrets.
+func (s *Sealer) deriveKeys(secrets [][]byte) error {
 	if len(secrets) == 0 {
 		return msg.Errorf(ErrInvalidKey, "no key")
 	}
@@ -106,7 +96,7 @@ func (s *Sealer) deriveKeys(secrets [][]byte, drawEach bool) error {
 			}
 			return msg.Errorf(ErrShortKey, "key %d of %d: %d bytes, want at least %d", i+1, len(secrets), len(secret), MinKeyLen)
 		}
-		k, err := newStateKey(secret, drawEach || fips140.Enabled())
+		k, err := newStateKey(secret)
 		if err != nil {
 			return err
 		}
@@ -122,10 +112,10 @@ func (s *Sealer) deriveKeys(secrets [][]byte, drawEach bool) error {
 
 // newStateKey derives the key id and the AES-256-GCM cipher of secret with
 // HKDF-SHA256: the id from the secret alone, the cipher's key from the
-// secret under a label naming the format and the id. With randomNonce, the
-// cipher draws its own nonces, as FIPS 140-3 mode asks.
-func newStateKey(secret []byte, randomNonce bool) (stateKey, error) {
-	k := stateKey{randomNonce: randomNonce}
+// secret under a label naming the format and the id. The cipher draws its
+// own random nonces.
+func newStateKey(secret []byte) (stateKey, error) {
+	var k stateKey
 	id, err := hkdf.Key(sha256.New, secret, nil, hkdfKeyIDTag, keyIDLen)
 	if err != nil {
 		return k, fmt.Errorf("toolnexus: cannot derive request state key: %w", err)
@@ -139,11 +129,7 @@ func newStateKey(secret []byte, randomNonce bool) (stateKey, error) {
 	if err != nil {
 		return k, err // unreachable: the key is 32 bytes
 	}
-	if randomNonce {
-		k.aead, err = cipher.NewGCMWithRandomNonce(block)
-	} else {
-		k.aead, err = cipher.NewGCM(block)
-	}
+	k.aead, err = cipher.NewGCMWithRandomNonce(block)
 	return k, err
 }
 
@@ -155,16 +141,6 @@ func (s *Sealer) key(id []byte) *stateKey {
 		}
 	}
 	return nil
-}
-
-// open opens in place the sealed claims of buf, a state's bytes, with k.
-func (k *stateKey) open(buf []byte) ([]byte, error) {
-	if k.randomNonce {
-		sealed := buf[aadLen:]
-		return k.aead.Open(sealed[:0], nil, sealed, buf[:aadLen])
-	}
-	ciphertext := buf[aadLen+nonceLen:]
-	return k.aead.Open(ciphertext[:0], buf[aadLen:aadLen+nonceLen], ciphertext, buf[:aadLen])
 }
 
 // KeysFromHex returns the keys of list, comma-separated hex keys, such as

@@ -2,7 +2,6 @@ package requeststate_test
 
 import (
 	"bytes"
-	"crypto/fips140"
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
@@ -15,53 +14,6 @@ import (
 	"github.com/toolnexus-go/toolnexus"
 	"github.com/toolnexus-go/toolnexus/requeststate"
 )
-
-// TestSealerNonces checks that the nonces Seal draws many at a time and
-// those the AEAD draws itself, in FIPS 140-3 mode, make the same states:
-// each Sealer opens the other's, and refuses them altered.
-func TestSealerNonces(t *testing.T) {
-	t.Parallel()
-	require.False(t, fips140.Enabled(), "the tests run outside FIPS 140-3 mode")
-	opts := requeststate.Options{Keys: [][]byte{stateKey}, Audience: "https://mcp.example.com"}
-	batched, err := requeststate.NewSealerNonces(opts, false)
-	require.NoError(t, err)
-	drawn, err := requeststate.NewSealerNonces(opts, true)
-	require.NoError(t, err)
-	for _, pair := range [][2]*requeststate.Sealer{{batched, drawn}, {drawn, batched}, {batched, batched}, {drawn, drawn}} {
-		state := seal(t, pair[0], benchCall, benchState, stateNow)
-		got, err := pair[1].Open(state, benchCall, stateNow)
-		require.NoError(t, err)
-		assert.Equal(t, benchState.Requests, got.Requests())
-		assert.Equal(t, benchState.Answers, got.Answers())
-		b, err := base64.RawURLEncoding.DecodeString(strings.TrimPrefix(state, "tn1."))
-		require.NoError(t, err)
-		assert.Equal(t, base64.RawURLEncoding.EncodeToString(b[16:28]), got.ID, "the ID is the nonce")
-		for _, i := range []int{16, 27, 28, len(b) - 1} { // the nonce, the claims, the tag
-			altered := bytes.Clone(b)
-			altered[i] ^= 1
-			_, err = pair[1].Open("tn1."+base64.RawURLEncoding.EncodeToString(altered), benchCall, stateNow)
-			require.EqualError(t, err, msgInvalidState, "byte %d", i)
-		}
-	}
-}
-
-// TestSealerDrawEachNonce checks that DrawEachNonce makes every key draw
-// each nonce as its state is sealed, and that such states open on a Sealer
-// that batches its nonces, and the other way round.
-func TestSealerDrawEachNonce(t *testing.T) {
-	t.Parallel()
-	opts := requeststate.Options{Keys: [][]byte{stateKey, newKey}, Audience: "https://mcp.example.com"}
-	batched := newSealer(t, opts)
-	assert.False(t, requeststate.DrawsEachNonce(batched))
-	opts.DrawEachNonce = true
-	each := newSealer(t, opts)
-	assert.True(t, requeststate.DrawsEachNonce(each))
-	for _, pair := range [][2]*requeststate.Sealer{{each, batched}, {batched, each}} {
-		got, err := pair[1].Open(seal(t, pair[0], benchCall, benchState, stateNow), benchCall, stateNow)
-		require.NoError(t, err)
-		assert.Equal(t, benchState.Requests, got.Requests())
-	}
-}
 
 func TestNewSealer(t *testing.T) {
 	t.Parallel()

@@ -3,16 +3,15 @@ package requeststate
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"math"
 	"reflect"
 	"slices"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/toolnexus-go/toolnexus"
@@ -31,19 +30,19 @@ import (
 // principal and an expiry.
 //
 // A Sealer derives its keys once, in [NewSealer], and is safe for
-// concurrent use. Seal allocates the state's text alone, and Open one
-// string, the state's ID and its requests and answers as bytes, whatever
-// their size: the work is done in reused buffers, and the requests and
-// answers are built only when the [Opened] is asked for them.
-// Every server that may receive the retry of a call (the
-// instances behind one load balancer, or one server across a restart)
-// needs a Sealer with the same keys and audience.
+// concurrent use. Seal and Open allocate a buffer and a string each,
+// whatever the state's size; the requests and answers of a state are
+// built only when the [Opened] is asked for them. Every server that may
+// receive the retry of a call (the instances behind one load balancer, or
+// one server across a restart) needs a Sealer with the same keys and
+// audience.
 //
 // A state is text: the prefix "tn1." and, in URL-safe base64 without
 // padding, an 8-byte key id (derived from the key, never the key), the
-// expiry in Unix milliseconds (8 bytes, big-endian; the largest int64 for
-// none), the 12-byte random nonce (from crypto/rand, drawn by the AEAD
-// itself in FIPS 140-3 mode; it names the state for [Sealer.Claim] too),
+// expiry in Unix milliseconds (8 bytes, big-endian), the 12-byte random
+// nonce (drawn from crypto/rand by the AEAD as it seals the state, so that
+// no two processes, even clones of one memory, hand out a nonce twice; it
+// names the state for [Sealer.Claim] too),
 // the encrypted claims and the 16-byte tag. The prefix, key id and expiry
 // are authenticated as associated data; the key id lets Open try one key,
 // and the expiry lets a host read, with [Expiry], until when
@@ -62,13 +61,6 @@ import (
 // share a nonce, which lets their key's states be forged. At 1,000 states a
 // second that is 49 days; a rotation every 30 days keeps up to 1,600 a
 // second within the bound, every 7 days up to 7,000.
-//
-// Seal draws random nonces from crypto/rand 64 at a time, and hands each
-// out once. A process that may be cloned with its memory, as a virtual
-// machine restored twice from one snapshot is, would hand out the nonces
-// drawn before the snapshot once in each clone: set
-// [Options].DrawEachNonce there, so that each nonce is drawn as its
-// state is sealed, from the kernel, which a restored machine reseeds.
 type Sealer struct {
 	keys     []stateKey // keys[0] seals
 	audience string
@@ -95,7 +87,7 @@ func NewSealer(o Options) (*Sealer, error) {
 	case s.skew < 0 || s.skew > MaxClockSkew:
 		return nil, msg.Errorf(ErrInvalidOptions, "ClockSkew %v is not between 0 and %v", o.ClockSkew, MaxClockSkew)
 	}
-	if err := s.deriveKeys(o.Keys, o.DrawEachNonce); err != nil {
+	if err := s.deriveKeys(o.Keys); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -251,10 +243,7 @@ func (s *Sealer) Seal(call Call, st State, now time.Time) (string, error) {
 	if len(st.Requests) == 0 {
 		return "", msg.Errorf(toolnexus.ErrInvalidRequest, "a request state holds no request")
 	}
-	expiry := int64(noExpiry)
-	if s.maxAge > 0 {
-		expiry = now.Add(s.maxAge).UnixMilli()
-	}
+	expiry := now.Add(s.maxAge).UnixMilli()
 	if !st.ExpiresAt.IsZero() {
 		expiry = min(expiry, st.ExpiresAt.UnixMilli())
 	}
@@ -266,30 +255,21 @@ func (s *Sealer) Seal(call Call, st State, now time.Time) (string, error) {
 			expiry = min(expiry, t.UnixMilli()) // rounded down: a state never outlives its request
 		}
 	}
-	// One scratch buffer holds the canonical arguments, then the prefix
-	// and the header, the nonce, the claims, sealed in place, and the
-	// text.
-	sc := getScratch()
-	defer putScratch(sc)
-	scratch := &sc.buf
 	var argsBuf [jsonscan.MaxBinding]byte
-	args, err := jsonscan.AppendBinding(argsBuf[:0], scratch, call.Arguments)
+	args, err := jsonscan.AppendBinding(argsBuf[:0], call.Arguments)
 	if err != nil {
 		return "", err
 	}
 	id := st.Requests[0].ID
 	k := s.keys[0]
-	sealedHint := aadLen + nonceLen + tagLen + claimsFixed + 1 + len(args) +
-		len(call.Tool) + len(s.audience) + len(call.Principal) + stateSizeHint(st)
-	buf := slices.Grow((*scratch)[:0], sealedHint+len(statePrefix)+base64.RawURLEncoding.EncodedLen(sealedHint))
+	// One buffer holds the prefix, the header and the claims, which the AEAD
+	// seals in place past the nonce it draws, then the text.
+	hint := aadLen + nonceLen + claimsFixed + 1 + len(args) + len(call.Tool) + len(s.audience) + len(call.Principal) + stateSizeHint(st) + tagLen
+	buf := make([]byte, 0, hint+len(statePrefix)+base64.RawURLEncoding.EncodedLen(hint))
 	buf = append(buf, statePrefix...)
 	buf = append(buf, k.id[:]...)
 	buf = binary.BigEndian.AppendUint64(buf, uint64(expiry))
-	if !k.randomNonce {
-		nonce := sc.nonce()
-		buf = append(buf, nonce[:]...)
-	} // else the AEAD draws it, and moves the claims past it
-	plain := binary.BigEndian.AppendUint64(buf[len(buf):], uint64(now.UnixMilli()))
+	plain := binary.BigEndian.AppendUint64(buf[aadLen:aadLen], uint64(now.UnixMilli()))
 	plain = append(binary.AppendUvarint(plain, uint64(len(args))), args...)
 	plain = appendString(plain, call.Tool)
 	plain = appendString(plain, s.audience)
@@ -302,67 +282,11 @@ func (s *Sealer) Seal(call Call, st State, now time.Time) (string, error) {
 	if size := len(statePrefix) + textLen; size > maxStateLen {
 		return "", msg.Errorf(toolnexus.ErrInvalidRequest, "request %s would make a state of %d bytes, over the limit of %d bytes", msg.Quote(id), size, maxStateLen)
 	}
-	var sealed []byte
-	if k.randomNonce {
-		sealed = k.aead.Seal(buf[:aadLen], nil, plain, buf[:aadLen])
-	} else {
-		sealed = k.aead.Seal(buf[:aadLen+nonceLen], buf[aadLen:aadLen+nonceLen], plain, buf[:aadLen])
-	}
-	full := slices.Grow(sealed, len(statePrefix)+textLen)
-	keepGrown(scratch, full)
-	text := full[len(sealed) : len(sealed)+len(statePrefix)+textLen]
+	sealed := k.aead.Seal(buf[:aadLen], nil, plain, buf[:aadLen])
+	text := slices.Grow(sealed, len(statePrefix)+textLen)[len(sealed):][:len(statePrefix)+textLen]
 	copy(text, statePrefix)
 	b64.EncodeURL(text[len(statePrefix):], sealed[len(statePrefix):])
 	return string(text), nil
-}
-
-// stateScratch is what Seal and Open reuse from call to call: a buffer,
-// and random nonces drawn from crypto/rand many at a time, each handed out
-// once. A scratch the pool drops takes its unused nonces with it.
-type stateScratch struct {
-	buf    []byte
-	nonces [64 * nonceLen]byte
-	next   int // the first unused byte of nonces, or 0 before any is drawn
-}
-
-// stateScratches holds the scratches of Seal and Open, so that a state
-// costs no allocation but its text (Seal) or its rounds (Open).
-var stateScratches = sync.Pool{New: func() any { return new(stateScratch) }}
-
-// maxPooledState is the capacity of the largest scratch buffer kept for
-// reuse, that of a state of about 24 KiB; a larger one, for a rare large
-// state, is left to the collector.
-const maxPooledState = 64 << 10
-
-// getScratch returns a scratch of stateScratches.
-func getScratch() *stateScratch {
-	return stateScratches.Get().(*stateScratch)
-}
-
-// putScratch gives sc back to stateScratches, unless its buffer has grown
-// too large.
-func putScratch(sc *stateScratch) {
-	if cap(sc.buf) <= maxPooledState {
-		stateScratches.Put(sc)
-	}
-}
-
-// nonce returns the random nonce of a new state.
-func (sc *stateScratch) nonce() (nonce [nonceLen]byte) {
-	if sc.next == 0 || sc.next == len(sc.nonces) {
-		rand.Read(sc.nonces[:]) // never fails
-		sc.next = 0
-	}
-	sc.next += copy(nonce[:], sc.nonces[sc.next:])
-	return nonce
-}
-
-// keepGrown keeps buf as the scratch buffer b when it has grown out of
-// b's storage; else b holds it already, and is not written to.
-func keepGrown(b *[]byte, buf []byte) {
-	if cap(buf) != cap(*b) {
-		*b = buf[:0]
-	}
 }
 
 // Open returns the [Opened] that state, sealed by a Sealer with one of s's
@@ -376,26 +300,21 @@ func keepGrown(b *[]byte, buf []byte) {
 // [toolnexus.ErrDuplicateKey] when they repeat a name); and
 // [toolnexus.ErrExpired] for one that has expired. Open does not claim the
 // state: see [Sealer.Claim].
-func (s *Sealer) Open(state string, call Call, now time.Time) (st Opened, err error) {
-	// The scratch buffer holds the canonical arguments, then the state's
-	// bytes; the binding's error, if any, is reported where check reads it.
-	sc := getScratch()
-	defer putScratch(sc)
-	scratch := &sc.buf
+func (s *Sealer) Open(state string, call Call, now time.Time) (Opened, error) {
 	var argsBuf [jsonscan.MaxBinding]byte
-	args, argsErr := jsonscan.AppendBinding(argsBuf[:0], scratch, call.Arguments)
-	buf, err := decodeState((*scratch)[:0], state)
+	args, argsErr := jsonscan.AppendBinding(argsBuf[:0], call.Arguments)
+	buf, err := decodeState(state)
 	if err != nil {
 		return Opened{}, err
 	}
-	keepGrown(scratch, buf)
 	k := s.key(buf[len(statePrefix) : len(statePrefix)+keyIDLen])
 	if k == nil {
 		return Opened{}, errInvalidState
 	}
-	var id [stateIDLen]byte
-	b64.EncodeURL(id[:], buf[aadLen:aadLen+nonceLen]) // before open: in FIPS mode, the claims are opened over the nonce
-	plain, err := k.open(buf)
+	var id [stateIDLen]byte // the nonce, read before the claims are opened over it
+	b64.EncodeURL(id[:], buf[aadLen:aadLen+nonceLen])
+	sealed := buf[aadLen:]
+	plain, err := k.aead.Open(sealed[:0], nil, sealed, buf[:aadLen])
 	if err != nil {
 		return Opened{}, errInvalidState
 	}
@@ -403,42 +322,37 @@ func (s *Sealer) Open(state string, call Call, now time.Time) (st Opened, err er
 	if !readClaims(plain, &c) {
 		return Opened{}, errInvalidState
 	}
-	expiry := int64(binary.BigEndian.Uint64(buf[len(statePrefix)+keyIDLen : aadLen]))
 	if err := s.check(&c, &call, args, argsErr); err != nil {
 		return Opened{}, err
 	}
-	// The Opened keeps a copy of the ID and the rounds, together: the
-	// ID is written just before the rounds, over claims already checked.
-	// It fits: the claims take 13 bytes at least, and the prefix, header
-	// and nonce 32 before them.
+	sealedExpiry := int64(binary.BigEndian.Uint64(buf[len(statePrefix)+keyIDLen : aadLen]))
+	// One string holds the ID and the rounds: the ID is written just
+	// before the rounds, over the claims and the header, already read,
+	// which take more room than it.
 	rounds := cap(buf) - cap(c.state) // c.state is in buf's storage
-	if rounds < stateIDLen || rounds+len(c.state) > len(buf) {
-		return Opened{}, errInvalidState // unreachable: k.open opens in place
-	}
 	copy(buf[rounds-stateIDLen:], id[:])
 	text := string(buf[rounds-stateIDLen : rounds+len(c.state)])
-	// The result is written in place: copied, it would be read before its
-	// stores had landed.
-	st.IssuedAt, st.ID, st.rounds = time.UnixMilli(c.issuedAt).UTC(), text[:stateIDLen], text[stateIDLen:]
-	st.sealedExpiry = expiry
-	if s.maxAge > 0 {
-		// In milliseconds, as the issue time is: later than now and the
-		// skew, to the nanosecond, is later than their millisecond.
-		if c.issuedAt > now.Add(s.skew).UnixMilli() {
-			return Opened{}, msg.Errorf(ErrInvalidState, "issued at %s, later than %s allows with a clock skew of %v",
-				st.IssuedAt.Format(time.RFC3339Nano), now.UTC().Format(time.RFC3339Nano), s.skew)
-		}
-		if age := s.maxAge.Milliseconds(); c.issuedAt <= noExpiry-age {
-			expiry = min(expiry, c.issuedAt+age)
-		}
+	st := Opened{
+		IssuedAt:     time.UnixMilli(c.issuedAt).UTC(),
+		ID:           text[:stateIDLen],
+		rounds:       text[stateIDLen:],
+		sealedExpiry: sealedExpiry,
 	}
-	if expiry != noExpiry {
-		st.ExpiresAt = time.UnixMilli(expiry).UTC()
-		// The header's expiry is the earliest of the requests' too: only a
-		// state that has expired needs them read.
-		if !now.Before(st.ExpiresAt) {
-			return Opened{}, s.expired(st, now)
-		}
+	// In milliseconds, as the issue time is: later than now and the skew,
+	// to the nanosecond, is later than their millisecond.
+	if c.issuedAt > now.Add(s.skew).UnixMilli() {
+		return Opened{}, msg.Errorf(ErrInvalidState, "issued at %s, later than %s allows with a clock skew of %v",
+			st.IssuedAt.Format(time.RFC3339Nano), now.UTC().Format(time.RFC3339Nano), s.skew)
+	}
+	expiry := st.sealedExpiry
+	if age := s.maxAge.Milliseconds(); c.issuedAt <= math.MaxInt64-age { // no overflow
+		expiry = min(expiry, c.issuedAt+age)
+	}
+	st.ExpiresAt = time.UnixMilli(expiry).UTC()
+	// The header's expiry is the earliest of the requests' too: only a state
+	// that has expired needs them read.
+	if !now.Before(st.ExpiresAt) {
+		return Opened{}, s.expired(st, now)
 	}
 	return st, nil
 }
@@ -472,7 +386,7 @@ func (s *Sealer) expired(st Opened, now time.Time) error {
 			return msg.Errorf(toolnexus.ErrExpired, "request %s expired at %s", msg.Quote(r.ID), r.ExpiresAt)
 		}
 	}
-	if s.maxAge > 0 && !now.Before(st.IssuedAt.Add(s.maxAge)) {
+	if !now.Before(st.IssuedAt.Add(s.maxAge)) {
 		return msg.Errorf(toolnexus.ErrExpired, "the state issued at %s has passed the maximum age of %v",
 			st.IssuedAt.Format(time.RFC3339Nano), s.maxAge)
 	}
@@ -502,7 +416,7 @@ func (s *Sealer) Claim(ctx context.Context, st Opened) error {
 		return msg.Errorf(ErrInvalidState, "the state to claim has no ID or no expiry: claim the Opened value that Open returned")
 	}
 	until := st.ExpiresAt
-	if st.sealedExpiry != 0 && st.sealedExpiry != noExpiry {
+	if st.sealedExpiry != 0 {
 		until = time.UnixMilli(st.sealedExpiry).UTC()
 	}
 	fresh, err := s.claims.Claim(ctx, st.ID, until.Add(MaxClockSkew))
@@ -515,24 +429,19 @@ func (s *Sealer) Claim(ctx context.Context, st Opened) error {
 	return nil
 }
 
-// Expiry returns the time until which state, sealed by a
-// [Sealer], may be accepted, or the zero time for a state that never
-// expires, without the key: a host that received an MCP input_required
+// Expiry returns the time until which state, sealed by a [Sealer], may be
+// accepted, without the key: a host that received an MCP input_required
 // result can tell how long its call can stay parked. The time is read from
 // the state's header, which the server authenticates but the host cannot:
 // it is the server's word, to the millisecond, and the server may refuse
 // the state earlier (a key retired, a shorter maximum age, a state already
 // used). It reports [ErrInvalidState] for a string that is not a state.
 func Expiry(state string) (time.Time, error) {
-	buf, err := decodeState(nil, state)
+	buf, err := decodeState(state)
 	if err != nil {
 		return time.Time{}, err
 	}
-	expiry := int64(binary.BigEndian.Uint64(buf[len(statePrefix)+keyIDLen : aadLen]))
-	if expiry == noExpiry {
-		return time.Time{}, nil
-	}
-	return time.UnixMilli(expiry).UTC(), nil
+	return time.UnixMilli(int64(binary.BigEndian.Uint64(buf[len(statePrefix)+keyIDLen : aadLen]))).UTC(), nil
 }
 
 // errInvalidState is the one error of a state that fails to open: it does

@@ -12,13 +12,14 @@ import (
 	"github.com/toolnexus-go/toolnexus/requeststate"
 )
 
-// TestSealerAllocations guards what a state costs the collector: Seal
-// allocates once, for the state's text, and Open once, for a copy of the
-// state's ID and rounds, for a prompt of 8 KiB as for a short one; reading
-// the requests and answers of an Opened allocates their slices, and
-// their Data maps and boxed values. Not parallel: it counts the process's
-// allocations. It is built without the race detector only, which makes
-// sync.Pool drop items at random: .ci/run runs it without.
+// TestSealerAllocations guards what a state costs the collector, which
+// does not grow with the state: Seal allocates its buffer and the state's
+// text, and Open the state's bytes and a copy of its ID and rounds, for a
+// prompt of 8 KiB as for a short one; reading the requests and answers of
+// an Opened allocates their slices, and their Data maps and boxed values.
+// Not parallel: it counts the process's allocations. It is built without
+// the race detector only, which allocates on its own: .ci/run runs it
+// without.
 func TestSealerAllocations(t *testing.T) {
 	s := newSealer(t, requeststate.Options{Audience: "https://mcp.example.com"})
 	large := requeststate.State{Requests: []toolnexus.Request{{ID: "pnd-1", Kind: toolnexus.KindApproval, Prompt: strings.Repeat("Deploy? ", 1<<10)}}}
@@ -51,8 +52,8 @@ func TestSealerAllocations(t *testing.T) {
 				opened.Requests()
 				opened.Answers()
 			})
-			assert.Equal(t, 1.0, seals, "Seal")
-			assert.Equal(t, 1.0, opens, "Open")
+			assert.Equal(t, 2.0, seals, "Seal")
+			assert.Equal(t, 2.0, opens, "Open")
 			assert.Equal(t, tt.reads, reads, "Requests and Answers")
 		})
 	}

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -33,20 +32,19 @@ const (
 	keyIDLen     = 8
 	headerLen    = keyIDLen + 8 // key id, expiry in Unix milliseconds
 	aadLen       = len(statePrefix) + headerLen
-	nonceLen     = 12            // AES-GCM's nonce, random
-	tagLen       = 16            // AES-GCM's tag
-	stateIDLen   = 16            // a state's ID, its nonce in URL-safe base64
-	claimsFixed  = 8             // issued-at
-	noExpiry     = math.MaxInt64 // the header's expiry of a state that never expires
+	nonceLen     = 12 // AES-GCM's nonce, random
+	tagLen       = 16 // AES-GCM's tag
+	stateIDLen   = 16 // a state's ID, its nonce in URL-safe base64
+	claimsFixed  = 8  // issued-at
 	hkdfKeyIDTag = "toolnexus request state tn1 key id"
 	hkdfKeyTag   = "toolnexus request state tn1 aes-256-gcm key "
 )
 
 // decodeState returns the bytes of state, its prefix followed by the
-// base64 decoded, in buf's storage when it is large enough, once state is
-// well formed: at most 64 KiB, strict base64 without line breaks, long
-// enough for a header, a nonce and a tag.
-func decodeState(buf []byte, state string) ([]byte, error) {
+// base64 decoded, once state is well formed: at most 64 KiB, strict
+// URL-safe base64 without padding and without line breaks, long enough for
+// a header, a nonce and a tag.
+func decodeState(state string) ([]byte, error) {
 	if len(state) > maxStateLen {
 		return nil, msg.Errorf(ErrInvalidState, "longer than %d bytes", maxStateLen)
 	}
@@ -54,8 +52,7 @@ func decodeState(buf []byte, state string) ([]byte, error) {
 	if !ok {
 		return nil, errInvalidState
 	}
-	size := len(statePrefix) + base64.RawURLEncoding.DecodedLen(len(body))
-	buf = slices.Grow(buf[:0], size)[:size]
+	buf := make([]byte, len(statePrefix)+base64.RawURLEncoding.DecodedLen(len(body)))
 	copy(buf, statePrefix)
 	n, ok := b64.DecodeURL(buf[len(statePrefix):], body)
 	if !ok || n < headerLen+nonceLen+tagLen {

@@ -36,17 +36,16 @@ const digestTag = 'h'
 //
 // The canonical form is JSON text (see canonicalValue). Arguments already
 // in that form, as an encoder that sorts keys writes them, are checked and
-// taken as they are; others are rewritten by a parser, in the storage of
-// *scratch, which keeps it for reuse; encoding/json decodes what the
-// parser leaves to it (a string that is not valid UTF-8, a surrogate
-// escape, a deep nesting, an error to report).
-func AppendBinding(dst []byte, scratch *[]byte, args json.RawMessage) ([]byte, error) {
+// taken as they are; others are rewritten by a parser; encoding/json
+// decodes what the parser leaves to it (a string that is not valid UTF-8,
+// a surrogate escape, a deep nesting, an error to report).
+func AppendBinding(dst []byte, args json.RawMessage) ([]byte, error) {
 	if err := CheckNames(args); err != nil {
 		return dst, err
 	}
 	form := []byte(args)
 	if !isCanonical(form) || bytes.Equal(form, []byte("null")) {
-		c := canonicalizer{out: (*scratch)[:0]}
+		var c canonicalizer
 		if !c.args(args) {
 			v, err := DecodeNumbers(args)
 			if err != nil {
@@ -54,7 +53,6 @@ func AppendBinding(dst []byte, scratch *[]byte, args json.RawMessage) ([]byte, e
 			}
 			c.out = canonicalValue(c.out[:0], v)
 		}
-		keepGrown(scratch, c.out)
 		form = c.out
 	}
 	if len(form) <= MaxBinding {
@@ -62,14 +60,6 @@ func AppendBinding(dst []byte, scratch *[]byte, args json.RawMessage) ([]byte, e
 	}
 	sum := sha256.Sum256(form)
 	return append(append(dst, digestTag), sum[:]...), nil
-}
-
-// keepGrown keeps buf as the scratch buffer b when it has grown out of
-// b's storage; else b holds it already, and is not written to.
-func keepGrown(b *[]byte, buf []byte) {
-	if cap(buf) != cap(*b) {
-		*b = buf[:0]
-	}
 }
 
 // DecodeNumbers decodes args, a call's arguments, as encoding/json does,
@@ -522,12 +512,11 @@ func canonUnescape(s []byte) (rune, int) {
 // nothing.
 func SameArguments(a, b json.RawMessage) (bool, error) {
 	var bufA, bufB [MaxBinding]byte
-	var scratch []byte
-	ba, err := AppendBinding(bufA[:0], &scratch, a)
+	ba, err := AppendBinding(bufA[:0], a)
 	if err != nil {
 		return false, err
 	}
-	bb, err := AppendBinding(bufB[:0], &scratch, b)
+	bb, err := AppendBinding(bufB[:0], b)
 	if err != nil {
 		return false, err
 	}

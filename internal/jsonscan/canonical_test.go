@@ -210,7 +210,7 @@ func TestCanonicalArgs(t *testing.T) {
 // bindingOf returns what a state holds of args: their canonical form, or
 // the digest of a long one.
 func bindingOf(args []byte) ([]byte, error) {
-	b, err := jsonscan.AppendBinding(nil, new([]byte), args)
+	b, err := jsonscan.AppendBinding(nil, args)
 	if err != nil {
 		return nil, err
 	}
