@@ -275,9 +275,10 @@ var leakTypes = map[reflect.Type]leakSpec{
 	// The internals: a form holds no payload of a call's; the test support
 	// of the bridges holds the options of other entries, and what a test
 	// logs.
-	reflect.TypeFor[elicitschema.Form](): {},
-	reflect.TypeFor[bridgetest.Config](): {},
-	reflect.TypeFor[bridgetest.Log]():    {},
+	reflect.TypeFor[elicitschema.Form]():   {},
+	reflect.TypeFor[bridgetest.Config]():   {},
+	reflect.TypeFor[bridgetest.Log]():      {},
+	reflect.TypeFor[bridgetest.Scenario](): {plain: []string{"Tool", "Arguments", "Action", "Content", "Asked", "Text"}},
 	// Test support of the nested modules.
 	reflect.TypeFor[looptest.Exchange](): {plain: []string{"Path", "Want", "Reply"}},
 	reflect.TypeFor[looptest.Provider](): {plain: []string{"Server"}},
