@@ -24,6 +24,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/internal/loopstore"
 	"github.com/toolnexus-go/toolnexus/internal/looptest"
 )
 
@@ -670,6 +671,7 @@ const modulePath = "github.com/toolnexus-go/toolnexus"
 var leakPackages = []string{
 	modulePath,
 	modulePath + "/internal/looptest",
+	modulePath + "/internal/loopstore",
 }
 
 // leakSpec says which fields of a type carry a payload (base64, a data URL,
@@ -705,6 +707,9 @@ var leakTypes = map[reflect.Type]leakSpec{
 	// Test support of the nested modules.
 	reflect.TypeFor[looptest.Exchange](): {plain: []string{"Path", "Want", "Reply"}},
 	reflect.TypeFor[looptest.Provider](): {plain: []string{"Server"}},
+	reflect.TypeFor[loopstore.Message](): {plain: []string{"Role"}, values: func(data string) []any {
+		return []any{loopstore.NewMessage(json.RawMessage(`{"role":"user","content":[{"type":"image","data":"`+data+`"}]}`), "user")}
+	}},
 	// Destinations.
 	reflect.TypeFor[toolnexus.Destination]():                {},
 	reflect.TypeFor[toolnexus.UnsupportedReason]():          {},

@@ -155,8 +155,6 @@ func role(m anthropic.MessageParam) string {
 	switch v := v.(type) {
 	case toolnexus.AnthropicMessage:
 		return v.Role
-	case loopstore.Message:
-		return v.Role
 	}
 	return loopstore.Role(v)
 }

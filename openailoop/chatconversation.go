@@ -158,8 +158,6 @@ func chatRole(m openai.ChatCompletionMessageParamUnion) string {
 	switch v := v.(type) {
 	case toolnexus.OpenAIChatMessage:
 		return v.Role
-	case loopstore.Message:
-		return v.Role
 	}
 	return loopstore.Role(v)
 }

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"slices"
 	"strconv"
 	"strings"
@@ -24,15 +25,39 @@ import (
 // would leave the conversation as it was, for a loop to send again.
 var ErrNoReply = errors.New("toolnexus: no reply to run")
 
-// Message is a message as a host stored it: its JSON, which is sent as it
-// is, and the role that JSON names ("" when it names none).
+// Message is a message as a host stored it: the role its JSON names (""
+// when it names none), and the JSON, which is sent as it is ([Params]) and
+// never printed, logged or marshalled from the Message, for it may hold a
+// part's data.
 type Message struct {
-	JSON json.RawMessage
 	Role string
+	raw  json.RawMessage
 }
 
-// MarshalJSON returns the message's JSON as it was stored.
-func (m Message) MarshalJSON() ([]byte, error) { return m.JSON, nil }
+// NewMessage returns the stored message raw, whose role is role.
+func NewMessage(raw json.RawMessage, role string) Message { return Message{Role: role, raw: raw} }
+
+// Raw returns the message's JSON as it was stored.
+func (m Message) Raw() json.RawMessage { return m.raw }
+
+// String returns the message's role and the size of its JSON.
+func (m Message) String() string {
+	return "{Role:" + quote(m.Role) + " JSON:" + strconv.Itoa(len(m.raw)) + " bytes}"
+}
+
+// GoString returns m in Go syntax without its JSON, for %#v.
+func (m Message) GoString() string {
+	return "loopstore.NewMessage(/* " + strconv.Itoa(len(m.raw)) + " bytes */, " + strconv.Quote(m.Role) + ")"
+}
+
+// Format prints m for every verb without its JSON, as [Message.String].
+func (m Message) Format(f fmt.State, verb rune) { Format(f, verb, m) }
+
+// LogValue implements [slog.LogValuer]: m logs as its role and the size of
+// its JSON.
+func (m Message) LogValue() slog.Value {
+	return slog.GroupValue(slog.String("role", m.Role), slog.Int("bytes", len(m.raw)))
+}
 
 // Object returns the members of data, the JSON of one object, by name.
 // Names are matched exactly: one outside names (any name when names is
@@ -100,7 +125,7 @@ func Messages(what string, raw json.RawMessage, withRole bool) ([]Message, error
 		if err != nil {
 			return nil, err
 		}
-		msgs[i].JSON = m
+		msgs[i].raw = m
 		if !withRole {
 			continue
 		}
@@ -368,7 +393,7 @@ func Params[P any](stored []Message, override func(any) P) []P {
 	}
 	params := make([]P, len(stored))
 	for i, m := range stored {
-		params[i] = override(m)
+		params[i] = override(m.raw)
 	}
 	return params
 }

@@ -77,10 +77,10 @@ func TestMessages(t *testing.T) {
 		{"none", ``, true, nil, ""},
 		{"null", `null`, true, nil, ""},
 		{"as stored", `[{"role":"user","content":"hi"}, {"content":[],"role":"assistant"}]`, true, []loopstore.Message{
-			{JSON: json.RawMessage(`{"role":"user","content":"hi"}`), Role: "user"},
-			{JSON: json.RawMessage(`{"content":[],"role":"assistant"}`), Role: "assistant"},
+			loopstore.NewMessage(json.RawMessage(`{"role":"user","content":"hi"}`), "user"),
+			loopstore.NewMessage(json.RawMessage(`{"content":[],"role":"assistant"}`), "assistant"),
 		}, ""},
-		{"without roles", `[{"type":"function_call_output"}]`, false, []loopstore.Message{{JSON: json.RawMessage(`{"type":"function_call_output"}`)}}, ""},
+		{"without roles", `[{"type":"function_call_output"}]`, false, []loopstore.Message{loopstore.NewMessage(json.RawMessage(`{"type":"function_call_output"}`), "")}, ""},
 		{"not an array", `{}`, true, nil, "toolnexus: invalid JSON: the messages are not a JSON array"},
 		{"not an object", `[{"role":"user"},"hi"]`, true, nil, "toolnexus: invalid JSON: message 1 is not a JSON object"},
 		{"no role", `[{"content":"hi"}]`, true, nil, "toolnexus: invalid JSON: message 0 has no role"},
@@ -103,7 +103,8 @@ func TestMessages(t *testing.T) {
 			assert.Equal(t, tt.want, got)
 		})
 	}
-	out, err := json.Marshal([]loopstore.Message{{JSON: json.RawMessage(`{"role":"user", "content":"<b>"}`), Role: "user"}})
+	out, err := json.Marshal(loopstore.Params([]loopstore.Message{loopstore.NewMessage(json.RawMessage(`{"role":"user", "content":"<b>"}`), "user")},
+		func(v any) any { return v }))
 	require.NoError(t, err)
 	assert.Equal(t, `[{"role":"user","content":"\u003cb\u003e"}]`, string(out), "as stored, compacted as encoding/json compacts it")
 }
@@ -144,9 +145,9 @@ func TestConversation(t *testing.T) {
 	t.Parallel()
 	msgs, turn, err := loopstore.Conversation([]byte(`{"messages":[{"role":"user","content":"hi"}]}`), 64)
 	require.NoError(t, err)
-	assert.Equal(t, []loopstore.Message{{JSON: json.RawMessage(`{"role":"user","content":"hi"}`), Role: "user"}}, msgs)
+	assert.Equal(t, []loopstore.Message{loopstore.NewMessage(json.RawMessage(`{"role":"user","content":"hi"}`), "user")}, msgs)
 	assert.Equal(t, toolnexus.Turn{}, turn)
-	params := loopstore.Params(msgs, func(v any) string { return string(v.(loopstore.Message).JSON) })
+	params := loopstore.Params(msgs, func(v any) string { return string(v.(json.RawMessage)) })
 	assert.Equal(t, []string{`{"role":"user","content":"hi"}`}, params)
 	assert.Nil(t, loopstore.Params(nil, func(any) string { return "" }))
 
@@ -200,7 +201,7 @@ func FuzzObject(f *testing.F) {
 			require.NoError(t, err, name)
 			require.Len(t, msgs, len(list))
 			for i := range list {
-				assert.JSONEq(t, string(list[i]), string(msgs[i].JSON))
+				assert.JSONEq(t, string(list[i]), string(msgs[i].Raw()))
 			}
 		}
 	})
