@@ -23,6 +23,7 @@ import (
 	"github.com/toolnexus-go/toolnexus"
 	"github.com/toolnexus-go/toolnexus/internal/bridgetest"
 	"github.com/toolnexus-go/toolnexus/internal/elicitschema"
+	"github.com/toolnexus-go/toolnexus/internal/loopstore"
 	"github.com/toolnexus-go/toolnexus/internal/looptest"
 	"github.com/toolnexus-go/toolnexus/mcpcall"
 	"github.com/toolnexus-go/toolnexus/requeststate"
@@ -237,6 +238,7 @@ var leakPackages = []string{
 	modulePath,
 	modulePath + "/internal/bridgetest",
 	modulePath + "/internal/elicitschema",
+	modulePath + "/internal/loopstore",
 	modulePath + "/internal/looptest",
 	modulePath + "/mcpcall",
 	modulePath + "/requeststate",
@@ -282,6 +284,9 @@ var leakTypes = map[reflect.Type]leakSpec{
 	// Test support of the nested modules.
 	reflect.TypeFor[looptest.Exchange](): {plain: []string{"Path", "Want", "Reply"}},
 	reflect.TypeFor[looptest.Provider](): {plain: []string{"Server"}},
+	reflect.TypeFor[loopstore.Message](): {plain: []string{"Role"}, values: func(data string) []any {
+		return []any{loopstore.NewMessage(json.RawMessage(`{"role":"user","content":[{"type":"image","data":"`+data+`"}]}`), "user")}
+	}},
 	// Destinations.
 	reflect.TypeFor[toolnexus.Destination]():                {},
 	reflect.TypeFor[toolnexus.UnsupportedReason]():          {},
