@@ -63,7 +63,9 @@ func (e *typeError) Error() string {
 // skipSpace moves past JSON white space.
 func (d *jsonReader) skipSpace() { d.pos = jsonscan.SkipSpace(d.data, d.pos) }
 
-// peek returns the first byte of the next token, or 0 at the end of input.
+// peek returns the first byte of the next token, or 0 at the end of input
+// (a NUL byte in the input is no token either: callers that must tell the
+// two apart compare d.pos with len(d.data)).
 func (d *jsonReader) peek() byte {
 	d.skipSpace()
 	if d.pos < len(d.data) {
@@ -88,7 +90,7 @@ func (d *jsonReader) kind() string {
 		return "null"
 	case c == '-' || '0' <= c && c <= '9':
 		return "a number"
-	case c == 0:
+	case d.pos == len(d.data):
 		return "empty input"
 	}
 	return "no JSON value"
@@ -610,9 +612,10 @@ func (d *jsonReader) members(what string, member func(key []byte) (known bool, e
 	}
 }
 
-// end reports an error unless only white space is left.
+// end reports an error unless only white space is left: a NUL byte, which
+// peek also returns at the end, is not.
 func (d *jsonReader) end() error {
-	if d.peek() != 0 {
+	if d.skipSpace(); d.pos < len(d.data) {
 		return jsonscan.ErrSyntax
 	}
 	return nil

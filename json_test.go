@@ -759,3 +759,33 @@ func TestDecodeLongData(t *testing.T) {
 		}
 	}
 }
+
+// TestPeerReadersRefuseNUL checks that a NUL byte, which the reader's look
+// ahead also returns at the end of its input, is no white space to any
+// reader of peer JSON: after a value, before it or inside a container it is
+// input that is not JSON.
+func TestPeerReadersRefuseNUL(t *testing.T) {
+	type reader struct {
+		read     func([]byte) error
+		sentinel error
+	}
+	readers := map[string]reader{
+		"ParseToolResult": {func(b []byte) error { _, err := toolnexus.ParseToolResult(b, 0); return err }, toolnexus.ErrInvalidJSON},
+		"ParseMCPCallToolResult": {func(b []byte) error {
+			_, err := toolnexus.ParseMCPCallToolResult(b, 0)
+			return err
+		}, toolnexus.ErrInvalidMCP},
+		"FromMCPCallToolResult": {func(b []byte) error { _, err := toolnexus.FromMCPCallToolResult(b); return err }, toolnexus.ErrInvalidMCP},
+		"ParseTurn":             {func(b []byte) error { _, err := toolnexus.ParseTurn(b, 0); return err }, toolnexus.ErrInvalidJSON},
+		"Request.UnmarshalJSON": {func(b []byte) error { var r toolnexus.Request; return r.UnmarshalJSON(b) }, toolnexus.ErrInvalidJSON},
+		"Answer.UnmarshalJSON":  {func(b []byte) error { var a toolnexus.Answer; return a.UnmarshalJSON(b) }, toolnexus.ErrInvalidJSON},
+	}
+	for name, r := range readers {
+		for _, in := range []string{"{}\x00", "\x00{}", "{\x00}", "null\x00", "{} \x00"} {
+			err := r.read([]byte(in))
+			require.Error(t, err, "%s(%q)", name, in)
+			assert.ErrorIs(t, err, r.sentinel, "%s(%q)", name, in)
+			assert.Contains(t, err.Error(), `"\x00", cannot be there`, "%s(%q)", name, in)
+		}
+	}
+}
