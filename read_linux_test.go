@@ -95,8 +95,9 @@ func peakRSS(b *testing.B, f func()) int64 {
 // BenchmarkMCPMemory measures the memory a 128 MiB file takes to MCP JSON
 // and back, by the peak of the process's resident memory over what it was
 // before, per byte of the JSON: writing, PartFromFile, MCPCallToolResult
-// and json.Marshal (rss/json-write); reading, FromMCPCallToolResult of the
-// JSON already in memory (rss/json-read, which counts the result alone).
+// and json.Marshal (rss/json-write) or MCPCallToolResult.AppendJSON
+// (rss/append-write); reading, FromMCPCallToolResult of the JSON already in
+// memory (rss/json-read, which counts the result alone).
 func BenchmarkMCPMemory(b *testing.B) {
 	path := filepath.Join(b.TempDir(), "big.png")
 	f, err := os.Create(path)
@@ -115,6 +116,15 @@ func BenchmarkMCPMemory(b *testing.B) {
 			data, err = json.Marshal(toolnexus.Ok("a file", p).MCPCallToolResult())
 			must(b, err)
 		})
+		appended := peakRSS(b, func() {
+			p, err := toolnexus.PartFromFile(path)
+			must(b, err)
+			out, err := toolnexus.Ok("a file", p).MCPCallToolResult().AppendJSON(nil)
+			must(b, err)
+			if string(out) != string(data) {
+				b.Fatal("AppendJSON wrote other JSON than json.Marshal")
+			}
+		})
 		read := peakRSS(b, func() {
 			r, err := toolnexus.FromMCPCallToolResult(data)
 			must(b, err)
@@ -122,6 +132,7 @@ func BenchmarkMCPMemory(b *testing.B) {
 		})
 		resultSink = toolnexus.ToolResult{}
 		b.ReportMetric(float64(write)/float64(len(data)), "rss/json-write")
+		b.ReportMetric(float64(appended)/float64(len(data)), "rss/append-write")
 		b.ReportMetric(float64(read)/float64(len(data)), "rss/json-read")
 	}
 }
