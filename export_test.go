@@ -2,8 +2,7 @@ package toolnexus
 
 // The internals that the external tests need, as net/netip's export_test.go
 // has them: the parsers that fuzz_test.go checks against the standard
-// library, and how an error quotes a value, for the messages that name a
-// temporary path (TestErrorQuotesLongValues pins it).
+// library, and the exact-key reader's parts.
 
 var (
 	ParseDataURL = parseDataURL

@@ -24,6 +24,7 @@ import (
 	"github.com/toolnexus-go/toolnexus/internal/bridgetest"
 	"github.com/toolnexus-go/toolnexus/internal/claims"
 	"github.com/toolnexus-go/toolnexus/internal/elicitschema"
+	"github.com/toolnexus-go/toolnexus/internal/loopstore"
 	"github.com/toolnexus-go/toolnexus/internal/looptest"
 	"github.com/toolnexus-go/toolnexus/mcpcall"
 	"github.com/toolnexus-go/toolnexus/requeststate"
@@ -239,6 +240,7 @@ var leakPackages = []string{
 	modulePath + "/internal/bridgetest",
 	modulePath + "/internal/claims",
 	modulePath + "/internal/elicitschema",
+	modulePath + "/internal/loopstore",
 	modulePath + "/internal/looptest",
 	modulePath + "/mcpcall",
 	modulePath + "/requeststate",
@@ -281,13 +283,17 @@ var leakTypes = map[reflect.Type]leakSpec{
 	// The internals: a form holds no payload of a call's; the test support
 	// of the bridges holds the options of other entries, and what a test
 	// logs.
-	reflect.TypeFor[elicitschema.Form](): {},
-	reflect.TypeFor[claims.Memory]():     {},
-	reflect.TypeFor[bridgetest.Config](): {},
-	reflect.TypeFor[bridgetest.Log]():    {},
+	reflect.TypeFor[elicitschema.Form]():   {},
+	reflect.TypeFor[claims.Memory]():       {},
+	reflect.TypeFor[bridgetest.Config]():   {},
+	reflect.TypeFor[bridgetest.Log]():      {},
+	reflect.TypeFor[bridgetest.Scenario](): {plain: []string{"Tool", "Arguments", "Action", "Content", "Asked", "Text"}},
 	// Test support of the nested modules.
 	reflect.TypeFor[looptest.Exchange](): {plain: []string{"Path", "Want", "Reply"}},
 	reflect.TypeFor[looptest.Provider](): {plain: []string{"Server"}},
+	reflect.TypeFor[loopstore.Message](): {plain: []string{"Role"}, values: func(data string) []any {
+		return []any{loopstore.NewMessage(json.RawMessage(`{"role":"user","content":[{"type":"image","data":"`+data+`"}]}`), "user")}
+	}},
 	// Destinations.
 	reflect.TypeFor[toolnexus.Destination]():                {},
 	reflect.TypeFor[toolnexus.UnsupportedReason]():          {},

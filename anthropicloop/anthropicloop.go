@@ -1,11 +1,13 @@
 // Package anthropicloop runs toolnexus tools in an agent loop written with
-// the Anthropic Go SDK: from the model's reply, a *anthropic.Message, [Run]
-// runs the tools its tool_use blocks call and gives the messages to append
-// to the conversation, in the SDK's own MessageParam: the reply, and the
-// user message that answers its calls. When a tool waits for a person, Run
-// gives back the turn to store instead (a toolnexus.Turn, which marshals),
-// and [Resume], in this process or another, reads it back with the
-// person's answer and gives the message once every call is done.
+// the Anthropic Go SDK. A [Conversation] holds the messages, in the SDK's
+// own MessageParam, and the turn parked while a call waits for a person:
+// [Conversation.Run] takes the model's reply, a *anthropic.Message, runs
+// the tools its tool_use blocks call and appends the user message that
+// answers them, or parks the turn; the conversation marshals to the one
+// value a host stores, and [ResumeConversation], in this process or
+// another, reads it back with the person's answer. [Run], [Resume] and
+// [Message] are the same steps for a host that stores the turn (a
+// toolnexus.Turn) and the messages apart.
 package anthropicloop
 
 import (

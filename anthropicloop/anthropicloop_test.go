@@ -45,7 +45,7 @@ const (
 )
 
 // message decodes a reply of the API as the SDK does.
-func message(t *testing.T, reply string) *anthropic.Message {
+func message(t testing.TB, reply string) *anthropic.Message {
 	t.Helper()
 	var m anthropic.Message
 	require.NoError(t, json.Unmarshal([]byte(reply), &m))
@@ -162,17 +162,29 @@ func TestResumeLate(t *testing.T) {
 	assert.ErrorIs(t, err, toolnexus.ErrExpired)
 }
 
-// TestLoop runs the example's loop against the provider: the bodies are
-// exactly the exchanges', and a turn once sent cannot be resumed again.
+// TestLoop runs a loop of Run and Resume, with the conversation and the
+// turn stored apart, against the provider: the bodies are exactly the
+// exchanges', and a turn once sent cannot be resumed again.
 func TestLoop(t *testing.T) {
 	t.Parallel()
 	api := looptest.NewProvider(exchanges...)
 	defer api.Close()
 	ctx := context.Background()
 	client := anthropic.NewClient(option.WithBaseURL(api.URL), option.WithAPIKey("test"), option.WithMaxRetries(0))
+	converse := func(msgs []anthropic.MessageParam) ([]anthropic.MessageParam, toolnexus.Turn) {
+		for {
+			resp, err := client.Messages.New(ctx, anthropic.MessageNewParams{Model: params.Model, MaxTokens: params.MaxTokens, Messages: msgs, Tools: defs})
+			require.NoError(t, err)
+			turn, more, err := anthropicloop.Run(ctx, resp, tools)
+			require.NoError(t, err)
+			msgs = append(msgs, more...)
+			if len(turn.Calls) == 0 || !turn.Complete() {
+				return msgs, turn
+			}
+		}
+	}
 	prompt := []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock("Show me the screen, then deploy to prod."))}
-	msgs, turn, err := converse(ctx, client, prompt)
-	require.NoError(t, err)
+	msgs, turn := converse(prompt)
 	require.False(t, turn.Complete())
 	assert.Len(t, msgs, 2)
 	stored, err := json.Marshal(turn)
@@ -185,8 +197,7 @@ func TestLoop(t *testing.T) {
 	answer := turn.Waiting()[0].Request.Resolve(nil)
 	done, reply, err := anthropicloop.Resume(ctx, stored, answer, tools)
 	require.NoError(t, err)
-	msgs, turn, err = converse(ctx, client, append(again, reply...))
-	require.NoError(t, err)
+	msgs, turn = converse(append(again, reply...))
 	assert.Empty(t, turn.Calls)
 	assert.Len(t, msgs, 4)
 	assert.Equal(t, "2 requests, each body as expected", api.Verify())
@@ -197,7 +208,7 @@ func TestLoop(t *testing.T) {
 	assert.ErrorIs(t, err, toolnexus.ErrAnswerMismatch, "a finished turn takes no answer")
 }
 
-func mustJSON(t *testing.T, v any) string {
+func mustJSON(t testing.TB, v any) string {
 	t.Helper()
 	b, err := json.Marshal(v)
 	require.NoError(t, err)

@@ -39,7 +39,7 @@ func Example_anthropic() {
 
 	block := r.AnthropicToolResult("toolu_01")
 	_, err := client.Messages.New(context.Background(), anthropic.MessageNewParams{
-		Model:     anthropic.ModelClaudeSonnet5_5,
+		Model:     "claude-sonnet-5-5", // a string: SDK releases drop the constants of older models
 		MaxTokens: 1024,
 		Messages: []anthropic.MessageParam{
 			anthropic.NewUserMessage(anthropic.NewTextBlock("Show me the test card.")),

@@ -32,7 +32,7 @@ import (
 // content of its last user message.
 func anthropicRequest(answer anthropic.ContentBlockParamUnion) anthropic.MessageNewParams {
 	return anthropic.MessageNewParams{
-		Model:     anthropic.ModelClaudeSonnet5_5,
+		Model:     "claude-sonnet-5-5", // a string: SDK releases drop the constants of older models
 		MaxTokens: 1024,
 		Messages: []anthropic.MessageParam{
 			anthropic.NewUserMessage(anthropic.NewTextBlock("Show me the test card.")),

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolnexus-go/toolnexus"
@@ -89,4 +90,98 @@ func ExampleFromCallToolResult() {
 	}
 	fmt.Println(r)
 	// Output: error "no such key"
+}
+
+// deployIn is the input of deploy.
+type deployIn struct {
+	Env string `json:"env"`
+}
+
+// deploy is a tool of the shape every host runs (see toolnexus.ToolFor):
+// its input and every answer so far, the latest of which is the one of a
+// tool that asks once.
+func deploy(_ context.Context, in deployIn, as toolnexus.Answers) toolnexus.ToolResult {
+	ans := as.Latest()
+	switch {
+	case ans == nil:
+		return toolnexus.Pending(toolnexus.Request{Kind: toolnexus.KindApproval, Prompt: "Deploy to " + in.Env + "?"})
+	case !ans.OK:
+		return toolnexus.Error("deploy to " + in.Env + " " + ans.Reason)
+	}
+	return toolnexus.Ok("deployed to " + in.Env)
+}
+
+// newDeployServer returns an SDK server of deploy, its states sealed for
+// the audience of the example.
+func newDeployServer() *mcp.Server {
+	keys, err := requeststate.KeysFromHex(strings.Repeat("ab", 32)) // TOOLNEXUS_STATE_KEYS in a real server
+	if err != nil {
+		log.Fatal(err)
+	}
+	sealer, err := requeststate.NewSealer(requeststate.Options{Keys: keys, Audience: "https://deploy.example.com/mcp"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	runner, err := mcpcall.NewRunner(sealer, mcpcall.Options{}) // a parked call is answerable for toolnexus.DefaultExpiry
+	if err != nil {
+		log.Fatal(err)
+	}
+	bridge, err := mcpbridge.New(runner, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	server := mcp.NewServer(&mcp.Implementation{Name: "deployer", Version: "v1"}, nil)
+	mcp.AddTool(server, &mcp.Tool{Name: "deploy"}, mcpbridge.CallHandler(bridge,
+		func(ctx context.Context, c mcpbridge.Call[deployIn]) toolnexus.ToolResult {
+			return deploy(ctx, c.In, c.Answers) // the tool of a Turn, unchanged
+		}))
+	return server
+}
+
+// A host that parks a call itself: the go-sdk's client, its multi round
+// trip disabled, returns the input_required result; FromCallToolResult
+// reads it as a suspension, which the host stores; Retry makes the call
+// that answers it, later, on any server with the same keys.
+func ExampleRetry() {
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := newDeployServer().Connect(ctx, st, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer ss.Close()
+	client := mcp.NewClient(&mcp.Implementation{Name: "host", Version: "v1"}, &mcp.ClientOptions{
+		Capabilities:   &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}}},
+		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true}, // the host takes input_required results
+	})
+	cs, err := client.Connect(ctx, ct, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer cs.Close()
+
+	call := &mcp.CallToolParams{Name: "deploy", Arguments: map[string]any{"env": "prod"}}
+	res, err := cs.CallTool(ctx, call)
+	if err != nil {
+		log.Fatal(err)
+	}
+	parked, err := mcpbridge.FromCallToolResult(res) // a suspension: store it
+	if err != nil {
+		log.Fatal(err)
+	}
+	req, _ := toolnexus.PendingOf(parked)
+	fmt.Println("parked:", req.Prompt)
+
+	retry, err := mcpbridge.Retry(call, parked, req.Resolve(nil)) // the person said yes
+	if err != nil {
+		log.Fatal(err)
+	}
+	res, err = cs.CallTool(ctx, retry)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.Content[0].(*mcp.TextContent).Text)
+	// Output:
+	// parked: Deploy to prod?
+	// deployed to prod
 }

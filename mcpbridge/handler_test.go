@@ -47,9 +47,6 @@ func echo(a *toolnexus.Answer) toolnexus.ToolResult {
 	return toolnexus.Ok(string(b))
 }
 
-// quiet is a logger for servers whose log no test reads.
-var quiet = slog.New(slog.DiscardHandler)
-
 // newBridge returns a Bridge whose runner seals with key, as c configures
 // the runner.
 func newBridge(t testing.TB, key []byte, c bridgetest.Config) *mcpbridge.Bridge {

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/internal/bridgetest"
 	"github.com/toolnexus-go/toolnexus/mcpbridge"
 )
 
@@ -15,31 +16,6 @@ var (
 	testWAV = []byte("RIFF\x00\x00\x00\x00WAVE")
 	testPDF = []byte("%PDF-1.4 tiny")
 )
-
-func part(t *testing.T, b []byte, mimeType string) toolnexus.ContentPart {
-	t.Helper()
-	p, err := toolnexus.PartFromBytes(b, mimeType)
-	require.NoError(t, err)
-	return p
-}
-
-func urlPart(t *testing.T, u, mimeType string) toolnexus.ContentPart {
-	t.Helper()
-	p, err := toolnexus.PartFromURL(u, mimeType)
-	require.NoError(t, err)
-	return p
-}
-
-// jsonBridge is the conversion CallToolResult replaces: our JSON decoded
-// into the SDK's type.
-func jsonBridge(t *testing.T, r toolnexus.ToolResult) *mcp.CallToolResult {
-	t.Helper()
-	data, err := json.Marshal(r.MCPCallToolResult())
-	require.NoError(t, err)
-	var res mcp.CallToolResult
-	require.NoError(t, json.Unmarshal(data, &res))
-	return &res
-}
 
 func TestCallToolResult(t *testing.T) {
 	t.Parallel()
@@ -52,11 +28,11 @@ func TestCallToolResult(t *testing.T) {
 		{"empty", toolnexus.ToolResult{}, &mcp.CallToolResult{Content: []mcp.Content{}}},
 		{"error", toolnexus.Error("no such key"), &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "no such key"}}, IsError: true}},
 		{"media after text", toolnexus.Error("failed halfway",
-			part(t, testPNG, "image/png"),
+			bridgetest.Part(t, testPNG, "image/png"),
 			toolnexus.TextPart("see the log"),
-			part(t, testWAV, "audio/wav"),
-			part(t, testPDF, "application/pdf").WithName("report.pdf"),
-			urlPart(t, "https://example.com/cat.png", "image/png"),
+			bridgetest.Part(t, testWAV, "audio/wav"),
+			bridgetest.Part(t, testPDF, "application/pdf").WithName("report.pdf"),
+			bridgetest.URLPart(t, "https://example.com/cat.png", "image/png"),
 		), &mcp.CallToolResult{IsError: true, Content: []mcp.Content{
 			&mcp.TextContent{Text: "failed halfway"},
 			&mcp.TextContent{Text: "see the log"},
@@ -65,7 +41,7 @@ func TestCallToolResult(t *testing.T) {
 			&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "toolnexus:part/3/report.pdf", MIMEType: "application/pdf", Blob: testPDF}},
 			&mcp.ResourceLink{URI: "https://example.com/cat.png", Name: "cat.png", MIMEType: "image/png"},
 		}}},
-		{"text resource with its uri, structured content", toolnexus.Ok(`{"n":1}`, part(t, []byte("a note"), "text/plain").WithName("notes.txt")).
+		{"text resource with its uri, structured content", toolnexus.Ok(`{"n":1}`, bridgetest.Part(t, []byte("a note"), "text/plain").WithName("notes.txt")).
 			WithMetadata(toolnexus.MetadataResourceURIs, map[string]string{"0": "file:///notes.txt"}).
 			WithMetadata(toolnexus.MetadataStructuredContent, json.RawMessage(`{"n":1}`)),
 			&mcp.CallToolResult{Content: []mcp.Content{
@@ -84,7 +60,7 @@ func TestCallToolResult(t *testing.T) {
 			t.Parallel()
 			got := mcpbridge.CallToolResult(tt.r)
 			assert.Equal(t, tt.want, got)
-			bridged := jsonBridge(t, tt.r)
+			bridged := bridgetest.ViaJSON[mcp.CallToolResult](t, tt.r)
 			if len(bridged.Content) == 0 {
 				bridged.Content = []mcp.Content{}
 			}
@@ -120,11 +96,11 @@ func TestFromCallToolResult(t *testing.T) {
 			&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "file:///notes.txt", Text: "a note"}},
 			&mcp.ResourceLink{URI: "https://example.com/cat.png", Name: "cat.png", MIMEType: "image/png"},
 		}}, toolnexus.Ok("rendered",
-			part(t, testPNG, "image/png"),
-			part(t, testWAV, "audio/wav"),
-			part(t, testPDF, "application/pdf").WithName("report.pdf"),
-			part(t, []byte("a note"), "text/plain").WithName("notes.txt"),
-			urlPart(t, "https://example.com/cat.png", "image/png"),
+			bridgetest.Part(t, testPNG, "image/png"),
+			bridgetest.Part(t, testWAV, "audio/wav"),
+			bridgetest.Part(t, testPDF, "application/pdf").WithName("report.pdf"),
+			bridgetest.Part(t, []byte("a note"), "text/plain").WithName("notes.txt"),
+			bridgetest.URLPart(t, "https://example.com/cat.png", "image/png"),
 		).WithMetadata(toolnexus.MetadataResourceURIs, map[string]string{"2": "file:///reports/report.pdf", "3": "file:///notes.txt"})},
 		{"empty image as its placeholder", &mcp.CallToolResult{Content: []mcp.Content{&mcp.ImageContent{MIMEType: "image/png"}}},
 			toolnexus.Ok("[unsupported image part (image/png, 0 bytes)]")},
@@ -212,9 +188,9 @@ func TestRoundTrip(t *testing.T) {
 	t.Parallel()
 	for _, r := range []toolnexus.ToolResult{
 		toolnexus.Ok("done"),
-		toolnexus.Error("failed halfway", part(t, testPNG, "image/png"), part(t, testWAV, "audio/wav"),
-			part(t, testPDF, "application/pdf").WithName("report.pdf"), urlPart(t, "https://example.com/report.pdf", "application/pdf").WithName("report.pdf")),
-		toolnexus.Ok(`{"n":1}`, part(t, []byte("a note"), "text/plain").WithName("notes.txt"), part(t, testPNG, "image/png")).
+		toolnexus.Error("failed halfway", bridgetest.Part(t, testPNG, "image/png"), bridgetest.Part(t, testWAV, "audio/wav"),
+			bridgetest.Part(t, testPDF, "application/pdf").WithName("report.pdf"), bridgetest.URLPart(t, "https://example.com/report.pdf", "application/pdf").WithName("report.pdf")),
+		toolnexus.Ok(`{"n":1}`, bridgetest.Part(t, []byte("a note"), "text/plain").WithName("notes.txt"), bridgetest.Part(t, testPNG, "image/png")).
 			WithMetadata(toolnexus.MetadataResourceURIs, map[string]string{"0": "file:///notes.txt", "1": "file:///a.png"}).
 			WithMetadata(toolnexus.MetadataStructuredContent, json.RawMessage(`{"n":1}`)),
 	} {

@@ -15,12 +15,12 @@ import (
 
 // Options configures a [Bridge] with what is the bridge's own; the state
 // and the call's core are configured where they live:
-// [requeststate.Options] (keys, audience, maximum age, single use) and
+// requeststate.Options (keys, audience, maximum age, single use) and
 // [mcpcall.Options] (the expiry of a parked call, the logger). The zero
 // Options is ready to use.
 type Options struct {
 	// Principal, when set, returns the authenticated user a call is made
-	// for, to which its state is bound, such as [requeststate.Principal]
+	// for, to which its state is bound, such as requeststate.Principal
 	// of its OAuth token's issuer and subject. mcp-go verifies no token
 	// itself: put the user into the context with
 	// server.WithHTTPContextFunc and read it here. A call whose request
@@ -31,7 +31,7 @@ type Options struct {
 }
 
 // Bridge holds what the handlers of [Handler] share: the [mcpcall.Runner]
-// that runs every call, whose [requeststate.Sealer] seals the state a
+// that runs every call, whose requeststate.Sealer seals the state a
 // client holds between a suspension and its answer. A Bridge is safe for
 // concurrent use. Every server that may receive the retry of a call (the
 // instances behind one load balancer, or one server across a restart)
@@ -40,8 +40,8 @@ type Options struct {
 // A suspended call stays parked, its state valid, until the earliest of
 // its Request's ExpiresAt (by default [mcpcall.Options].Expiry after it
 // was asked, [toolnexus.DefaultExpiry], ten minutes) and the state's
-// maximum age ([requeststate.Options].MaxAge, a day by default). A host
-// can read that time from the requestState with [requeststate.Expiry].
+// maximum age (requeststate.Options.MaxAge, a day by default). A host
+// can read that time from the requestState with requeststate.Expiry.
 type Bridge struct {
 	core      *mcpcall.Runner
 	principal func(context.Context, mcp.CallToolRequest) string

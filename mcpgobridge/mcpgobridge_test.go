@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/internal/bridgetest"
 	"github.com/toolnexus-go/toolnexus/mcpgobridge"
 )
 
@@ -21,33 +22,6 @@ var (
 	wav64    = base64.StdEncoding.EncodeToString(wavBytes)
 	pdf64    = base64.StdEncoding.EncodeToString(pdfBytes)
 )
-
-// mustPart returns the part for b, which must be valid.
-func mustPart(t *testing.T, b []byte, mimeType string) toolnexus.ContentPart {
-	t.Helper()
-	p, err := toolnexus.PartFromBytes(b, mimeType)
-	require.NoError(t, err)
-	return p
-}
-
-// mustLink returns the part by URL u, which must be valid.
-func mustLink(t *testing.T, u, mimeType string) toolnexus.ContentPart {
-	t.Helper()
-	p, err := toolnexus.PartFromURL(u, mimeType)
-	require.NoError(t, err)
-	return p
-}
-
-// viaJSON is the conversion CallToolResult replaces: the toolnexus MCP JSON
-// decoded into mcp-go's type.
-func viaJSON(t *testing.T, r toolnexus.ToolResult) *mcp.CallToolResult {
-	t.Helper()
-	data, err := json.Marshal(r.MCPCallToolResult())
-	require.NoError(t, err)
-	var res mcp.CallToolResult
-	require.NoError(t, json.Unmarshal(data, &res))
-	return &res
-}
 
 func TestCallToolResult(t *testing.T) {
 	t.Parallel()
@@ -66,11 +40,11 @@ func TestCallToolResult(t *testing.T) {
 			&mcp.CallToolResult{Content: []mcp.Content{mcp.TextContent{Type: "text", Text: "no such key"}}, IsError: true},
 			`{"content":[{"type":"text","text":"no such key"}],"isError":true}`},
 		{"every kind", toolnexus.Error("failed halfway",
-			mustPart(t, pngBytes, "image/png"),
+			bridgetest.Part(t, pngBytes, "image/png"),
 			toolnexus.TextPart("see the log"),
-			mustPart(t, wavBytes, "audio/wav"),
-			mustPart(t, pdfBytes, "application/pdf").WithName("report.pdf"),
-			mustLink(t, "https://example.com/cat.png", "image/png"),
+			bridgetest.Part(t, wavBytes, "audio/wav"),
+			bridgetest.Part(t, pdfBytes, "application/pdf").WithName("report.pdf"),
+			bridgetest.URLPart(t, "https://example.com/cat.png", "image/png"),
 		), &mcp.CallToolResult{IsError: true, Content: []mcp.Content{
 			mcp.TextContent{Type: "text", Text: "failed halfway"},
 			mcp.TextContent{Type: "text", Text: "see the log"},
@@ -98,7 +72,7 @@ func TestCallToolResult(t *testing.T) {
 			require.NoError(t, err)
 			assert.JSONEq(t, tt.wire, string(wire))
 
-			bridged := viaJSON(t, tt.r)
+			bridged := bridgetest.ViaJSON[mcp.CallToolResult](t, tt.r)
 			if bridged.Content == nil {
 				bridged.Content = []mcp.Content{}
 			}
@@ -124,14 +98,14 @@ func TestFromCallToolResult(t *testing.T) {
 			mcp.NewEmbeddedResource(mcp.TextResourceContents{URI: "file:///notes.txt", Text: "a note"}),
 			mcp.NewResourceLink("https://example.com/cat.png", "cat.png", "", "image/png"),
 		}}, toolnexus.Ok("rendered",
-			mustPart(t, pngBytes, "image/png"),
-			mustPart(t, wavBytes, "audio/wav"),
-			mustPart(t, pdfBytes, "application/pdf").WithName("report.pdf"),
-			mustPart(t, []byte("a note"), "text/plain").WithName("notes.txt"),
-			mustLink(t, "https://example.com/cat.png", "image/png"),
+			bridgetest.Part(t, pngBytes, "image/png"),
+			bridgetest.Part(t, wavBytes, "audio/wav"),
+			bridgetest.Part(t, pdfBytes, "application/pdf").WithName("report.pdf"),
+			bridgetest.Part(t, []byte("a note"), "text/plain").WithName("notes.txt"),
+			bridgetest.URLPart(t, "https://example.com/cat.png", "image/png"),
 		).WithMetadata(toolnexus.MetadataResourceURIs, map[string]string{"2": "file:///reports/report.pdf", "3": "file:///notes.txt"})},
 		{"base64 with line breaks", &mcp.CallToolResult{Content: []mcp.Content{mcp.NewImageContent(png64[:8]+"\n"+png64[8:], "image/png")}},
-			toolnexus.Ok("", mustPart(t, pngBytes, "image/png"))},
+			toolnexus.Ok("", bridgetest.Part(t, pngBytes, "image/png"))},
 		{"empty image as its placeholder", &mcp.CallToolResult{Content: []mcp.Content{mcp.ImageContent{Type: "image", MIMEType: "image/png"}}},
 			toolnexus.Ok("[unsupported image part (image/png, 0 bytes)]")},
 		{"structured", &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(`{"n": 1}`)}, StructuredContent: map[string]any{"n": 1}},
@@ -209,8 +183,8 @@ func TestFromCallToolResultPointers(t *testing.T) {
 	got, err := mcpgobridge.FromCallToolResult(res)
 	require.NoError(t, err)
 	assert.Equal(t, toolnexus.Ok("kept\n[unsupported resource part (0 bytes)]\n[unsupported tool_use part]\n[unsupported tool_result part]",
-		mustPart(t, pngBytes, "image/png"), mustPart(t, []byte("a text"), "text/plain").WithName("a.txt"),
-		mustPart(t, pdfBytes, "application/pdf").WithName("r.pdf")).
+		bridgetest.Part(t, pngBytes, "image/png"), bridgetest.Part(t, []byte("a text"), "text/plain").WithName("a.txt"),
+		bridgetest.Part(t, pdfBytes, "application/pdf").WithName("r.pdf")).
 		WithMetadata(toolnexus.MetadataResourceURIs, map[string]string{"1": "file:///a.txt", "2": "file:///r.pdf"}), got)
 }
 
@@ -245,9 +219,9 @@ func TestRoundTrip(t *testing.T) {
 	t.Parallel()
 	for _, r := range []toolnexus.ToolResult{
 		toolnexus.Ok("done"),
-		toolnexus.Error("failed halfway", mustPart(t, pngBytes, "image/png"), mustPart(t, wavBytes, "audio/wav"),
-			mustPart(t, pdfBytes, "application/pdf").WithName("report.pdf"),
-			mustLink(t, "https://example.com/report.pdf", "application/pdf").WithName("report.pdf")),
+		toolnexus.Error("failed halfway", bridgetest.Part(t, pngBytes, "image/png"), bridgetest.Part(t, wavBytes, "audio/wav"),
+			bridgetest.Part(t, pdfBytes, "application/pdf").WithName("report.pdf"),
+			bridgetest.URLPart(t, "https://example.com/report.pdf", "application/pdf").WithName("report.pdf")),
 	} {
 		got, err := mcpgobridge.FromCallToolResult(mcpgobridge.CallToolResult(r))
 		require.NoError(t, err)

@@ -1,13 +1,15 @@
 // Package openailoop runs toolnexus tools in an agent loop written with the
-// OpenAI Go SDK, on Chat Completions and on Responses. From the model's
-// reply, a *openai.ChatCompletion or a *responses.Response, [RunChat] and
-// [RunResponses] run the tools it calls and give what to send next in the
-// SDK's own param types: the tool messages of Chat, or the
-// function_call_output items of Responses. When a tool waits for a person,
-// they give back the turn to store instead (a toolnexus.Turn, which
-// marshals), and [ResumeChat] and [ResumeResponses], in this process or
-// another, read it back with the person's answer and give what to send
-// once every call is done.
+// OpenAI Go SDK, on Chat Completions and on Responses. A [ChatConversation]
+// holds the messages and a [ResponsesConversation] the previous response's
+// id and the input to send, in the SDK's own param types, each with the
+// turn parked while a call waits for a person: their Run methods take the
+// model's reply, a *openai.ChatCompletion or a *responses.Response, run the
+// tools it calls and give what answers them, or park the turn; a
+// conversation marshals to the one value a host stores, and
+// [ResumeChatConversation] and [ResumeResponsesConversation], in this
+// process or another, read it back with the person's answer. [RunChat],
+// [ResumeChat], [RunResponses] and [ResumeResponses] are the same steps
+// for a host that stores the turn (a toolnexus.Turn) apart.
 //
 // Only function calls run toolnexus tools, whose arguments are a JSON
 // object: a custom tool call, whose input is free text, is not one, and

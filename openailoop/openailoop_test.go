@@ -1,6 +1,7 @@
 package openailoop_test
 
 import (
+	"context"
 	"encoding/json"
 	"testing"
 
@@ -14,7 +15,7 @@ import (
 // repository's 82-byte PNG fixture, deploy waits for an approval.
 var tools = looptest.Tools("../testdata")
 
-func mustJSON(t *testing.T, v any) string {
+func mustJSON(t testing.TB, v any) string {
 	t.Helper()
 	b, err := json.Marshal(v)
 	require.NoError(t, err)
@@ -22,7 +23,7 @@ func mustJSON(t *testing.T, v any) string {
 }
 
 // decode decodes a reply of the API into v as the SDK does.
-func decode[T any](t *testing.T, reply string) *T {
+func decode[T any](t testing.TB, reply string) *T {
 	t.Helper()
 	var v T
 	require.NoError(t, json.Unmarshal([]byte(reply), &v))
@@ -50,4 +51,25 @@ func hostileCalls(t *testing.T, turn toolnexus.Turn, err error) {
 	assert.Equal(t, json.RawMessage(`"{\"env\": prod}"`), turn.Calls[1].Arguments, "kept as a JSON string")
 	_, err = json.Marshal(turn)
 	assert.NoError(t, err, "the turn marshals")
+}
+
+// badStored is stored JSON that a conversation's parser refuses with err,
+// given the limit max.
+type badStored struct {
+	data string
+	max  int64
+	err  error
+}
+
+// refused checks that parse, and resume with any answer, refuse each of
+// cases with its error.
+func refused[C any](t *testing.T, parse func([]byte, int64) (C, error),
+	resume func(context.Context, []byte, int64, toolnexus.Answer, map[string]toolnexus.Tool) (C, error), cases map[string]badStored) {
+	t.Helper()
+	for name, tc := range cases {
+		_, err := parse([]byte(tc.data), tc.max)
+		require.ErrorIs(t, err, tc.err, name)
+		_, err = resume(context.Background(), []byte(tc.data), tc.max, toolnexus.Answer{ID: "pnd-1", OK: true}, tools)
+		require.ErrorIs(t, err, tc.err, name)
+	}
 }

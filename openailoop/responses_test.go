@@ -25,7 +25,7 @@ const (
 // responsesExchanges are the requests of the example, as the SDK sends
 // them.
 var responsesExchanges = []looptest.Exchange{
-	{Path: "/responses", Want: `{"input":"Show me the screen, then deploy to prod.","model":"gpt-5.5",` + responsesToolsJSON + `}`, Reply: responsesCallsJSON},
+	{Path: "/responses", Want: `{"input":[{"content":"Show me the screen, then deploy to prod.","role":"user"}],"model":"gpt-5.5",` + responsesToolsJSON + `}`, Reply: responsesCallsJSON},
 	{Path: "/responses", Want: `{"previous_response_id":"resp_01","input":[` +
 		`{"type":"function_call_output","call_id":"call_01","output":[{"type":"input_text","text":"fixture.png (image/png, 82 bytes)"},` +
 		`{"type":"input_image","image_url":"data:image/png;base64,` + looptest.GoldenPNG("../testdata") + `"}]},` +

@@ -1,17 +1,24 @@
 // Package bridgetest is what the tests of the MCP bridges (the mcpbridge
 // module on the go-sdk, mcpgobridge on mark3labs/mcp-go) share that no SDK
 // has: the [mcpcall.Runner] a test server runs its calls with, made from a
-// key and the options of the state and of the core, and a log a test
-// reads back while the server writes it. It depends on the standard
+// key and the options of the state and of the core, a log a test reads
+// back while the server writes it, the scenarios both example servers
+// keep, and a redis-server for their claims. It depends on the standard
 // library and the main module alone; users of the module never name it.
 package bridgetest
 
 import (
 	"bytes"
+	"encoding/json"
 	"log/slog"
+	"net"
+	"os/exec"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/toolnexus-go/toolnexus"
 	"github.com/toolnexus-go/toolnexus/mcpcall"
 	"github.com/toolnexus-go/toolnexus/requeststate"
 )
@@ -68,4 +75,126 @@ func (l *Log) String() string {
 // Logger returns a text logger that writes to l.
 func (l *Log) Logger() *slog.Logger {
 	return slog.New(slog.NewTextHandler(l, nil))
+}
+
+// Scenario is one call of a tool of the example servers (mcpbridge's on
+// the go-sdk, mcpgobridge's on mcp-go) and the person's answer to its
+// question, with what the client must end with: the contract both servers
+// keep, which every client of their tests checks. Its JSON is what the
+// TypeScript client of the tests reads.
+type Scenario struct {
+	Tool      string         `json:"tool"`
+	Arguments map[string]any `json:"arguments,omitempty"`
+	Action    string         `json:"action"`
+	Content   map[string]any `json:"content,omitempty"`
+
+	// Asked is the question, as [Question] writes it; Text is the text of
+	// the result, and IsError whether it is an error.
+	Asked   string `json:"-"`
+	Text    string `json:"-"`
+	IsError bool   `json:"-"`
+}
+
+// Name names s in a test: its tool and the person's action.
+func (s Scenario) Name() string { return s.Tool + " " + s.Action }
+
+// Scenarios are the calls of every tool of the example servers with each
+// answer a person may give.
+var Scenarios = []Scenario{
+	{Tool: "deploy", Arguments: map[string]any{"env": "prod"}, Action: "accept", Asked: "form: Deploy to prod?", Text: "deployed to prod"},
+	{Tool: "deploy", Arguments: map[string]any{"env": "staging"}, Action: "decline", Asked: "form: Deploy to staging?", Text: "deploy to staging declined", IsError: true},
+	{Tool: "deploy", Arguments: map[string]any{"env": "prod"}, Action: "cancel", Asked: "form: Deploy to prod?", Text: "deploy to prod cancelled", IsError: true},
+	{Tool: "login", Action: "accept", Asked: "url: Authorization required to continue https://example.com/login", Text: "signed in"},
+	{Tool: "login", Action: "decline", Asked: "url: Authorization required to continue https://example.com/login", Text: "login declined", IsError: true},
+	{Tool: "login", Action: "cancel", Asked: "url: Authorization required to continue https://example.com/login", Text: "login declined", IsError: true},
+	{Tool: "pick", Action: "accept", Content: map[string]any{"answer": "prod"}, Asked: "form: Which environment?", Text: "picked prod"},
+	{Tool: "pick", Action: "decline", Asked: "form: Which environment?", Text: "nothing picked", IsError: true},
+}
+
+// Question describes an elicitation as [Scenario].Asked does: its mode,
+// message and URL.
+func Question(mode, message, url string) string {
+	return strings.TrimSpace(mode + ": " + message + " " + url)
+}
+
+// FreeAddr returns an address of 127.0.0.1 with a port nothing listens on.
+func FreeAddr(t testing.TB) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("bridgetest: %v", err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	return addr
+}
+
+// StartRedis starts a redis-server (the Debian package redis-server)
+// without persistence on a free port of 127.0.0.1, stops it when the test
+// ends, and returns its address.
+func StartRedis(t testing.TB) string {
+	t.Helper()
+	bin, err := exec.LookPath("redis-server")
+	if err != nil {
+		t.Fatalf("bridgetest: redis-server is needed (apt-get install -y redis-server): %v", err)
+	}
+	addr := FreeAddr(t)
+	_, port, _ := net.SplitHostPort(addr)
+	cmd := exec.Command(bin, "--bind", "127.0.0.1", "--port", port, "--save", "", "--appendonly", "no", "--dir", t.TempDir())
+	var out Log
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("bridgetest: %v", err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+	})
+	for range 100 {
+		if c, err := net.Dial("tcp", addr); err == nil {
+			c.Close()
+			return addr
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("bridgetest: redis-server did not start on %s:\n%s", addr, out.String())
+	return ""
+}
+
+// Part returns the part of b, which must make one, as [toolnexus.PartFromBytes]
+// makes it.
+func Part(t testing.TB, b []byte, mimeType string) toolnexus.ContentPart {
+	t.Helper()
+	p, err := toolnexus.PartFromBytes(b, mimeType)
+	if err != nil {
+		t.Fatalf("bridgetest: %v", err)
+	}
+	return p
+}
+
+// URLPart returns the part by the URL u, which must make one, as
+// [toolnexus.PartFromURL] makes it.
+func URLPart(t testing.TB, u, mimeType string) toolnexus.ContentPart {
+	t.Helper()
+	p, err := toolnexus.PartFromURL(u, mimeType)
+	if err != nil {
+		t.Fatalf("bridgetest: %v", err)
+	}
+	return p
+}
+
+// ViaJSON returns r as an SDK's result type T reads it from the JSON of
+// [toolnexus.ToolResult.MCPCallToolResult]: the conversion a bridge's
+// CallToolResult replaces, which its tests compare it with.
+func ViaJSON[T any](t testing.TB, r toolnexus.ToolResult) *T {
+	t.Helper()
+	data, err := json.Marshal(r.MCPCallToolResult())
+	if err != nil {
+		t.Fatalf("bridgetest: %v", err)
+	}
+	var res T
+	if err := json.Unmarshal(data, &res); err != nil {
+		t.Fatalf("bridgetest: %v", err)
+	}
+	return &res
 }

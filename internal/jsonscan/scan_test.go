@@ -112,11 +112,6 @@ func FuzzJSONSyntax(f *testing.F) {
 // isPlain is what stringRun stops at: a byte of a string copied as it is.
 func isPlain(c byte) bool { return c >= 0x20 && c < 0x80 && c != '"' && c != '\\' }
 
-// isBase64 is what base64Run stops at: a byte of the standard alphabet.
-func isBase64(c byte) bool {
-	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '+' || c == '/'
-}
-
 // firstNot is the index of the first byte of b from i on that is not
 // plain, or len(b).
 func firstNot(b []byte, i int, plain func(byte) bool) int {

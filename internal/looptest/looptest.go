@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -107,4 +108,36 @@ func (p *Provider) Verify() string {
 		return strings.Join(p.wrong, "\n")
 	}
 	return fmt.Sprintf("%d requests, each body as expected", p.n)
+}
+
+// Shown returns all that v shows of itself, for a test to check that it
+// holds no payload: every fmt verb, and its slog JSON and text.
+func Shown(v any) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%v %+v %#v %s %q %x\n", v, v, v, v, v, v)
+	slog.New(slog.NewJSONHandler(&b, nil)).Info("shown", "v", v)
+	slog.New(slog.NewTextHandler(&b, nil)).Info("shown", "v", v)
+	return b.String()
+}
+
+// Reread reads data with parse, as a fuzz target does: data it refuses is
+// fine, and a conversation it reads must marshal and read back to the same
+// JSON, else Reread says what went wrong.
+func Reread[C any](data []byte, parse func([]byte, int64) (C, error)) error {
+	c, err := parse(data, 1<<16)
+	if err != nil {
+		return nil
+	}
+	again, err := json.Marshal(c)
+	if err != nil {
+		return fmt.Errorf("a conversation read back does not marshal: %w", err)
+	}
+	back, err := parse(again, 0)
+	if err != nil {
+		return fmt.Errorf("a conversation read back does not read back again: %w", err)
+	}
+	if twice, err := json.Marshal(back); err != nil || string(twice) != string(again) {
+		return fmt.Errorf("a conversation read back twice differs: %s, then %s", again, twice)
+	}
+	return nil
 }

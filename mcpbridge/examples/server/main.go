@@ -1,12 +1,18 @@
-// Command server is an MCP server on stdio whose tools wait for a person:
-// deploy asks to approve a deployment, login to sign in at a web page, and
-// pick to type an answer. Each tool returns a toolnexus suspension; the
-// client puts the question to the person and calls the tool again with the
-// answer. Run it from this directory with
+// Command server is an MCP server whose tools wait for a person: deploy
+// asks to approve a deployment, login to sign in at a web page, and pick to
+// type an answer. Each tool returns a toolnexus suspension; the client puts
+// the question to the person and calls the tool again with the answer. Run
+// it from this directory with
 //
 //	TOOLNEXUS_STATE_KEY=$(openssl rand -hex 32) go run .
 //
-// as the command of an MCP client. It is a module of its own, so that the
+// as the command of an MCP client, on stdio, or with -http 127.0.0.1:8080
+// as a stateless streamable HTTP server, whose URL it prints: each call is
+// a request of its own, which any instance with the same key and audience
+// answers, and a parked call survives a restart. Over HTTP it serves
+// protocol 2026-07-28, where the client retries the call with the answer
+// and the requestState; a client on an older protocol, whose session the
+// server would ask, gets the question as an error result. It is a module of its own, so that the
 // Redis client it can use is no dependency of mcpbridge. The environment
 // configures the state a client holds between a question and its answer:
 //
@@ -49,7 +55,11 @@ package main
 
 import (
 	"context"
+	"flag"
+	"fmt"
 	"log"
+	"net"
+	"net/http"
 	"os"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -59,13 +69,30 @@ import (
 )
 
 func main() {
+	addr := flag.String("http", "", "serve stateless streamable HTTP at `address`, such as 127.0.0.1:8080, instead of stdio")
+	flag.Parse()
 	server, err := fromEnv(os.Getenv)
 	if err != nil {
 		log.Fatal(err)
 	}
-	if err := server.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+	if *addr == "" {
+		if err := server.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
 		log.Fatal(err)
 	}
+	fmt.Printf("http://%s\n", ln.Addr())
+	log.Fatal(http.Serve(ln, httpHandler(server)))
+}
+
+// httpHandler returns the stateless streamable HTTP handler of server.
+func httpHandler(server *mcp.Server) http.Handler {
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
+		&mcp.StreamableHTTPOptions{Stateless: true})
 }
 
 // fromEnv returns the server that the environment, read with getenv,

@@ -8,7 +8,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -28,37 +27,6 @@ import (
 	"github.com/toolnexus-go/toolnexus/requeststate"
 )
 
-// scenario is one call of a tool and the person's answer to its question,
-// with what the client must end with: the contract of this server.
-type scenario struct {
-	Tool      string         `json:"tool"`
-	Arguments map[string]any `json:"arguments,omitempty"`
-	Action    string         `json:"action"`
-	Content   map[string]any `json:"content,omitempty"`
-
-	asked   string // the question: mode, message and URL
-	text    string
-	isError bool
-}
-
-var scenarios = []scenario{
-	{Tool: "deploy", Arguments: map[string]any{"env": "prod"}, Action: "accept", asked: "form: Deploy to prod?", text: "deployed to prod"},
-	{Tool: "deploy", Arguments: map[string]any{"env": "staging"}, Action: "decline", asked: "form: Deploy to staging?", text: "deploy to staging declined", isError: true},
-	{Tool: "deploy", Arguments: map[string]any{"env": "prod"}, Action: "cancel", asked: "form: Deploy to prod?", text: "deploy to prod cancelled", isError: true},
-	{Tool: "login", Action: "accept", asked: "url: Authorization required to continue https://example.com/login", text: "signed in"},
-	{Tool: "login", Action: "decline", asked: "url: Authorization required to continue https://example.com/login", text: "login declined", isError: true},
-	{Tool: "login", Action: "cancel", asked: "url: Authorization required to continue https://example.com/login", text: "login declined", isError: true},
-	{Tool: "pick", Action: "accept", Content: map[string]any{"answer": "prod"}, asked: "form: Which environment?", text: "picked prod"},
-	{Tool: "pick", Action: "decline", asked: "form: Which environment?", text: "nothing picked", isError: true},
-}
-
-func (s scenario) name() string { return s.Tool + " " + s.Action }
-
-// question describes an elicitation as scenario.asked does.
-func question(mode, message, url string) string {
-	return strings.TrimSpace(mode + ": " + message + " " + url)
-}
-
 var testKey = []byte("0123456789abcdef0123456789abcdef")
 
 // TestGoClient runs every scenario with a client of the Go SDK that answers
@@ -68,8 +36,8 @@ var testKey = []byte("0123456789abcdef0123456789abcdef")
 func TestGoClient(t *testing.T) {
 	t.Parallel()
 	for _, version := range []string{"", "2025-11-25"} {
-		for _, sc := range scenarios {
-			t.Run(cmp.Or(version, "newest")+"/"+sc.name(), func(t *testing.T) {
+		for _, sc := range bridgetest.Scenarios {
+			t.Run(cmp.Or(version, "newest")+"/"+sc.Name(), func(t *testing.T) {
 				t.Parallel()
 				var (
 					mu    sync.Mutex
@@ -81,7 +49,7 @@ func TestGoClient(t *testing.T) {
 					ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 						mu.Lock()
 						defer mu.Unlock()
-						asked = append(asked, question(req.Params.Mode, req.Params.Message, req.Params.URL))
+						asked = append(asked, bridgetest.Question(req.Params.Mode, req.Params.Message, req.Params.URL))
 						return &mcp.ElicitResult{Action: sc.Action, Content: sc.Content}, nil
 					},
 				}
@@ -89,11 +57,11 @@ func TestGoClient(t *testing.T) {
 				res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: sc.Tool, Arguments: sc.Arguments})
 				require.NoError(t, err)
 				require.Len(t, res.Content, 1)
-				assert.Equal(t, &mcp.TextContent{Text: sc.text}, res.Content[0])
-				assert.Equal(t, sc.isError, res.IsError)
+				assert.Equal(t, &mcp.TextContent{Text: sc.Text}, res.Content[0])
+				assert.Equal(t, sc.IsError, res.IsError)
 				mu.Lock()
 				defer mu.Unlock()
-				assert.Equal(t, []string{sc.asked}, asked)
+				assert.Equal(t, []string{sc.Asked}, asked)
 			})
 		}
 	}
@@ -140,11 +108,11 @@ type tsLine struct {
 	} `json:"error"`
 }
 
-// asked returns what l's server asked, as scenario.asked says it.
+// asked returns what l's server asked, as Scenario.Asked says it.
 func (l tsLine) asked() []string {
 	out := []string{}
 	for _, a := range l.Asked {
-		out = append(out, question(a.Mode, a.Message, a.URL))
+		out = append(out, bridgetest.Question(a.Mode, a.Message, a.URL))
 	}
 	return out
 }
@@ -209,16 +177,16 @@ var (
 // over stdio.
 func TestTypeScriptClient(t *testing.T) {
 	t.Parallel()
-	lines := tsClient(t, serverBinary, scenarios, nil)
-	require.Len(t, lines, len(scenarios))
-	for i, sc := range scenarios {
-		t.Run(sc.name(), func(t *testing.T) {
+	lines := tsClient(t, serverBinary, bridgetest.Scenarios, nil)
+	require.Len(t, lines, len(bridgetest.Scenarios))
+	for i, sc := range bridgetest.Scenarios {
+		t.Run(sc.Name(), func(t *testing.T) {
 			l := lines[i]
 			assert.Equal(t, sc.Tool, l.Tool)
 			assert.Equal(t, sc.Action, l.Action)
-			assert.Equal(t, sc.text, l.text(t))
-			assert.Equal(t, sc.isError, l.IsError)
-			assert.Equal(t, []string{sc.asked}, l.asked())
+			assert.Equal(t, sc.Text, l.text(t))
+			assert.Equal(t, sc.IsError, l.IsError)
+			assert.Equal(t, []string{sc.Asked}, l.asked())
 		})
 	}
 }
@@ -529,7 +497,7 @@ func TestSingleUse(t *testing.T) {
 // one cannot be replayed on the other; with Redis down, no retry runs.
 func TestRedisReplay(t *testing.T) {
 	t.Parallel()
-	addr := startRedis(t)
+	addr := bridgetest.StartRedis(t)
 	env := []string{"TOOLNEXUS_STATE_KEY=" + oldKey, "TOOLNEXUS_REDIS_URL=redis://" + addr + "/0"}
 	first, second := process(t, env...), process(t, env...)
 	retry := parked(t, first)
@@ -541,45 +509,6 @@ func TestRedisReplay(t *testing.T) {
 	deployed(t, first, other())
 	refused(t, second, other(), -32602, invalidState)
 
-	down := process(t, "TOOLNEXUS_STATE_KEY="+oldKey, "TOOLNEXUS_REDIS_URL=redis://"+freeAddr(t)+"/0")
+	down := process(t, "TOOLNEXUS_STATE_KEY="+oldKey, "TOOLNEXUS_REDIS_URL=redis://"+bridgetest.FreeAddr(t)+"/0")
 	refused(t, down, parked(t, down)(), -32603, "Internal error")
-}
-
-// startRedis starts redis-server on a free port of 127.0.0.1, for the
-// test, and returns its address. It fails, never skips, when redis-server
-// is not installed (apt-get install redis-server).
-func startRedis(t *testing.T) string {
-	t.Helper()
-	bin, err := exec.LookPath("redis-server")
-	require.NoError(t, err, "redis-server is needed: apt-get install -y redis-server")
-	addr := freeAddr(t)
-	_, port, err := net.SplitHostPort(addr)
-	require.NoError(t, err)
-	cmd := exec.Command(bin, "--bind", "127.0.0.1", "--port", port, "--save", "", "--appendonly", "no", "--dir", t.TempDir())
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	require.NoError(t, cmd.Start())
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-	})
-	for range 100 {
-		if c, err := net.Dial("tcp", addr); err == nil {
-			c.Close()
-			return addr
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Fatalf("redis-server did not start on %s:\n%s", addr, out.String())
-	return ""
-}
-
-// freeAddr returns an address of 127.0.0.1 with a port nothing listens on.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	addr := ln.Addr().String()
-	require.NoError(t, ln.Close())
-	return addr
 }

@@ -8,12 +8,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -27,6 +25,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolnexus-go/toolnexus/examples/mcpexample"
+	"github.com/toolnexus-go/toolnexus/internal/bridgetest"
 	"github.com/toolnexus-go/toolnexus/mcpcall"
 	"github.com/toolnexus-go/toolnexus/requeststate"
 )
@@ -34,37 +33,6 @@ import (
 // The client suite of this file drives both example servers, built from
 // their sources: this one, on mcp-go, and mcpbridge's, on the go-sdk. They
 // keep one contract, so every client must see the same from each.
-
-// scenario is one call of a tool and the person's answer to its question,
-// with what the client must end with: the contract of the example servers.
-type scenario struct {
-	Tool      string         `json:"tool"`
-	Arguments map[string]any `json:"arguments,omitempty"`
-	Action    string         `json:"action"`
-	Content   map[string]any `json:"content,omitempty"`
-
-	asked   string // the question: mode, message and URL
-	text    string
-	isError bool
-}
-
-var scenarios = []scenario{
-	{Tool: "deploy", Arguments: map[string]any{"env": "prod"}, Action: "accept", asked: "form: Deploy to prod?", text: "deployed to prod"},
-	{Tool: "deploy", Arguments: map[string]any{"env": "staging"}, Action: "decline", asked: "form: Deploy to staging?", text: "deploy to staging declined", isError: true},
-	{Tool: "deploy", Arguments: map[string]any{"env": "prod"}, Action: "cancel", asked: "form: Deploy to prod?", text: "deploy to prod cancelled", isError: true},
-	{Tool: "login", Action: "accept", asked: "url: Authorization required to continue https://example.com/login", text: "signed in"},
-	{Tool: "login", Action: "decline", asked: "url: Authorization required to continue https://example.com/login", text: "login declined", isError: true},
-	{Tool: "login", Action: "cancel", asked: "url: Authorization required to continue https://example.com/login", text: "login declined", isError: true},
-	{Tool: "pick", Action: "accept", Content: map[string]any{"answer": "prod"}, asked: "form: Which environment?", text: "picked prod"},
-	{Tool: "pick", Action: "decline", asked: "form: Which environment?", text: "nothing picked", isError: true},
-}
-
-func (s scenario) name() string { return s.Tool + " " + s.Action }
-
-// question describes an elicitation as scenario.asked does.
-func question(mode, message, url string) string {
-	return strings.TrimSpace(mode + ": " + message + " " + url)
-}
 
 // testKey is the state key of the servers under test.
 const testKey = "3031323334353637383961626364656630313233343536373839616263646566"
@@ -131,16 +99,16 @@ func TestMCPGoClient(t *testing.T) {
 			t.Run(srv.name+"/"+cmp.Or(version, "newest"), func(t *testing.T) {
 				t.Parallel()
 				bin := binary(t, srv.name, srv.dir)
-				for _, sc := range scenarios {
-					t.Run(sc.name(), func(t *testing.T) {
+				for _, sc := range bridgetest.Scenarios {
+					t.Run(sc.Name(), func(t *testing.T) {
 						e := &elicitor{sc: sc}
 						c := mcpGoClient(t, bin, version, e)
 						res, err := c.CallTool(context.Background(), gomcp.CallToolRequest{Params: gomcp.CallToolParams{Name: sc.Tool, Arguments: sc.Arguments}})
 						require.NoError(t, err)
 						require.Len(t, res.Content, 1)
-						assert.Equal(t, gomcp.TextContent{Type: "text", Text: sc.text}, res.Content[0])
-						assert.Equal(t, sc.isError, res.IsError)
-						assert.Equal(t, []string{sc.asked}, e.questions())
+						assert.Equal(t, gomcp.TextContent{Type: "text", Text: sc.Text}, res.Content[0])
+						assert.Equal(t, sc.IsError, res.IsError)
+						assert.Equal(t, []string{sc.Asked}, e.questions())
 					})
 				}
 			})
@@ -151,7 +119,7 @@ func TestMCPGoClient(t *testing.T) {
 // elicitor answers elicitations as its scenario says and keeps the
 // questions it was asked.
 type elicitor struct {
-	sc    scenario
+	sc    bridgetest.Scenario
 	mu    sync.Mutex
 	asked []string
 }
@@ -159,7 +127,7 @@ type elicitor struct {
 func (e *elicitor) Elicit(_ context.Context, req gomcp.ElicitationRequest) (*gomcp.ElicitationResult, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	e.asked = append(e.asked, question(req.Params.Mode, req.Params.Message, req.Params.URL))
+	e.asked = append(e.asked, bridgetest.Question(req.Params.Mode, req.Params.Message, req.Params.URL))
 	res := &gomcp.ElicitationResult{ElicitationResponse: gomcp.ElicitationResponse{Action: gomcp.ElicitationResponseAction(e.sc.Action)}}
 	if e.sc.Content != nil {
 		res.Content = e.sc.Content
@@ -206,8 +174,8 @@ func TestGoSDKClient(t *testing.T) {
 			t.Run(srv.name+"/"+cmp.Or(version, "newest"), func(t *testing.T) {
 				t.Parallel()
 				bin := binary(t, srv.name, srv.dir)
-				for _, sc := range scenarios {
-					t.Run(sc.name(), func(t *testing.T) {
+				for _, sc := range bridgetest.Scenarios {
+					t.Run(sc.Name(), func(t *testing.T) {
 						var (
 							mu    sync.Mutex
 							asked []string
@@ -218,7 +186,7 @@ func TestGoSDKClient(t *testing.T) {
 							ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 								mu.Lock()
 								defer mu.Unlock()
-								asked = append(asked, question(req.Params.Mode, req.Params.Message, req.Params.URL))
+								asked = append(asked, bridgetest.Question(req.Params.Mode, req.Params.Message, req.Params.URL))
 								return &mcp.ElicitResult{Action: sc.Action, Content: sc.Content}, nil
 							},
 						}
@@ -226,11 +194,11 @@ func TestGoSDKClient(t *testing.T) {
 						res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: sc.Tool, Arguments: sc.Arguments})
 						require.NoError(t, err)
 						require.Len(t, res.Content, 1)
-						assert.Equal(t, &mcp.TextContent{Text: sc.text}, res.Content[0])
-						assert.Equal(t, sc.isError, res.IsError)
+						assert.Equal(t, &mcp.TextContent{Text: sc.Text}, res.Content[0])
+						assert.Equal(t, sc.IsError, res.IsError)
 						mu.Lock()
 						defer mu.Unlock()
-						assert.Equal(t, []string{sc.asked}, asked)
+						assert.Equal(t, []string{sc.Asked}, asked)
 					})
 				}
 			})
@@ -256,25 +224,25 @@ func goSDKClient(t *testing.T, bin, version string, opts *mcp.ClientOptions) *mc
 func TestTypeScriptClient(t *testing.T) {
 	t.Parallel()
 	tsclient := installTSClient(t)
-	args, err := json.Marshal(scenarios)
+	args, err := json.Marshal(bridgetest.Scenarios)
 	require.NoError(t, err)
 	for _, srv := range servers {
 		t.Run(srv.name, func(t *testing.T) {
 			t.Parallel()
 			stdout := runTS(t, tsclient, binary(t, srv.name, srv.dir), string(args))
 			lines := tsLines(t, stdout)
-			require.Len(t, lines, len(scenarios), "stdout:\n%s", stdout)
-			for i, sc := range scenarios {
+			require.Len(t, lines, len(bridgetest.Scenarios), "stdout:\n%s", stdout)
+			for i, sc := range bridgetest.Scenarios {
 				l := lines[i]
-				require.Empty(t, l.Error, sc.name())
+				require.Empty(t, l.Error, sc.Name())
 				assert.Equal(t, sc.Tool, l.Tool)
 				assert.Equal(t, sc.Action, l.Action)
-				require.Len(t, l.Content, 1, sc.name())
+				require.Len(t, l.Content, 1, sc.Name())
 				assert.Equal(t, "text", l.Content[0].Type)
-				assert.Equal(t, sc.text, l.Content[0].Text, sc.name())
-				assert.Equal(t, sc.isError, l.IsError, sc.name())
-				require.Len(t, l.Asked, 1, sc.name())
-				assert.Equal(t, sc.asked, question(l.Asked[0].Mode, l.Asked[0].Message, l.Asked[0].URL))
+				assert.Equal(t, sc.Text, l.Content[0].Text, sc.Name())
+				assert.Equal(t, sc.IsError, l.IsError, sc.Name())
+				require.Len(t, l.Asked, 1, sc.Name())
+				assert.Equal(t, sc.Asked, bridgetest.Question(l.Asked[0].Mode, l.Asked[0].Message, l.Asked[0].URL))
 			}
 		})
 	}
@@ -458,38 +426,13 @@ func TestEnvironment(t *testing.T) {
 // of 127.0.0.1.
 func TestRedis(t *testing.T) {
 	t.Parallel()
-	url := startRedis(t)
+	url := "redis://" + bridgetest.StartRedis(t) + "/0"
 	bin := binary(t, "mcpgobridge", ".")
 	env := []string{"TOOLNEXUS_STATE_KEY=" + testKey, "TOOLNEXUS_REDIS_URL=" + url}
 	first, second := startRaw(t, bin, env...), startRaw(t, bin, env...)
 	id, state := first.suspend()
 	assert.Contains(t, first.approve(2, id, state), deployed)
 	assert.Equal(t, `{"jsonrpc":"2.0","id":2,"error":{"code":-32603,"message":"Invalid or expired requestState"}}`, second.approve(2, id, state))
-}
-
-// startRedis starts a redis-server on a free port of 127.0.0.1, without
-// persistence, stopped when the test ends, and returns its URL.
-func startRedis(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
-	require.NoError(t, ln.Close())
-	cmd := exec.Command("redis-server", "--port", port, "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", t.TempDir())
-	require.NoError(t, cmd.Start(), "redis-server (Debian package redis-server) is needed")
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-	})
-	for range 100 {
-		if c, err := net.Dial("tcp", "127.0.0.1:"+port); err == nil {
-			c.Close()
-			return "redis://127.0.0.1:" + port + "/0"
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Fatalf("redis-server did not start on port %s", port)
-	return ""
 }
 
 // ambiguous are arguments of deploy whose objects repeat a name, or hold
@@ -537,7 +480,7 @@ func TestAmbiguousArguments(t *testing.T) {
 			t.Run(srv.name+"/"+cmp.Or(version, "newest"), func(t *testing.T) {
 				t.Parallel()
 				bin := binary(t, srv.name, srv.dir)
-				e := &elicitor{sc: scenario{Action: "accept"}}
+				e := &elicitor{sc: bridgetest.Scenario{Action: "accept"}}
 				goc := mcpGoClient(t, bin, version, e)
 				var asked []string
 				cs := goSDKClient(t, bin, version, &mcp.ClientOptions{
