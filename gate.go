@@ -166,12 +166,35 @@ func (o GateOptions) LogValue() slog.Value { return logWire(o) }
 // ([ErrDuplicateKey]) or are not JSON ([ErrInvalidJSON]), and a policy
 // whose request is not valid.
 //
+// Used once holds on every carrier, with the default store in memory and
+// whatever the carrier itself lets happen again:
+//
+//   - In a [Turn], [Turn.Answer] refuses an answer to a call that has
+//     finished, but a host that kept the parked turn, or calls the gated
+//     Tool itself, can run it again with the old answer: refused.
+//   - Over MCP on protocol 2026-07-28 (the mcpbridge and mcpgobridge
+//     modules; pass the tool the request's raw arguments and the
+//     Call's Answers), a client can send the same requestState and
+//     inputResponses again after the tool ran; the bridge lets a state
+//     finish once only when requeststate.Options.Claims is set, and the
+//     gate refuses the replay without it. Other arguments do not open the
+//     state at all.
+//   - On older protocols the bridges ask the client within the call, by
+//     elicitation, and run the tool again in that call; each call is
+//     asked anew, under a new ID.
+//   - The framework adapters (einobridge, genkitbridge) can resume the
+//     same checkpoint, or restart the same stored interrupt, again with
+//     the same answer: refused.
+//
 // The gate trusts its host with answers as the host trusts its carrier: a
 // Turn passes an answer only to the call that asked it, and the MCP
 // bridges only answers to requests their sealed state holds. What the gate
 // adds is that an approval, however it comes back, runs only the call it
-// was given for, and only once. It reports [ErrInvalidGate] for a nil
-// tool or policy, a Key shorter than MinGateKeyLen and a negative Expiry.
+// was given for, and only once. Processes that may run a call another
+// asked about (servers behind a load balancer, a server across a restart)
+// need one [GateOptions].Key and one shared ClaimStore. Gate reports
+// [ErrInvalidGate] for a nil tool or policy, a Key shorter than
+// MinGateKeyLen and a negative Expiry.
 func Gate(tool Tool, policy Policy, opts *GateOptions) (Tool, error) {
 	var o GateOptions
 	if opts != nil {
