@@ -287,6 +287,7 @@ var leakTypes = map[reflect.Type]leakSpec{
 	reflect.TypeFor[claims.Memory]():       {},
 	reflect.TypeFor[bridgetest.Config]():   {},
 	reflect.TypeFor[bridgetest.Log]():      {},
+	reflect.TypeFor[bridgetest.Gated]():    {},
 	reflect.TypeFor[bridgetest.Scenario](): {plain: []string{"Tool", "Arguments", "Action", "Content", "Asked", "Text"}},
 	// Test support of the nested modules.
 	reflect.TypeFor[looptest.Exchange](): {plain: []string{"Path", "Want", "Reply"}},
