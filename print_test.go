@@ -22,6 +22,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/toolnexus-go/toolnexus"
 	"github.com/toolnexus-go/toolnexus/internal/bridgetest"
+	"github.com/toolnexus-go/toolnexus/internal/claims"
 	"github.com/toolnexus-go/toolnexus/internal/elicitschema"
 	"github.com/toolnexus-go/toolnexus/internal/loopstore"
 	"github.com/toolnexus-go/toolnexus/internal/looptest"
@@ -237,6 +238,7 @@ const modulePath = "github.com/toolnexus-go/toolnexus"
 var leakPackages = []string{
 	modulePath,
 	modulePath + "/internal/bridgetest",
+	modulePath + "/internal/claims",
 	modulePath + "/internal/elicitschema",
 	modulePath + "/internal/loopstore",
 	modulePath + "/internal/looptest",
@@ -274,12 +276,18 @@ var leakTypes = map[reflect.Type]leakSpec{
 	reflect.TypeFor[toolnexus.ToolCall]():   {payload: []string{"Arguments"}, plain: []string{"ID", "Name"}},
 	reflect.TypeFor[toolnexus.Wait]():       {plain: []string{"CallID", "Tool"}},
 	reflect.TypeFor[toolnexus.TurnRunner](): {plain: []string{"Logger"}},
+	// The gate.
+	reflect.TypeFor[toolnexus.Policy]():      {},
+	reflect.TypeFor[toolnexus.ClaimStore]():  {},
+	reflect.TypeFor[toolnexus.GateOptions](): {payload: []string{"Key"}, plain: []string{"Claims", "Logger"}},
 	// The internals: a form holds no payload of a call's; the test support
 	// of the bridges holds the options of other entries, and what a test
 	// logs.
 	reflect.TypeFor[elicitschema.Form]():   {},
+	reflect.TypeFor[claims.Memory]():       {},
 	reflect.TypeFor[bridgetest.Config]():   {},
 	reflect.TypeFor[bridgetest.Log]():      {},
+	reflect.TypeFor[bridgetest.Gated]():    {},
 	reflect.TypeFor[bridgetest.Scenario](): {plain: []string{"Tool", "Arguments", "Action", "Content", "Asked", "Text"}},
 	// Test support of the nested modules.
 	reflect.TypeFor[looptest.Exchange](): {plain: []string{"Path", "Want", "Reply"}},

@@ -544,6 +544,7 @@ var wirePayloads = map[reflect.Type][]string{
 	reflect.TypeFor[Wait]():                       nil,
 	reflect.TypeFor[Request]():                    {"Data"},
 	reflect.TypeFor[Answer]():                     {"Data"},
+	reflect.TypeFor[GateOptions]():                {"Key"},
 }
 
 func init() {

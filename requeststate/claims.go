@@ -2,9 +2,9 @@ package requeststate
 
 import (
 	"context"
-	"fmt"
-	"sync"
 	"time"
+
+	claimstore "github.com/toolnexus-go/toolnexus/internal/claims"
 )
 
 // ClaimStore records which request states have finished, so that
@@ -29,28 +29,9 @@ type ClaimStore interface {
 	Claim(ctx context.Context, id string, until time.Time) (bool, error)
 }
 
-// memoryClaims is the ClaimStore of NewMemoryClaims.
-type memoryClaims struct {
-	mu       sync.Mutex
-	until    map[string]time.Time
-	capacity int       // the most claims held
-	earliest time.Time // no claim held expires before
-	sweep    int       // the size at which expired claims are swept next
-	minSweep int       // the size below which the store is never swept
-	swept    time.Time // when they were swept last
-	now      func() time.Time
-}
-
 // DefaultMemoryClaims is the capacity of the store of [NewMemoryClaims]:
 // the most claims it holds at once, about 120 MiB of them.
-const DefaultMemoryClaims = 1 << 20
-
-// minSweep is the size of a memory store below which it is never swept,
-// and sweepEvery how often a larger one is swept, whatever its growth.
-const (
-	minSweep   = 1024
-	sweepEvery = time.Minute
-)
+const DefaultMemoryClaims = claimstore.DefaultCapacity
 
 // NewMemoryClaims returns a ClaimStore that keeps claims in memory, for
 // one process, at most [DefaultMemoryClaims] of them: see
@@ -69,68 +50,11 @@ func NewMemoryClaims() ClaimStore {
 // forget one and let its state finish twice. It is safe for concurrent
 // use, and forgets every claim when its process ends.
 func NewMemoryClaimsSize(capacity int) ClaimStore {
-	m := newMemoryClaims(time.Now)
-	if capacity > 0 {
-		m.capacity = capacity
-	}
-	return m
+	return newMemoryClaims(capacity, time.Now)
 }
 
-// newMemoryClaims returns a memory store of DefaultMemoryClaims that reads
-// the time from now.
-func newMemoryClaims(now func() time.Time) *memoryClaims {
-	return &memoryClaims{until: map[string]time.Time{}, capacity: DefaultMemoryClaims, sweep: minSweep, minSweep: minSweep, now: now}
-}
-
-// Claim implements [ClaimStore].
-func (m *memoryClaims) Claim(_ context.Context, id string, until time.Time) (bool, error) {
-	now := m.now()
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	t, held := m.until[id]
-	if held && now.Before(t) {
-		return false, nil
-	}
-	if !held && len(m.until) >= m.capacity {
-		if !now.Before(m.earliest) { // a claim may have expired since the last sweep
-			m.forget(now)
-		}
-		if len(m.until) >= m.capacity {
-			return false, fmt.Errorf("toolnexus: memory claim store is full: its %d claims are of states that may still open", len(m.until))
-		}
-	}
-	m.until[id] = until
-	if len(m.until) == 1 || until.Before(m.earliest) {
-		m.earliest = until
-	}
-	if len(m.until) >= m.sweep || len(m.until) > m.minSweep && now.Sub(m.swept) >= sweepEvery {
-		m.forget(now)
-	}
-	return true, nil
-}
-
-// forget drops the claims that have expired at now and sets the next
-// sweep at twice the claims left: each sweep is paid for by as many claims
-// as it looks at, or by a minute.
-func (m *memoryClaims) forget(now time.Time) {
-	live := make(map[string]time.Time, len(m.until)/2)
-	m.earliest = time.Time{}
-	for id, t := range m.until {
-		if now.Before(t) {
-			live[id] = t
-			if len(live) == 1 || t.Before(m.earliest) {
-				m.earliest = t
-			}
-		}
-	}
-	m.until = live // a new map: a map's memory does not shrink as it empties
-	m.sweep = max(2*len(live), m.minSweep)
-	m.swept = now
-}
-
-// len returns the number of claims held.
-func (m *memoryClaims) len() int {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return len(m.until)
+// newMemoryClaims returns a memory store of capacity claims (zero or less:
+// DefaultMemoryClaims) that reads the time from now.
+func newMemoryClaims(capacity int, now func() time.Time) *claimstore.Memory {
+	return claimstore.NewMemory(capacity, now, "states that may still open")
 }

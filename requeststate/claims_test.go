@@ -14,6 +14,14 @@ import (
 	"github.com/toolnexus-go/toolnexus/requeststate"
 )
 
+// Every ClaimStore of this package is one of the root's Gate too: a
+// service can share one store between its request states and its
+// approvals.
+var (
+	_ toolnexus.ClaimStore = requeststate.ClaimStore(nil)
+	_ toolnexus.ClaimStore = requeststate.NewMemoryClaims()
+)
+
 // clock is a time that a test moves.
 type clock struct {
 	mu  sync.Mutex

@@ -11,18 +11,17 @@ import (
 // now and sweeps its expired claims from the size sweep on, and a function
 // that reports how many claims it holds.
 func NewMemoryClaimsAt(now func() time.Time, sweep int) (ClaimStore, func() int) {
-	m := newMemoryClaims(now)
-	m.sweep, m.minSweep = sweep, sweep
-	return m, m.len
+	m := newMemoryClaims(0, now)
+	m.SetSweep(sweep)
+	return m, m.Len
 }
 
 // NewMemoryClaimsCapacity returns a memory claim store of capacity claims
 // that reads the time from now, and a function that reports how many
 // claims it holds.
 func NewMemoryClaimsCapacity(now func() time.Time, capacity int) (ClaimStore, func() int) {
-	m := newMemoryClaims(now)
-	m.capacity = capacity
-	return m, m.len
+	m := newMemoryClaims(capacity, now)
+	return m, m.Len
 }
 
 // StatePlaintext returns the plaintext and the associated data that s

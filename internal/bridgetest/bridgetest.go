@@ -9,12 +9,14 @@ package bridgetest
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"log/slog"
 	"net"
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -110,6 +112,54 @@ var Scenarios = []Scenario{
 	{Tool: "pick", Action: "accept", Content: map[string]any{"answer": "prod"}, Asked: "form: Which environment?", Text: "picked prod"},
 	{Tool: "pick", Action: "decline", Asked: "form: Which environment?", Text: "nothing picked", IsError: true},
 }
+
+// Gated is the deploy tool of the bridges' gate tests: it deploys to the
+// env of its arguments, behind a [toolnexus.Gate] whose policy asks
+// "Deploy to production?" for env prod only, and counts its runs; the
+// gate reads a clock the test sets.
+type Gated struct {
+	// Tool is the gated tool, for a bridge to serve.
+	Tool toolnexus.Tool
+	runs atomic.Int32
+	now  atomic.Pointer[time.Time]
+}
+
+// NewGated returns the gated deploy tool, its clock at start, its
+// refusals logged nowhere. It stops the test on an error.
+func NewGated(t testing.TB, start time.Time) *Gated {
+	t.Helper()
+	g := &Gated{}
+	g.now.Store(&start)
+	type deployIn struct {
+		Env string `json:"env"`
+	}
+	inner := toolnexus.ToolFor(func(_ context.Context, in deployIn, _ toolnexus.Answers) toolnexus.ToolResult {
+		g.runs.Add(1)
+		return toolnexus.Ok("deployed to " + in.Env)
+	})
+	onlyProd := func(_ context.Context, args json.RawMessage) (toolnexus.Request, bool) {
+		var in deployIn
+		if err := toolnexus.DecodeArguments(args, &in); err == nil && in.Env != "prod" {
+			return toolnexus.Request{}, false
+		}
+		return toolnexus.Request{Kind: toolnexus.KindApproval, Prompt: "Deploy to production?"}, true
+	}
+	tool, err := toolnexus.Gate(inner, onlyProd, &toolnexus.GateOptions{Time: g.Now, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatalf("bridgetest: %v", err)
+	}
+	g.Tool = tool
+	return g
+}
+
+// Runs returns how many times the deploy tool behind the gate has run.
+func (g *Gated) Runs() int32 { return g.runs.Load() }
+
+// Now returns the time of the gate's clock.
+func (g *Gated) Now() time.Time { return *g.now.Load() }
+
+// SetNow sets the gate's clock to at.
+func (g *Gated) SetNow(at time.Time) { g.now.Store(&at) }
 
 // Question describes an elicitation as [Scenario].Asked does: its mode,
 // message and URL.

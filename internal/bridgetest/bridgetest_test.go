@@ -61,3 +61,27 @@ func TestParts(t *testing.T) {
 	got := bridgetest.ViaJSON[map[string]any](t, r)
 	assert.Len(t, (*got)["content"], 3)
 }
+
+// TestGated runs the gated deploy tool: dev at once, prod once approved,
+// and not again with the same approval, nor once it expired.
+func TestGated(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	start := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	g := bridgetest.NewGated(t, start)
+	assert.Equal(t, toolnexus.Ok("deployed to dev"), g.Tool(ctx, json.RawMessage(`{"env":"dev"}`), nil))
+	prod := json.RawMessage(`{"env":"prod"}`)
+	req, ok := toolnexus.PendingOf(g.Tool(ctx, prod, nil))
+	require.True(t, ok)
+	assert.Equal(t, "Deploy to production?", req.Prompt)
+	assert.Equal(t, int32(1), g.Runs())
+	assert.Equal(t, toolnexus.Ok("deployed to prod"), g.Tool(ctx, prod, toolnexus.Answers{req.Resolve(nil)}))
+	assert.Equal(t, toolnexus.Error(`toolnexus: approval already used: approval "`+req.ID+`" has run its tool`), g.Tool(ctx, prod, toolnexus.Answers{req.Resolve(nil)}))
+	assert.Equal(t, int32(2), g.Runs())
+
+	req, _ = toolnexus.PendingOf(g.Tool(ctx, prod, nil))
+	g.SetNow(start.Add(toolnexus.DefaultExpiry))
+	assert.Equal(t, start.Add(toolnexus.DefaultExpiry), g.Now())
+	assert.Equal(t, toolnexus.Error(`toolnexus: request expired: approval "`+req.ID+`" expired at 2026-12-01T09:10:00Z`), g.Tool(ctx, prod, toolnexus.Answers{req.Resolve(nil)}))
+	assert.Equal(t, int32(2), g.Runs())
+}
