@@ -55,7 +55,7 @@ const greetingContent = `"content":[{"type":"text","text":"hello"},` +
 	`{"type":"resource","resource":{"uri":"file:///notes.txt","mimeType":"text/plain","blob":"YSBub3Rl"}},` +
 	`{"type":"resource","resource":{"uri":"file:///a.csv","mimeType":"text/csv","text":"x,y"}}],"structuredContent":{"n":1}`
 
-func newUpstream(t *testing.T) *upstream {
+func newUpstream(t testing.TB) *upstream {
 	t.Helper()
 	u := &upstream{server: mcp.NewServer(&mcp.Implementation{Name: "upstream", Version: "v1"}, nil)}
 	schema := &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{"env": {Type: "string"}}}
@@ -87,7 +87,7 @@ func (u *upstream) record(req *mcp.CallToolRequest) {
 }
 
 // dial connects a new in-memory session to the upstream.
-func (u *upstream) dial(t *testing.T) func() mcp.Transport {
+func (u *upstream) dial(t testing.TB) func() mcp.Transport {
 	return func() mcp.Transport {
 		st, ct := mcp.NewInMemoryTransports()
 		_, err := u.server.Connect(context.Background(), st, nil)
@@ -98,7 +98,7 @@ func (u *upstream) dial(t *testing.T) func() mcp.Transport {
 
 // newRelay returns a relay server of u whose principal is the _meta value
 // "test/user" of a call.
-func newRelay(t *testing.T, u *upstream) *mcp.Server {
+func newRelay(t testing.TB, u *upstream) *mcp.Server {
 	t.Helper()
 	sealer, err := requeststate.NewSealer(requeststate.Options{Keys: [][]byte{[]byte("0123456789abcdef0123456789abcdef")}, Audience: "https://relay.example.com/mcp"})
 	require.NoError(t, err)
