@@ -36,15 +36,18 @@ type upstream struct {
 
 const upstreamState = "upstream-secret-round-1"
 
-// The result of greet and of a confirmed confirm: a text, a text/plain
+// greeting returns the result of greet and of a confirmed confirm, anew
+// for each call, which the SDK's server writes in: a text, a text/plain
 // blob, a text resource and structured content.
-var greeting = &mcp.CallToolResult{
-	Content: []mcp.Content{
-		&mcp.TextContent{Text: "hello"},
-		&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "file:///notes.txt", MIMEType: "text/plain", Blob: []byte("a note")}},
-		&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "file:///a.csv", MIMEType: "text/csv", Text: "x,y"}},
-	},
-	StructuredContent: map[string]any{"n": 1},
+func greeting() *mcp.CallToolResult {
+	return &mcp.CallToolResult{
+		Content: []mcp.Content{
+			&mcp.TextContent{Text: "hello"},
+			&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "file:///notes.txt", MIMEType: "text/plain", Blob: []byte("a note")}},
+			&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "file:///a.csv", MIMEType: "text/csv", Text: "x,y"}},
+		},
+		StructuredContent: map[string]any{"n": 1},
+	}
 }
 
 // greetingJSON is greeting as the SDK's client reads it from the relay,
@@ -61,12 +64,12 @@ func newUpstream(t testing.TB) *upstream {
 	schema := &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{"env": {Type: "string"}}}
 	u.server.AddTool(&mcp.Tool{Name: "greet", InputSchema: schema}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		u.record(req)
-		return greeting, nil
+		return greeting(), nil
 	})
 	u.server.AddTool(&mcp.Tool{Name: "confirm", InputSchema: schema}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		u.record(req)
 		if e, ok := req.Params.InputResponses["ok"].(*mcp.ElicitResult); ok && e.Action == "accept" && req.Params.RequestState == upstreamState {
-			return greeting, nil
+			return greeting(), nil
 		}
 		return &mcp.CallToolResult{
 			InputRequests: mcp.InputRequestMap{"ok": &mcp.ElicitParams{Mode: "form", Message: "Deploy?",
@@ -248,4 +251,38 @@ func TestRelayOlderProtocol(t *testing.T) {
 	defer u.mu.Unlock()
 	assert.Equal(t, []string{"", upstreamState}, u.states)
 	assert.Equal(t, map[string]any{"elicitation": map[string]any{"form": map[string]any{}}}, u.caps[0], fmt.Sprint(u.caps))
+}
+
+// TestRelayDials dials the upstream at the first call, keeps the session,
+// and dials again after Close; an upstream it cannot reach is -32603.
+func TestRelayDials(t *testing.T) {
+	t.Parallel()
+	u := newUpstream(t)
+	sealer, err := requeststate.NewSealer(requeststate.Options{Keys: [][]byte{[]byte("0123456789abcdef0123456789abcdef")}})
+	require.NoError(t, err)
+	var dials atomic.Int64
+	dial := u.dial(t)
+	r, err := mcpbridge.NewRelay(sealer, func() mcp.Transport { dials.Add(1); return dial() }, &mcpbridge.RelayOptions{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	require.NoError(t, err)
+	cs, _ := connect(t, r.NewServer(&mcp.Implementation{Name: "relay", Version: "v1"}, nil), manual, "")
+	assert.Equal(t, int64(0), dials.Load())
+	for range 2 {
+		call(t, cs, &mcp.CallToolParams{Name: "greet"})
+	}
+	assert.Equal(t, int64(1), dials.Load())
+	require.NoError(t, r.Close())
+	call(t, cs, &mcp.CallToolParams{Name: "greet"})
+	assert.Equal(t, int64(2), dials.Load())
+	require.NoError(t, r.Close())
+
+	down, err := mcpbridge.NewRelay(sealer, func() mcp.Transport {
+		return &mcp.StreamableClientTransport{Endpoint: "http://127.0.0.1:1/mcp"} // nothing listens there
+	}, &mcpbridge.RelayOptions{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	require.NoError(t, err)
+	cs, _ = connect(t, down.NewServer(&mcp.Implementation{Name: "relay", Version: "v1"}, nil), manual, "")
+	e := callError(t, cs, &mcp.CallToolParams{Name: "greet"})
+	assert.Equal(t, int64(-32603), e.Code)
+	assert.Equal(t, "Internal error", e.Message)
+	_, err = cs.ListTools(context.Background(), nil)
+	assert.ErrorContains(t, err, "Internal error")
 }
