@@ -118,6 +118,26 @@ const MetadataStructuredContent = "structuredContent"
 // that reorders or removes parts must renumber it.
 const MetadataResourceURIs = "resourceURIs"
 
+// MetadataResourceForms is the metadata key under which
+// [FromMCPCallToolResult] keeps how an MCP embedded resource carried its
+// bytes, for each part it read from one in the form that
+// [ToolResult.MCPCallToolResult] would not write: a map[string]string from
+// the index of the part in Parts, in decimal, to "blob" (a text/plain or
+// JSON resource sent as a base64 blob) or "text" (a resource of another
+// type sent as text), such as {"0":"blob"}. MCPCallToolResult writes such
+// a part in that form again ("text" only for bytes that are UTF-8), so that
+// a blob stays a blob and a text stays text; a part it does not name is
+// written as MCPCallToolResult says. After a JSON round trip of the
+// ToolResult it is a map[string]any of strings, read the same way. A host
+// that reorders or removes parts must renumber it.
+const MetadataResourceForms = "resourceForms"
+
+// The forms of an embedded resource under [MetadataResourceForms].
+const (
+	formBlob = "blob"
+	formText = "text"
+)
+
 // The MCP names this file reads and writes.
 const (
 	inputRequired = "input_required"
@@ -156,9 +176,10 @@ const (
 // image or audio link, which comes back as the last segment of its URL), and
 // the boundaries and places of text blocks: the texts come back as one text
 // block, first (text first is the toolnexus rule), or none when they were
-// all empty. An embedded resource comes back with text when its type is
-// text/* or JSON and its bytes are UTF-8, else with a blob, whichever it
-// came with; blocks of unknown types come back as their placeholder text.
+// all empty. An embedded resource comes back in the form it came in, a
+// blob as a blob and a text as text, whatever its type
+// ([MetadataResourceForms] keeps a form that is not the one written here);
+// blocks of unknown types come back as their placeholder text.
 // The interop module checks this against MCP's reference server,
 // @modelcontextprotocol/server-everything.
 //
@@ -174,8 +195,9 @@ func (r ToolResult) MCPCallToolResult() MCPCallToolResult {
 		return MCPCallToolResult{Content: content, StructuredContent: structuredContent(r.Metadata), IsError: r.IsError}
 	}
 	uris := resourceURIs(r.Metadata)
+	forms := indexedStrings(r.Metadata, MetadataResourceForms, func(form string) bool { return form == formBlob || form == formText })
 	texts, media := layoutParts(r, mcpCarries, func(i int, p ContentPart) MCPContent {
-		return mcpBlock(i, p, uris[i])
+		return mcpBlock(i, p, uris[i], forms[i])
 	})
 	content := make([]MCPContent, 0, len(texts)+len(media))
 	for _, t := range texts {
@@ -189,19 +211,25 @@ func (r ToolResult) MCPCallToolResult() MCPCallToolResult {
 func mcpCarries(ContentPart) carry { return carry{} }
 
 // mcpBlock returns the content block for the valid part p, the i'th of its
-// result, that was read from an embedded resource at uri ("" for none).
-func mcpBlock(i int, p ContentPart, uri string) MCPContent {
+// result, that was read from an embedded resource at uri ("" for none) in
+// form ("" for the one this package writes, or a form of
+// [MetadataResourceForms]).
+func mcpBlock(i int, p ContentPart, uri, form string) MCPContent {
 	mt := mediaType(p.MIMEType)
 	switch {
 	case p.URL != "":
 		name := cmp.Or(p.Name, baseName(lastSegment(p.URL)), p.URL)
 		return MCPContent{Type: "resource_link", MIMEType: mt, URI: p.URL, Name: name}
-	case p.Type == PartFile || uri != "":
+	case p.Type == PartFile || uri != "" || form != "":
 		res := &MCPResource{URI: uri, MIMEType: mt, Blob: p.Data}
 		if uri == "" {
 			res.URI = "toolnexus:part/" + strconv.Itoa(i) + "/" + url.PathEscape(p.Name)
 		}
-		if text, ok := textOf(mt, p.Data); ok {
+		text, ok := textOf(mt, p.Data)
+		if form == formText {
+			text, ok = utf8Text(p.Data)
+		}
+		if ok && form != formBlob {
 			res.Text, res.Blob = text, ""
 		}
 		return MCPContent{Type: "resource", Resource: res}
@@ -216,6 +244,12 @@ func textOf(mt, data string) (string, bool) {
 	if !strings.HasPrefix(mt, "text/") && mt != "application/json" && !strings.HasSuffix(mt, "+json") {
 		return "", false
 	}
+	return utf8Text(data)
+}
+
+// utf8Text returns the bytes of data, canonical base64, as text when they
+// are UTF-8.
+func utf8Text(data string) (string, bool) {
 	b, err := base64.StdEncoding.DecodeString(data)
 	if err != nil || !utf8.Valid(b) {
 		return "", false
@@ -227,10 +261,17 @@ func textOf(mt, data string) (string, bool) {
 // [MetadataResourceURIs], by index, keeping only valid absolute URIs (nil
 // when it gives none).
 func resourceURIs(metadata map[string]any) map[int]string {
+	return indexedStrings(metadata, MetadataResourceURIs, func(uri string) bool { return checkURL(uri) == nil })
+}
+
+// indexedStrings returns the strings that metadata gives parts under key,
+// a map from a part's index in decimal to a string, by index, keeping only
+// those keep accepts (nil when it gives none).
+func indexedStrings(metadata map[string]any, key string, keep func(string) bool) map[int]string {
 	var uris map[int]string
 	add := func(key, uri string) {
 		i, err := strconv.Atoi(key)
-		if err != nil || i < 0 || strconv.Itoa(i) != key || checkURL(uri) != nil {
+		if err != nil || i < 0 || strconv.Itoa(i) != key || !keep(uri) {
 			return
 		}
 		if uris == nil {
@@ -238,7 +279,7 @@ func resourceURIs(metadata map[string]any) map[int]string {
 		}
 		uris[i] = uri
 	}
-	switch m := metadata[MetadataResourceURIs].(type) {
+	switch m := metadata[key].(type) {
 	case map[string]string:
 		for k, v := range m {
 			add(k, v)
@@ -520,7 +561,9 @@ func (d *jsonReader) mcpInputRequest(what string) (MCPInputRequest, error) {
 // as its data, of its MIME type or text/plain (one with an empty text, or
 // an invalid MIME type, is read like a text block). Its uri is kept under
 // [MetadataResourceURIs] (but for the toolnexus:part URIs this package
-// writes itself, which it writes again). A resource_link becomes a part by
+// writes itself, which it writes again), and its form under
+// [MetadataResourceForms] when [ToolResult.MCPCallToolResult] would write
+// it in the other. A resource_link becomes a part by
 // URL. A MIME type keeps its case but loses its parameters. Names are cut
 // to their base names.
 //
@@ -571,6 +614,7 @@ type mcpReader struct {
 	out   strings.Builder // the texts joined by newlines, once there are two
 	parts []ContentPart
 	uris  map[string]string // the embedded resources' URIs, by part index
+	forms map[string]string // the embedded resources' forms that differ from ours, by part index
 }
 
 // reset drops the blocks read so far, for a content key that repeats: the
@@ -606,7 +650,30 @@ func (m *mcpReader) addRead(b MCPContent, canonical bool) {
 			}
 			m.uris[strconv.Itoa(len(m.parts)-1)] = b.Resource.URI
 		}
+		if b.Type == "resource" {
+			m.form(b.Resource, p)
+		}
 	}
+}
+
+// form records the form of res, read as the part p, when it is not the
+// one [ToolResult.MCPCallToolResult] writes p in.
+func (m *mcpReader) form(res *MCPResource, p ContentPart) {
+	came := formText
+	if res.Blob != "" {
+		came = formBlob
+	}
+	ours := formBlob
+	if _, ok := textOf(mediaType(p.MIMEType), p.Data); ok {
+		ours = formText
+	}
+	if came == ours {
+		return
+	}
+	if m.forms == nil {
+		m.forms = map[string]string{}
+	}
+	m.forms[strconv.Itoa(len(m.parts)-1)] = came
 }
 
 // text adds the text of a block. A lone text is Output as it is; the
@@ -644,13 +711,16 @@ func (m *mcpReader) result(isError bool, structured json.RawMessage) ToolResult 
 	if len(m.parts) > 0 {
 		r.Parts = m.parts
 	}
-	if structured != nil || m.uris != nil {
-		r.Metadata = make(map[string]any, 2)
+	if structured != nil || m.uris != nil || m.forms != nil {
+		r.Metadata = make(map[string]any, 3)
 		if structured != nil {
 			r.Metadata[MetadataStructuredContent] = structured
 		}
 		if m.uris != nil {
 			r.Metadata[MetadataResourceURIs] = m.uris
+		}
+		if m.forms != nil {
+			r.Metadata[MetadataResourceForms] = m.forms
 		}
 	}
 	return r

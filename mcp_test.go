@@ -101,7 +101,8 @@ func TestFromMCPCallToolResult(t *testing.T) {
 		{"image and audio", `{"content":[{"type":"text","text":"out"},{"type":"image","data":"iVBORw0KGgo=","mimeType":"image/png","annotations":{"priority":1}},{"type":"audio","data":"UklGRgAAAABXQVZF","mimeType":"audio/wav"}]}`,
 			toolnexus.Ok("out", imagePNG, audioWAV)},
 		{"media types keep their case and lose their parameters", `{"content":[{"type":"image","data":"iVBORw0KGgo=","mimeType":"Image/PNG"},{"type":"resource","resource":{"uri":"file:///n.txt","mimeType":"text/plain; charset=utf-8","blob":"aGVsbG8="}}]}`,
-			withURIs(toolnexus.Ok("", image("Image/PNG", pngB64), file("text/plain", "aGVsbG8=", "n.txt")), "1", "file:///n.txt")},
+			withURIs(toolnexus.Ok("", image("Image/PNG", pngB64), file("text/plain", "aGVsbG8=", "n.txt")), "1", "file:///n.txt").
+				WithMetadata(toolnexus.MetadataResourceForms, map[string]string{"1": "blob"})},
 		{"embedded blob named from its uri", `{"content":[{"type":"resource","resource":{"uri":"file:///tmp/report.pdf","mimeType":"application/pdf","blob":"JVBERi0xLjQgdGlueQ=="}}]}`,
 			withURIs(toolnexus.Ok("", pdfNamed), "0", "file:///tmp/report.pdf")},
 		{"embedded blob with our uri, which is not kept", `{"content":[{"type":"resource","resource":{"uri":"toolnexus:part/3/my%20report.pdf","mimeType":"application/pdf","blob":"JVBERi0xLjQgdGlueQ=="}},{"type":"resource","resource":{"uri":"toolnexus:part/4/","mimeType":"application/pdf","blob":"JVBERi0xLjQgdGlueQ=="}}]}`,
@@ -497,6 +498,12 @@ func TestMCPRestores(t *testing.T) {
 			`{"type":"resource","resource":{"uri":"file:///tmp/notes.txt","mimeType":"text/plain","blob":"/w=="}}],"isError":true}`},
 		{"structured content", `{"content":[{"type":"text","text":"{\"temperature\":22.5,\"conditions\":\"Sunny\"}"}],"structuredContent":{"temperature":22.5,"conditions":"Sunny"},"isError":false}`},
 		{"structured content without text", `{"content":[{"type":"text","text":"{\"n\":1}"}],"structuredContent":{"n":1},"isError":false}`},
+		{"a text/plain blob stays a blob", `{"content":[{"type":"resource","resource":{"uri":"demo://resource/static/text/1","mimeType":"text/plain","blob":"aGVsbG8="}}],"isError":false}`},
+		{"a JSON blob and one of ours stay blobs", `{"content":[{"type":"resource","resource":{"uri":"file:///a.json","mimeType":"application/json","blob":"eyJhIjoxfQ=="}},` +
+			`{"type":"resource","resource":{"uri":"toolnexus:part/1/n.txt","mimeType":"text/plain","blob":"aGVsbG8="}}],"isError":false}`},
+		{"a text of another type stays text", `{"content":[{"type":"resource","resource":{"uri":"file:///a.yaml","mimeType":"application/yaml","text":"a: 1"}},` +
+			`{"type":"resource","resource":{"uri":"file:///a.csv","mimeType":"application/octet-stream","text":"x,y"}},` +
+			`{"type":"resource","resource":{"uri":"file:///a.svg","mimeType":"image/svg+xml","text":"svg"}}],"isError":false}`},
 		{"resource links", `{"content":[{"type":"text","text":"2 links"},{"type":"resource_link","mimeType":"text/plain","uri":"demo://resource/dynamic/text/2","name":"Text Resource 2"}],"isError":false}`},
 	}
 	for _, tc := range cases {

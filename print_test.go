@@ -346,7 +346,7 @@ var leakTypes = map[reflect.Type]leakSpec{
 	reflect.TypeFor[requeststate.ClaimStore](): {},
 	reflect.TypeFor[requeststate.Options]():    {payload: []string{"Keys"}, plain: []string{"Audience", "Claims"}},
 	reflect.TypeFor[requeststate.Call]():       {payload: []string{"Arguments"}, plain: []string{"Tool", "Principal"}},
-	reflect.TypeFor[requeststate.State]():      {},
+	reflect.TypeFor[requeststate.State]():      {payload: []string{"Opaque"}},
 	reflect.TypeFor[requeststate.Sealer](): {values: func(data string) []any {
 		s, err := requeststate.NewSealer(requeststate.Options{Keys: [][]byte{[]byte(data[:32])}})
 		if err != nil {

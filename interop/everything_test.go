@@ -12,7 +12,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -276,8 +275,8 @@ func kept(t *testing.T, raw json.RawMessage) string {
 
 // keptResource is what a round trip keeps of an embedded resource: its uri
 // and MIME type (lower case, no parameters; text/plain for text and
-// application/octet-stream for a blob without one), and its content as text
-// when the type is text/* or JSON and the bytes are UTF-8, else as a blob.
+// application/octet-stream for a blob without one), and its content in the
+// form it came in: a text as text, a blob as a blob, whatever the type.
 func keptResource(t *testing.T, res map[string]any) resourceBlock {
 	kept := keptContents{URI: res["uri"].(string), MIMEType: bareLower(res["mimeType"])}
 	text, isText := res["text"].(string)
@@ -293,9 +292,8 @@ func keptResource(t *testing.T, res map[string]any) resourceBlock {
 	case kept.MIMEType == "":
 		kept.MIMEType = "application/octet-stream"
 	}
-	textual := strings.HasPrefix(kept.MIMEType, "text/") || kept.MIMEType == "application/json" || strings.HasSuffix(kept.MIMEType, "+json")
-	if textual && utf8.Valid(data) {
-		kept.Text = string(data)
+	if isText {
+		kept.Text = text
 	} else {
 		kept.Blob = base64.StdEncoding.EncodeToString(data)
 	}

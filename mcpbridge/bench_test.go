@@ -482,3 +482,45 @@ func TestRoundTripsLeaveNoGoroutine(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkRelay calls the tools of an in-memory upstream directly, the
+// baseline, and through a Relay: a call that completes at once, and a
+// round (input_required, then the retry with the answer and the state).
+func BenchmarkRelay(b *testing.B) {
+	u := newUpstream(b)
+	for _, via := range []struct {
+		name   string
+		server *mcp.Server
+	}{{"direct", u.server}, {"relay", newRelay(b, u)}} {
+		ctx := context.Background()
+		st, ct := mcp.NewInMemoryTransports()
+		_, err := via.server.Connect(ctx, st, nil)
+		require.NoError(b, err)
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "v1"}, manual).Connect(ctx, ct, nil)
+		require.NoError(b, err)
+		b.Cleanup(func() { cs.Close() })
+		args := map[string]any{"env": "prod"}
+		b.Run("call/"+via.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "greet", Arguments: args}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run("round/"+via.name, func(b *testing.B) {
+			b.ReportAllocs()
+			answer := mcp.InputResponseMap{"ok": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"ok": true}}}
+			for b.Loop() {
+				first, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "confirm", Arguments: args})
+				if err != nil {
+					b.Fatal(err)
+				}
+				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "confirm", Arguments: args, InputResponses: answer, RequestState: first.RequestState})
+				if err != nil || res.InputRequests != nil {
+					b.Fatal(err, res)
+				}
+			}
+		})
+	}
+}

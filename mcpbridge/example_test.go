@@ -2,6 +2,7 @@ package mcpbridge_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log"
 	"strings"
@@ -183,5 +184,67 @@ func ExampleRetry() {
 	fmt.Println(res.Content[0].(*mcp.TextContent).Text)
 	// Output:
 	// parked: Deploy to prod?
+	// deployed to prod
+}
+
+// A relay in front of an upstream MCP server whose tool asks for a
+// confirmation. The relay passes the upstream's question on as its own
+// round, its state sealing the upstream's; the client here answers it
+// itself, and the upstream gets the answer and its own state back.
+func ExampleNewRelay() {
+	ctx := context.Background()
+	upstream := mcp.NewServer(&mcp.Implementation{Name: "deployer", Version: "v1"}, nil)
+	upstream.AddTool(&mcp.Tool{Name: "deploy", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if e, ok := req.Params.InputResponses["go"].(*mcp.ElicitResult); ok && e.Action == "accept" && req.Params.RequestState == "deploy:prod" {
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "deployed to prod"}}}, nil
+			}
+			return &mcp.CallToolResult{
+				InputRequests: mcp.InputRequestMap{"go": &mcp.ElicitParams{Message: "Deploy to prod?", RequestedSchema: json.RawMessage(`{"type":"object","properties":{}}`)}},
+				RequestState:  "deploy:prod", // the upstream's own state, which the client never sees
+			}, nil
+		})
+	dial := func() mcp.Transport { // in a real relay: &mcp.StreamableClientTransport{Endpoint: url}
+		st, ct := mcp.NewInMemoryTransports()
+		if _, err := upstream.Connect(ctx, st, nil); err != nil {
+			log.Fatal(err)
+		}
+		return ct
+	}
+
+	key := []byte("an example key of 32 bytes, at least") // a secret in a real relay
+	sealer, err := requeststate.NewSealer(requeststate.Options{Keys: [][]byte{key}, Audience: "https://relay.example.com/mcp"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	relay, err := mcpbridge.NewRelay(sealer, dial, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer relay.Close()
+	server := relay.NewServer(&mcp.Implementation{Name: "relay", Version: "v1"}, nil)
+
+	st, ct := mcp.NewInMemoryTransports()
+	if _, err := server.Connect(ctx, st, nil); err != nil {
+		log.Fatal(err)
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "host", Version: "v1"}, &mcp.ClientOptions{
+		ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			fmt.Println("asked:", req.Params.Message)
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{}}, nil
+		},
+	})
+	cs, err := client.Connect(ctx, ct, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "deploy"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.Content[0].(*mcp.TextContent).Text)
+	// Output:
+	// asked: Deploy to prod?
 	// deployed to prod
 }

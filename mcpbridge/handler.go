@@ -191,7 +191,7 @@ func (b *Bridge) toolCall(req *mcp.CallToolRequest) (mcpcall.Call, error) {
 		Tool:         p.Name,
 		Arguments:    p.Arguments,
 		RequestState: p.RequestState,
-		Principal:    b.principalOf(req),
+		Principal:    principalOf(b.principal, req),
 		Client:       client(req),
 	}
 	c.Authenticated = req.Extra != nil && req.Extra.TokenInfo != nil
@@ -213,10 +213,10 @@ func (b *Bridge) toolCall(req *mcp.CallToolRequest) (mcpcall.Call, error) {
 	return c, nil
 }
 
-// principalOf returns the user req is made for.
-func (b *Bridge) principalOf(req *mcp.CallToolRequest) string {
-	if b.principal != nil {
-		return b.principal(req)
+// principalOf returns the user req is made for, by fn when it is set.
+func principalOf(fn func(*mcp.CallToolRequest) string, req *mcp.CallToolRequest) string {
+	if fn != nil {
+		return fn(req)
 	}
 	if req.Extra == nil || req.Extra.TokenInfo == nil || req.Extra.TokenInfo.UserID == "" {
 		return ""

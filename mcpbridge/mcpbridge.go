@@ -6,7 +6,9 @@
 // roots) that the client fulfils, and the client's answers reach the tool
 // when it retries the call. The state the client holds in between is
 // sealed by the [Bridge]'s [mcpcall.Runner], the core that the mcpgobridge
-// module shares: package requeststate of the main module seals it.
+// module shares: package requeststate of the main module seals it. A
+// [Relay] serves the tools of another MCP server, passing its questions
+// on to its own client.
 package mcpbridge
 
 import (

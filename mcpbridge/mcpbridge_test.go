@@ -199,3 +199,44 @@ func TestRoundTrip(t *testing.T) {
 		assert.Equal(t, r, got)
 	}
 }
+
+// TestResourceFormRoundTrip reads SDK results with FromCallToolResult and
+// writes them back with CallToolResult: an embedded resource comes back in
+// the form it came in, a text/plain blob as a blob and a text of any type
+// as text, in the SDK's JSON exactly.
+func TestResourceFormRoundTrip(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ name, in string }{
+		{"a text/plain blob", `{"content":[{"type":"resource","resource":{"uri":"demo://text/1","mimeType":"text/plain","blob":"aGVsbG8="}}]}`},
+		{"a JSON blob", `{"content":[{"type":"resource","resource":{"uri":"file:///a.json","mimeType":"application/json","blob":"eyJhIjoxfQ=="}}]}`},
+		{"a text/plain text", `{"content":[{"type":"resource","resource":{"uri":"demo://text/2","mimeType":"text/plain","text":"hello"}}]}`},
+		{"a text of another type", `{"content":[{"type":"resource","resource":{"uri":"file:///a.csv","mimeType":"application/octet-stream","text":"x,y"}},` +
+			`{"type":"resource","resource":{"uri":"file:///a.svg","mimeType":"image/svg+xml","text":"svg"}}]}`},
+		{"a binary blob", `{"content":[{"type":"resource","resource":{"uri":"file:///r.pdf","mimeType":"application/pdf","blob":"JVBERi0xLjQgdGlueQ=="}}]}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var res mcp.CallToolResult
+			require.NoError(t, json.Unmarshal([]byte(tc.in), &res))
+			r, err := mcpbridge.FromCallToolResult(&res)
+			require.NoError(t, err)
+			out, err := json.Marshal(mcpbridge.CallToolResult(r))
+			require.NoError(t, err)
+			assert.Equal(t, tc.in, string(out))
+
+			// Through the ToolResult's JSON, as a host stores it.
+			var stored toolnexus.ToolResult
+			require.NoError(t, json.Unmarshal(must(json.Marshal(r)), &stored))
+			out, err = json.Marshal(mcpbridge.CallToolResult(stored))
+			require.NoError(t, err)
+			assert.Equal(t, tc.in, string(out))
+		})
+	}
+}
+
+func must(b []byte, err error) []byte {
+	if err != nil {
+		panic(err)
+	}
+	return b
+}

@@ -44,7 +44,8 @@ func StatePlaintext(s *Sealer, call Call, st State, now time.Time) (plain, aad [
 
 // ReadPlaintext reads plain as Open and Opened read the plaintext of
 // a state once it is authenticated, and reports whether it holds claims,
-// at least one request and the answers, and nothing more.
+// at least one request, the answers and an opaque value if any, and
+// nothing more.
 func ReadPlaintext(plain []byte) bool {
 	var c claims
 	if !readClaims(plain, &c) {
@@ -53,5 +54,6 @@ func ReadPlaintext(plain []byte) bool {
 	r := claimsReader{s: string(c.state), ok: true}
 	n := len(r.requests(true))
 	r.answers(true)
+	r.opaque()
 	return r.ok && r.left() == 0 && n > 0
 }

@@ -205,3 +205,32 @@ func FuzzStateData(f *testing.F) {
 		assert.Equal(t, want, got.Answers()[0].Data)
 	})
 }
+
+// FuzzStateOpaque seals a fuzzed opaque value for a fuzzed principal: it
+// comes back as it was, the plaintext reads to its end, and the state
+// opens for no other principal.
+func FuzzStateOpaque(f *testing.F) {
+	s := newSealer(f, requeststate.Options{})
+	for _, v := range []string{"", "round=1", "\x00\xff", strings.Repeat("é", 300)} {
+		f.Add(v, "p")
+	}
+	f.Fuzz(func(t *testing.T, opaque, principal string) {
+		call := requeststate.Call{Tool: "deploy", Arguments: stagingArg, Principal: principal}
+		st := requeststate.State{Requests: []toolnexus.Request{stateReq}, Opaque: opaque}
+		state, err := s.Seal(call, st, stateNow)
+		if errors.Is(err, toolnexus.ErrInvalidRequest) && len(opaque)+len(principal) > 40<<10 {
+			return // over the size limit
+		}
+		require.NoError(t, err)
+		plain, _, err := requeststate.StatePlaintext(s, call, st, stateNow)
+		require.NoError(t, err)
+		require.True(t, requeststate.ReadPlaintext(plain), "a sealed plaintext does not read to its end")
+		got, err := s.Open(state, call, stateNow)
+		require.NoError(t, err)
+		assert.Equal(t, opaque, got.Opaque())
+		assert.Equal(t, st.Requests, got.Requests())
+		call.Principal += "x"
+		_, err = s.Open(state, call, stateNow)
+		require.ErrorIs(t, err, requeststate.ErrMismatch)
+	})
+}

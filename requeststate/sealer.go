@@ -141,6 +141,14 @@ type State struct {
 	// opening at the earliest of this time (to the millisecond), its
 	// requests' ExpiresAt and its issue time plus the maximum age.
 	ExpiresAt time.Time
+	// Opaque is a value the state carries for its caller, which the
+	// Sealer never reads: encrypted and authenticated with the rest, bound
+	// to the same call, and given back by [Opened.Opaque]. A relay keeps
+	// there the requestState of the server it calls, so that its own
+	// client never sees it. It counts towards the state's 64 KiB, in
+	// base64 (an Opaque of up to about 47 KiB fits beside a few requests);
+	// State's String, GoString and LogValue never show it.
+	Opaque string
 }
 
 // String returns st's fields, the Data of its requests and answers as
@@ -204,6 +212,18 @@ func (o Opened) Answers() toolnexus.Answers {
 	return nil // unreachable for a state that Seal wrote under the key
 }
 
+// Opaque returns the [State].Opaque that was sealed in the state, as it
+// was given to Seal: "" for a state that carries none.
+func (o Opened) Opaque() string {
+	r := claimsReader{s: o.rounds, ok: true}
+	r.requests(false)
+	r.answers(false)
+	if v := r.opaque(); r.ok {
+		return v
+	}
+	return "" // unreachable for a state that Seal wrote under the key
+}
+
 // String returns o's issue time, expiry and ID, never its requests and
 // answers, for %v.
 func (o Opened) String() string { return wire.Show(o, false) }
@@ -220,9 +240,10 @@ func (o Opened) LogValue() slog.Value { return wire.Log(o) }
 // Seal returns the request state that carries st for call, issued at now:
 // an opaque string the client holds and sends back, unchanged, with its
 // answers. The state is encrypted and authenticated with the first key,
-// and holds, besides st, the tool, the arguments (their canonical form, or
-// a SHA-256 digest of it past 128 bytes), the audience, the principal, the
-// issue time and the expiry; its random nonce is its ID.
+// and holds, besides st (its requests, answers and Opaque), the tool, the
+// arguments (their canonical form, or a SHA-256 digest of it past 128
+// bytes), the audience, the principal, the issue time and the expiry; its
+// random nonce is its ID.
 //
 // The arguments are bound by their value, so that the order of keys, the
 // spacing and the escapes do not matter; empty arguments, null and {} are the
@@ -450,7 +471,7 @@ var errInvalidState = msg.Errorf(ErrInvalidState, "not sealed with this key, or 
 
 func init() {
 	wire.Register(reflect.TypeFor[Call](), "Arguments")
-	wire.Register(reflect.TypeFor[State]())
+	wire.Register(reflect.TypeFor[State](), "Opaque")
 	wire.Register(reflect.TypeFor[Opened]())
 	wire.Register(reflect.TypeFor[Options](), "Keys")
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"reflect"
 	"regexp"
@@ -615,4 +616,49 @@ func TestSealDataBound(t *testing.T) {
 	opened, err := s.Open(state, stagingFor, stateNow)
 	require.NoError(t, err)
 	assert.Equal(t, deep, opened.Requests()[0].Data)
+}
+
+// TestSealerOpaque seals an opaque value beside the requests: it comes back
+// byte for byte from the state sealed for its call, and from no other; a
+// state without one gives "".
+func TestSealerOpaque(t *testing.T) {
+	t.Parallel()
+	s := newSealer(t, requeststate.Options{Audience: "https://relay.example.com/mcp"})
+	tests := []struct{ name, opaque string }{
+		{"none", ""},
+		{"an upstream state", "round=2;name=Alice"},
+		{"bytes that are not UTF-8", "\xff\x00\xfe"},
+		{"long", strings.Repeat("s", 40<<10)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			st := requeststate.State{Requests: []toolnexus.Request{stateReq}, Answers: toolnexus.Answers{{ID: "pnd-0", OK: true}}, Opaque: tt.opaque}
+			state := seal(t, s, stagingFor, st, stateNow)
+			assert.NotContains(t, state, "round=2")
+			got, err := s.Open(state, stagingFor, stateNow)
+			require.NoError(t, err)
+			assert.Equal(t, tt.opaque, got.Opaque())
+			assert.Equal(t, st.Requests, got.Requests())
+			assert.Equal(t, st.Answers, got.Answers())
+			other := stagingFor
+			other.Principal = "https://issuer.example|mallory"
+			_, err = s.Open(state, other, stateNow)
+			assertErr(t, err, requeststate.ErrMismatch, "toolnexus: request state does not match the call: it was sealed for another principal")
+		})
+	}
+	// The value is authenticated with the rest: one bit of it changed and
+	// the state does not open.
+	state := seal(t, s, stagingFor, requeststate.State{Requests: []toolnexus.Request{stateReq}, Opaque: "upstream"}, stateNow)
+	b, err := base64.RawURLEncoding.DecodeString(strings.TrimPrefix(state, "tn1."))
+	require.NoError(t, err)
+	b[len(b)-17] ^= 1 // the last byte of the plaintext, before the tag
+	_, err = s.Open("tn1."+base64.RawURLEncoding.EncodeToString(b), stagingFor, stateNow)
+	require.EqualError(t, err, msgInvalidState)
+	// One too long for a state is refused, not cut.
+	_, err = s.Seal(stagingFor, requeststate.State{Requests: []toolnexus.Request{stateReq}, Opaque: strings.Repeat("s", 64<<10)}, stateNow)
+	assertErr(t, err, toolnexus.ErrInvalidRequest, "")
+	for _, shown := range []string{fmt.Sprint(requeststate.State{Opaque: "round=1"}), fmt.Sprintf("%#v", requeststate.State{Opaque: "round=1"})} {
+		assert.NotContains(t, shown, "round=1")
+	}
 }

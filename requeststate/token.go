@@ -67,8 +67,10 @@ func decodeState(state string) ([]byte, error) {
 // principal, then the requests and the answers, each list a uvarint count and
 // its items: a Request as its ID, Kind, Prompt, URL, ExpiresAt and its Data
 // (see appendData); an Answer as its ID, a byte for OK, its Reason and its
-// Data. The header holds the expiry; the prefix and the header are the
-// associated data.
+// Data; then, only when the State has one, its Opaque as a string (a state
+// without it ends with its answers, as states did before Opaque). The
+// header holds the expiry; the prefix and the header are the associated
+// data.
 
 // claims are the fields of a state's plaintext, parts of its bytes.
 type claims struct {
@@ -107,7 +109,7 @@ func stateSizeHint(st State) int {
 	for _, a := range st.Answers {
 		n += 16 + len(a.ID) + len(a.Reason) + 64*len(a.Data)
 	}
-	return n
+	return n + binary.MaxVarintLen64 + len(st.Opaque)
 }
 
 // appendState appends st's requests and answers to b.
@@ -129,7 +131,25 @@ func appendState(b []byte, st State) ([]byte, error) {
 			return nil, err
 		}
 	}
+	if st.Opaque != "" {
+		b = appendString(b, st.Opaque)
+	}
 	return b, nil
+}
+
+// opaque reads the Opaque that appendState wrote after the answers: ""
+// when the state ends there; a value that is empty, or followed by more
+// bytes, was not written by appendState, and fails r.
+func (r *claimsReader) opaque() string {
+	if r.left() == 0 {
+		return ""
+	}
+	v := r.longStr()
+	if v == "" || r.left() != 0 {
+		r.fail()
+		return ""
+	}
+	return v
 }
 
 // requests reads the requests that appendState wrote, and returns them

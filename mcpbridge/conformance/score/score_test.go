@@ -306,3 +306,21 @@ func TestReadRunCrashed(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []scenarioRun{{Name: "s", Checks: []check{{ID: "s", Status: "FAILURE", Message: "the suite could not run the scenario: Error: boom"}}}}, runs)
 }
+
+// TestScoreScenarios runs the scenarios named alone, and scores only
+// them.
+func TestScoreScenarios(t *testing.T) {
+	code, stdout, stderr := score(t, "-scenario", "tools-call-with-logging", "2025-11-25=http://127.0.0.1:1/mcp")
+	assert.Empty(t, stderr)
+	assert.Equal(t, 0, code)
+	assert.Equal(t, `-- protocol 2025-11-25 (conformance-2025-11-25, 1 scenarios)
+✓ tools-call-with-logging: 1 passed, 0 failed, 0 allowed, 0 skipped
+2025-11-25: 1 passed, 0 failed, 0 allowed, 0 skipped
+total: 1 passed, 0 failed, 0 allowed, 0 skipped
+`, stdout)
+
+	code, stdout, stderr = score(t, "-scenario", "../x", "2025-11-25=http://127.0.0.1:1/mcp")
+	assert.Equal(t, 2, code)
+	assert.Empty(t, stdout)
+	assert.Contains(t, stderr, `"../x" is not a scenario name`)
+}
