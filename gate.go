@@ -172,9 +172,9 @@ func (o GateOptions) LogValue() slog.Value { return logWire(o) }
 //   - In a [Turn], [Turn.Answer] refuses an answer to a call that has
 //     finished, but a host that kept the parked turn, or calls the gated
 //     Tool itself, can run it again with the old answer: refused.
-//   - Over MCP on protocol 2026-07-28 (the mcpbridge and mcpgobridge
-//     modules; pass the tool the request's raw arguments and the
-//     Call's Answers), a client can send the same requestState and
+//   - Over MCP on protocol 2026-07-28 (the ToolHandler of the mcpbridge
+//     and mcpgobridge modules serves the gated Tool as it is), a client
+//     can send the same requestState and
 //     inputResponses again after the tool ran; the bridge lets a state
 //     finish once only when requeststate.Options.Claims is set, and the
 //     gate refuses the replay without it. Other arguments do not open the

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
@@ -22,10 +23,8 @@ import (
 func newGatedServer(t *testing.T, g *bridgetest.Gated) *mcp.Server {
 	t.Helper()
 	s := mcp.NewServer(&mcp.Implementation{Name: "gated", Version: "v0.0.1"}, nil)
-	mcp.AddTool(s, &mcp.Tool{Name: "deploy"}, mcpbridge.CallHandler(newBridge(t, testKey, bridgetest.Config{}),
-		func(ctx context.Context, c mcpbridge.Call[map[string]any]) toolnexus.ToolResult {
-			return g.Tool(ctx, c.Request.Params.Arguments, c.Answers)
-		}))
+	schema := &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{"env": {Type: "string"}}}
+	s.AddTool(&mcp.Tool{Name: "deploy", InputSchema: schema}, mcpbridge.ToolHandler(newBridge(t, testKey, bridgetest.Config{}), g.Tool))
 	return s
 }
 
@@ -178,4 +177,18 @@ func TestGateOlderProtocol(t *testing.T) {
 			assert.Equal(t, []string{"form: Deploy to production?", "form: Deploy to production?"}, asked)
 		})
 	}
+}
+
+// TestToolHandlerNilTool checks that a handler of no tool is an error on
+// every call, never a panic.
+func TestToolHandlerNilTool(t *testing.T) {
+	t.Parallel()
+	s := mcp.NewServer(&mcp.Implementation{Name: "none", Version: "v0.0.1"}, nil)
+	s.AddTool(&mcp.Tool{Name: "none", InputSchema: &jsonschema.Schema{Type: "object"}}, mcpbridge.ToolHandler(newBridge(t, testKey, bridgetest.Config{}), nil))
+	cs, _ := connect(t, s, manual, "")
+	_, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "none", Arguments: map[string]any{}})
+	var rpc *jsonrpc.Error
+	require.ErrorAs(t, err, &rpc)
+	assert.Equal(t, int64(jsonrpc.CodeInternalError), rpc.Code)
+	assert.Equal(t, "Internal error: no tool", rpc.Message)
 }

@@ -142,6 +142,23 @@ func CallHandler[In any](b *Bridge, fn CallFunc[In]) mcp.ToolHandlerFor[In, any]
 	}
 }
 
+// ToolHandler returns tool as a handler for the SDK's [mcp.Server.AddTool],
+// which takes the tool's input schema as it is given (it must be set, an
+// object) and leaves the arguments to the tool: tool gets them as the
+// client sent them, to decode with [toolnexus.ToolFor] or itself, with
+// every answer so far, and runs as a handler of [CallHandler] does, with
+// the same refusals. It serves any [toolnexus.Tool] as it is, a tool that
+// [toolnexus.Gate] wraps included. A nil tool is the JSON-RPC error -32603
+// on every call.
+func ToolHandler(b *Bridge, tool toolnexus.Tool) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if tool == nil {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error: no tool"}
+		}
+		return b.call(ctx, req, tool)
+	}
+}
+
 // OutFunc is a tool of [OutHandler]: given the whole [Call], it returns its
 // result and its structured output. The output of a suspension is not
 // sent.

@@ -39,10 +39,7 @@ func newGatedDeploy(t *testing.T) *gatedDeploy {
 	b, err := mcpgobridge.New(bridgetest.Runner(t, keyA, bridgetest.Config{}), nil)
 	require.NoError(t, err)
 	g.srv = server.NewMCPServer("gated", "v0", server.WithToolCapabilities(false))
-	g.srv.AddTool(mcp.NewTool("deploy", mcp.WithInputSchema[deployIn]()), mcpgobridge.CallHandler(b,
-		func(ctx context.Context, c mcpgobridge.Call[deployIn]) toolnexus.ToolResult {
-			return g.Tool(ctx, c.Request.Params.RawArguments, c.Answers)
-		}))
+	g.srv.AddTool(mcp.NewTool("deploy", mcp.WithInputSchema[deployIn]()), mcpgobridge.ToolHandler(b, g.Tool))
 	return g
 }
 
@@ -316,4 +313,14 @@ func TestGateLegacy(t *testing.T) {
 		assert.Equal(t, int32(i+1), g.Runs())
 	}
 	assert.Equal(t, []string{"Deploy to production?", "Deploy to production?"}, e.asked)
+}
+
+// TestToolHandlerNilTool checks that a handler of no tool is an error on
+// every call, never a panic.
+func TestToolHandlerNilTool(t *testing.T) {
+	t.Parallel()
+	b, err := mcpgobridge.New(bridgetest.Runner(t, keyA, bridgetest.Config{}), nil)
+	require.NoError(t, err)
+	_, err = mcpgobridge.ToolHandler(b, nil)(t.Context(), mcp.CallToolRequest{})
+	require.EqualError(t, err, "mcpgobridge: the handler has no tool")
 }

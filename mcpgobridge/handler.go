@@ -155,6 +155,26 @@ func CallHandler[In any](b *Bridge, fn CallFunc[In]) server.ToolHandlerFunc {
 	}
 }
 
+// ToolHandler returns tool as a handler for mcp-go's AddTool that leaves the
+// arguments to the tool: tool gets them as the client sent them (give the
+// tool its schema with mcp.WithInputSchema or mcp.WithRawInputSchema), to
+// decode with [toolnexus.ToolFor] or itself, with every answer so far, and
+// runs as a handler of [CallHandler] does, with the same refusals. It
+// serves any [toolnexus.Tool] as it is, a tool that [toolnexus.Gate] wraps
+// included. A nil tool is an error on every call.
+func ToolHandler(b *Bridge, tool toolnexus.Tool) server.ToolHandlerFunc {
+	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if tool == nil {
+			return nil, errNilTool
+		}
+		args, err := arguments(req)
+		if err != nil {
+			return mcp.NewToolResultError("mcpgobridge: invalid arguments: " + err.Error()), nil
+		}
+		return b.serve(ctx, req, args, tool)
+	}
+}
+
 // serve runs one call of req's tool, whose arguments are args.
 func (b *Bridge) serve(ctx context.Context, req mcp.CallToolRequest, args json.RawMessage, tool toolnexus.Tool) (*mcp.CallToolResult, error) {
 	if b == nil {
@@ -264,6 +284,10 @@ func client(ctx context.Context) mcpcall.Client {
 
 // errNilBridge reports a handler made with a nil Bridge.
 var errNilBridge = errors.New("mcpgobridge: the handler has no Bridge")
+
+// errNilTool is the error of every call of a handler of ToolHandler given no
+// tool.
+var errNilTool = errors.New("mcpgobridge: the handler has no tool")
 
 // errNoServer reports a call on an older protocol outside an mcp-go server.
 var errNoServer = errors.New("mcpgobridge: no mcp-go server in the context to ask the client through")
