@@ -1,6 +1,7 @@
 package toolnexus
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -48,6 +49,9 @@ type jsonReader struct {
 	// dataCanonical says the same of the data or blob of the last content
 	// block or resource read.
 	dataCanonical bool
+	// numbers says that anyValue reads a number as a [json.Number], as
+	// written, not as a float64.
+	numbers bool
 }
 
 // typeError reports a value of the wrong JSON type.
@@ -495,6 +499,20 @@ func (d *jsonReader) anyMap(key string) (map[string]any, error) {
 	return m, err
 }
 
+// readRawJSON reads b, raw JSON held in a value (metadata, a Data), as one
+// value: with exact keys (the last of two equal keys wins), a string or key
+// that is not UTF-8 refused, numbers kept as written ([json.Number]), and
+// no deeper than [jsonscan.MaxDepth]. It reports false for what is not one
+// JSON value.
+func readRawJSON(b []byte) (any, bool) {
+	d := jsonReader{data: b, numbers: true}
+	v, err := d.anyValue()
+	if err == nil {
+		err = d.end()
+	}
+	return v, err == nil
+}
+
 // readObject reads b, JSON from a peer, as anyMap does, but for null; key
 // names it in errors. Input that is not JSON is jsonscan.ErrSyntax.
 func readObject(b []byte, key string) (map[string]any, error) {
@@ -576,6 +594,9 @@ func (d *jsonReader) anyValue() (any, error) {
 		return nil, jsonscan.ErrSyntax
 	}
 	d.pos = end
+	if d.numbers {
+		return json.Number(d.data[start:end]), nil
+	}
 	f, err := strconv.ParseFloat(unsafe.String(&d.data[start], end-start), 64)
 	if err != nil { // of a JSON number, only one out of range
 		return nil, &pathError{err: errors.New("a number is out of range")}

@@ -165,6 +165,11 @@ func (w *walk) logValue(v any, depth int) slog.Value {
 		return v.LogValue()
 	}
 	rv := reflect.ValueOf(v)
+	if writesJSON(rv.Type()) {
+		// Raw JSON, or a value that writes its own: what it holds is
+		// JSON, which only Redacted reads.
+		return slog.StringValue(typeAndLen(rv))
+	}
 	switch rv.Kind() {
 	case reflect.Slice, reflect.Array, reflect.Map:
 		if depth <= jsonscan.MaxDepth && rv.Len() <= maxItems && w.holdsParts(rv) {
@@ -187,6 +192,25 @@ func (w *walk) logValue(v any, depth int) slog.Value {
 		}
 	}
 	return slog.StringValue(fmt.Sprintf("%T", v))
+}
+
+// typeAndLen describes v by its type, and its length when it has one.
+func typeAndLen(v reflect.Value) string {
+	switch v.Kind() {
+	case reflect.Slice, reflect.Array, reflect.Map:
+		return fmt.Sprintf("%s (len %d)", typeName(v.Type()), v.Len())
+	}
+	return typeName(v.Type())
+}
+
+// typeName names t as its Go type, but for json.RawMessage, which is
+// named so in both builds of encoding/json: with GOEXPERIMENT=jsonv2 it is
+// an alias of jsontext.Value, which reflect names.
+func typeName(t reflect.Type) string {
+	if t == rawType {
+		return "json.RawMessage"
+	}
+	return t.String()
 }
 
 // holdsParts reports whether v holds parts or results, as the value or the
@@ -263,9 +287,9 @@ func (w *walk) goValue(v any, depth int) string {
 	rv := reflect.ValueOf(v)
 	switch rv.Kind() {
 	case reflect.Slice, reflect.Array, reflect.Map:
-		return fmt.Sprintf("%T(len %d)", v, rv.Len())
+		return fmt.Sprintf("%s(len %d)", typeName(rv.Type()), rv.Len())
 	}
-	return fmt.Sprintf("%T{…}", v)
+	return fmt.Sprintf("%s{…}", typeName(rv.Type()))
 }
 
 // showWire returns v, a wire value, for %v, its non-zero fields, or for %#v
