@@ -284,6 +284,8 @@ var leakTypes = map[reflect.Type]leakSpec{
 	reflect.TypeFor[bridgetest.Config]():   {},
 	reflect.TypeFor[bridgetest.Log]():      {},
 	reflect.TypeFor[bridgetest.Scenario](): {plain: []string{"Tool", "Arguments", "Action", "Content", "Asked", "Text"}},
+	reflect.TypeFor[bridgetest.Expiry]():   {plain: []string{"Name", "ExpiresAt"}},
+	reflect.TypeFor[bridgetest.Clock]():    {},
 	// Test support of the nested modules.
 	reflect.TypeFor[looptest.Exchange](): {plain: []string{"Path", "Want", "Reply"}},
 	reflect.TypeFor[looptest.Provider](): {plain: []string{"Server"}},
