@@ -204,7 +204,7 @@ func stringList(v any) ([]string, bool) {
 // describes: the schema that is sent is the one that was checked, whatever
 // the caller's value marshals to.
 func elicitSchema(schema any) (json.RawMessage, *elicitschema.Form, error) {
-	b, err := json.Marshal(schema)
+	b, err := jsonOf(schema)
 	if err != nil {
 		return nil, nil, err
 	}

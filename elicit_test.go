@@ -2,6 +2,7 @@ package toolnexus_test
 
 import (
 	"encoding/json"
+	"errors"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -270,7 +271,9 @@ func TestRequestMCPElicitParamsErrors(t *testing.T) {
 		{"null default", prop(`{"type":"boolean","default":null}`),
 			`toolnexus: invalid request: request "pnd-1": data.schema: property "p": default is null, not a boolean`},
 		{"schema not JSON bytes", schemaRequest(json.RawMessage(`{"type":"object",}`)),
-			`toolnexus: invalid request: request "pnd-1": data.schema: json: error calling MarshalJSON for type json.RawMessage: invalid character '}' looking for beginning of object key string`},
+			`toolnexus: invalid request: request "pnd-1": data.schema: the input is not JSON: byte 18 of 18, "}", cannot be there`},
+		{"schema whose MarshalJSON fails", schemaRequest(failingJSON{}),
+			`toolnexus: invalid request: request "pnd-1": data.schema: a toolnexus_test.failingJSON does not marshal to JSON`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -281,6 +284,11 @@ func TestRequestMCPElicitParamsErrors(t *testing.T) {
 		})
 	}
 }
+
+// failingJSON fails to write its JSON.
+type failingJSON struct{}
+
+func (failingJSON) MarshalJSON() ([]byte, error) { return nil, errors.New("no JSON") }
 
 func schemaRequest(schema any) toolnexus.Request {
 	return toolnexus.Request{ID: "pnd-1", Kind: toolnexus.KindInput, Prompt: "p", Data: map[string]any{"schema": schema}}

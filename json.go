@@ -1,8 +1,10 @@
 package toolnexus
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -48,6 +50,9 @@ type jsonReader struct {
 	// dataCanonical says the same of the data or blob of the last content
 	// block or resource read.
 	dataCanonical bool
+	// numbers says that anyValue reads a number as a [json.Number], as
+	// written, not as a float64.
+	numbers bool
 }
 
 // typeError reports a value of the wrong JSON type.
@@ -497,6 +502,71 @@ func (d *jsonReader) anyMap(key string) (map[string]any, error) {
 	return m, err
 }
 
+// readRawJSON reads b, raw JSON held in a value (metadata, a Data), as one
+// value: with exact keys (the last of two equal keys wins), a string or key
+// that is not UTF-8 refused, numbers kept as written ([json.Number]), and
+// no deeper than [jsonscan.MaxDepth]. It reports false for what is not one
+// JSON value.
+func readRawJSON(b []byte) (any, bool) {
+	d := jsonReader{data: b, numbers: true}
+	v, err := d.anyValue()
+	if err == nil {
+		err = d.end()
+	}
+	return v, err == nil
+}
+
+// jsonOf returns the JSON of v, a value a caller gave, as json.Marshal
+// writes it, with an error in words that are the same in both builds of
+// encoding/json (the one GOEXPERIMENT=jsonv2 builds names other Go types,
+// json.RawMessage as *jsontext.Value, in other words): raw JSON that is not
+// JSON says where, as [ParseToolResult] says it; a value of a type JSON
+// cannot hold is encoding/json's error, the same in both; any other
+// failure (a MarshalJSON that fails) names v's type.
+func jsonOf(v any) ([]byte, error) {
+	b, err := json.Marshal(v)
+	if err == nil {
+		return b, nil
+	}
+	var unsupportedType *json.UnsupportedTypeError
+	var unsupportedValue *json.UnsupportedValueError
+	switch raw, ok := v.(json.RawMessage); {
+	case ok && !jsonscan.Valid(raw):
+		return nil, errors.New(jsonscan.NotJSON(raw))
+	case errors.As(err, &unsupportedType), errors.As(err, &unsupportedValue):
+		return nil, err // "json: unsupported type: func()" in both builds
+	}
+	return nil, fmt.Errorf("a %s does not marshal to JSON", typeName(reflect.TypeOf(v)))
+}
+
+// marshalString returns the JSON string of s as encoding/json writes it,
+// in both of its builds: a byte that is not UTF-8 is the escape \ufffd,
+// which encoding/json/v2 (GOEXPERIMENT=jsonv2) would write as U+FFFD itself.
+// The rest, with <, > and & escaped, is what json.Marshal writes.
+func marshalString(s string) json.RawMessage {
+	b := []byte{'"'}
+	for len(s) > 0 {
+		i := 0
+		for i < len(s) {
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && n == 1 {
+				break
+			}
+			i += n
+		}
+		if i > 0 {
+			q, _ := json.Marshal(s[:i]) // valid UTF-8: it cannot fail
+			b = append(b, q[1:len(q)-1]...)
+		}
+		if i < len(s) {
+			b = append(b, `\ufffd`...)
+			i++
+		}
+		s = s[i:]
+	}
+	return append(b, '"')
+}
+
 // readObject reads b, JSON from a peer, as anyMap does, but for null; key
 // names it in errors. Input that is not JSON is jsonscan.ErrSyntax.
 func readObject(b []byte, key string) (map[string]any, error) {
@@ -578,6 +648,9 @@ func (d *jsonReader) anyValue() (any, error) {
 		return nil, jsonscan.ErrSyntax
 	}
 	d.pos = end
+	if d.numbers {
+		return json.Number(d.data[start:end]), nil
+	}
 	f, err := strconv.ParseFloat(unsafe.String(&d.data[start], end-start), 64)
 	if err != nil { // of a JSON number, only one out of range
 		return nil, &pathError{err: errors.New("a number is out of range")}

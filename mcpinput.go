@@ -123,7 +123,7 @@ var samplingKeys = map[string]string{
 // samplingParams checks data, the params of a sampling request, and returns
 // their JSON as it was checked.
 func samplingParams(data map[string]any) (json.RawMessage, error) {
-	b, err := json.Marshal(data)
+	b, err := jsonOf(data)
 	if err != nil {
 		return nil, err
 	}

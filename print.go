@@ -85,9 +85,9 @@ func (w *walk) once(v reflect.Value) bool {
 // seenAbove describes a reference shown already, along a cycle or another path.
 func seenAbove(v reflect.Value) slog.Value {
 	if v.Kind() == reflect.Pointer {
-		return slog.StringValue(fmt.Sprintf("%s (seen above)", v.Type()))
+		return slog.StringValue(fmt.Sprintf("%s (seen above)", typeName(v.Type())))
 	}
-	return slog.StringValue(fmt.Sprintf("%s (len %d, seen above)", v.Type(), v.Len()))
+	return slog.StringValue(fmt.Sprintf("%s (len %d, seen above)", typeName(v.Type()), v.Len()))
 }
 
 // logValue is [ToolResult.LogValue], within a walk.
@@ -165,6 +165,11 @@ func (w *walk) logValue(v any, depth int) slog.Value {
 		return v.LogValue()
 	}
 	rv := reflect.ValueOf(v)
+	if writesJSON(rv.Type()) {
+		// Raw JSON, or a value that writes its own: what it holds is
+		// JSON, which only Redacted reads.
+		return slog.StringValue(typeAndLen(rv))
+	}
 	switch rv.Kind() {
 	case reflect.Slice, reflect.Array, reflect.Map:
 		if depth <= jsonscan.MaxDepth && rv.Len() <= maxItems && w.holdsParts(rv) {
@@ -175,7 +180,7 @@ func (w *walk) logValue(v any, depth int) slog.Value {
 			}
 			return w.itemsLogValue(rv, depth)
 		}
-		return slog.StringValue(fmt.Sprintf("%T (len %d)", v, rv.Len()))
+		return slog.StringValue(fmt.Sprintf("%s (len %d)", typeName(rv.Type()), rv.Len()))
 	case reflect.String:
 		return slog.StringValue(shownString(rv.String()))
 	case reflect.Pointer:
@@ -186,7 +191,27 @@ func (w *walk) logValue(v any, depth int) slog.Value {
 			return w.logValue(rv.Elem().Interface(), depth+1)
 		}
 	}
-	return slog.StringValue(fmt.Sprintf("%T", v))
+	return slog.StringValue(typeName(rv.Type()))
+}
+
+// typeAndLen describes v by its type, and its length when it has one.
+func typeAndLen(v reflect.Value) string {
+	switch v.Kind() {
+	case reflect.Slice, reflect.Array, reflect.Map:
+		return fmt.Sprintf("%s (len %d)", typeName(v.Type()), v.Len())
+	}
+	return typeName(v.Type())
+}
+
+// typeName names t as its Go type, with json.RawMessage named so in both
+// builds of encoding/json: with GOEXPERIMENT=jsonv2 it is an alias of
+// jsontext.Value, the name reflect gives it ("*jsontext.Value",
+// "[]jsontext.Value").
+func typeName(t reflect.Type) string {
+	if t == rawType {
+		return "json.RawMessage"
+	}
+	return strings.ReplaceAll(t.String(), "jsontext.Value", "json.RawMessage")
 }
 
 // holdsParts reports whether v holds parts or results, as the value or the
@@ -263,9 +288,9 @@ func (w *walk) goValue(v any, depth int) string {
 	rv := reflect.ValueOf(v)
 	switch rv.Kind() {
 	case reflect.Slice, reflect.Array, reflect.Map:
-		return fmt.Sprintf("%T(len %d)", v, rv.Len())
+		return fmt.Sprintf("%s(len %d)", typeName(rv.Type()), rv.Len())
 	}
-	return fmt.Sprintf("%T{…}", v)
+	return fmt.Sprintf("%s{…}", typeName(rv.Type()))
 }
 
 // showWire returns v, a wire value, for %v, its non-zero fields, or for %#v
@@ -325,11 +350,11 @@ func payloadShown(v reflect.Value) string {
 		}
 		return "\"<" + strconv.FormatInt(decodedLen(s), 10) + " bytes>\""
 	case v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.Uint8:
-		return fmt.Sprintf("%s(%d bytes)", v.Type(), v.Len())
+		return fmt.Sprintf("%s(%d bytes)", typeName(v.Type()), v.Len())
 	case v.Kind() == reflect.Slice || v.Kind() == reflect.Map:
-		return fmt.Sprintf("%s(len %d)", v.Type(), v.Len())
+		return fmt.Sprintf("%s(len %d)", typeName(v.Type()), v.Len())
 	}
-	return v.Type().String() + "{…}"
+	return typeName(v.Type()) + "{…}"
 }
 
 // payloadLogged is a payload field as a wire value logs it.
@@ -347,19 +372,19 @@ func (w *walk) wireField(v reflect.Value, goSyntax bool, depth int) string {
 			return "nil"
 		}
 		if depth >= maxItems {
-			return v.Type().String() + "{…}"
+			return typeName(v.Type()) + "{…}"
 		}
 		if v.Kind() == reflect.Interface {
 			return w.wireField(v.Elem(), goSyntax, depth+1)
 		}
 		if !w.once(v) {
-			return v.Type().String() + "(seen above)"
+			return typeName(v.Type()) + "(seen above)"
 		}
 		return "&" + w.wireField(v.Elem(), goSyntax, depth+1)
 	}
 	if isWire(v.Type()) {
 		if depth >= maxItems {
-			return v.Type().String() + "{…}"
+			return typeName(v.Type()) + "{…}"
 		}
 		return w.showWire(v, goSyntax, depth+1)
 	}
@@ -367,7 +392,7 @@ func (w *walk) wireField(v reflect.Value, goSyntax bool, depth int) string {
 		if v.IsNil() {
 			return "nil"
 		}
-		return fmt.Sprintf("%s(%d bytes)", v.Type(), v.Len()) // raw JSON too, which may be a Stringer
+		return fmt.Sprintf("%s(%d bytes)", typeName(v.Type()), v.Len()) // raw JSON too, which may be a Stringer
 	}
 	if v.CanInterface() {
 		switch x := v.Interface().(type) {
@@ -393,12 +418,12 @@ func (w *walk) wireField(v reflect.Value, goSyntax bool, depth int) string {
 			return "nil"
 		}
 		if !w.once(v) {
-			return fmt.Sprintf("%s(len %d, seen above)", v.Type(), v.Len())
+			return fmt.Sprintf("%s(len %d, seen above)", typeName(v.Type()), v.Len())
 		}
 		fallthrough
 	case reflect.Array:
 		if depth >= maxItems {
-			return fmt.Sprintf("%s(len %d)", v.Type(), v.Len())
+			return fmt.Sprintf("%s(len %d)", typeName(v.Type()), v.Len())
 		}
 		var b strings.Builder
 		b.WriteByte('[')
@@ -418,10 +443,10 @@ func (w *walk) wireField(v reflect.Value, goSyntax bool, depth int) string {
 			return "nil"
 		}
 		if depth >= maxItems || v.Len() > maxItems {
-			return fmt.Sprintf("%s(len %d)", v.Type(), v.Len())
+			return fmt.Sprintf("%s(len %d)", typeName(v.Type()), v.Len())
 		}
 		if !w.once(v) {
-			return fmt.Sprintf("%s(len %d, seen above)", v.Type(), v.Len())
+			return fmt.Sprintf("%s(len %d, seen above)", typeName(v.Type()), v.Len())
 		}
 		keys := v.MapKeys()
 		slices.SortFunc(keys, func(a, b reflect.Value) int { return strings.Compare(fmt.Sprint(a), fmt.Sprint(b)) })
@@ -438,7 +463,7 @@ func (w *walk) wireField(v reflect.Value, goSyntax bool, depth int) string {
 		b.WriteByte(']')
 		return b.String()
 	}
-	return v.Type().String() + "{…}"
+	return typeName(v.Type()) + "{…}"
 }
 
 // logWire logs v, a wire value, as a group of its non-zero exported fields
@@ -479,7 +504,7 @@ func (w *walk) wireLogValue(v reflect.Value, depth int) slog.Value {
 			return slog.StringValue("nil")
 		}
 		if depth >= maxItems {
-			return slog.StringValue(v.Type().String())
+			return slog.StringValue(typeName(v.Type()))
 		}
 		if v.Kind() == reflect.Pointer && !w.once(v) {
 			return seenAbove(v)
@@ -488,13 +513,13 @@ func (w *walk) wireLogValue(v reflect.Value, depth int) slog.Value {
 	}
 	switch {
 	case depth >= maxItems && (isWire(v.Type()) || v.Type() == resultType):
-		return slog.StringValue(v.Type().String())
+		return slog.StringValue(typeName(v.Type()))
 	case isWire(v.Type()):
 		return w.logWire(v, depth+1)
 	case v.Type() == resultType:
 		return v.Interface().(ToolResult).logValue(w, depth+1)
 	case v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.Uint8:
-		return slog.StringValue(fmt.Sprintf("%s (%d bytes)", v.Type(), v.Len()))
+		return slog.StringValue(fmt.Sprintf("%s (%d bytes)", typeName(v.Type()), v.Len()))
 	}
 	if v.CanInterface() {
 		if lv, ok := v.Interface().(slog.LogValuer); ok {
@@ -509,7 +534,7 @@ func (w *walk) wireLogValue(v reflect.Value, depth int) slog.Value {
 		return slog.AnyValue(v.Interface())
 	case reflect.Slice, reflect.Array, reflect.Map:
 		if depth >= maxItems || v.Len() > maxItems {
-			return slog.StringValue(fmt.Sprintf("%s (len %d)", v.Type(), v.Len()))
+			return slog.StringValue(fmt.Sprintf("%s (len %d)", typeName(v.Type()), v.Len()))
 		}
 		if v.Kind() != reflect.Array && !w.once(v) {
 			return seenAbove(v)
@@ -528,5 +553,5 @@ func (w *walk) wireLogValue(v reflect.Value, depth int) slog.Value {
 		}
 		return slog.GroupValue(attrs...)
 	}
-	return slog.StringValue(v.Type().String())
+	return slog.StringValue(typeName(v.Type()))
 }

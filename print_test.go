@@ -262,7 +262,10 @@ type leakSpec struct {
 // leakTypes is the entry of every exported type of the module's packages.
 var leakTypes = map[reflect.Type]leakSpec{
 	// Results, parts, suspensions.
-	reflect.TypeFor[toolnexus.ToolResult]():        {payload: []string{"Metadata"}, plain: []string{"Output"}},
+	reflect.TypeFor[toolnexus.ToolResult](): {payload: []string{"Metadata"}, plain: []string{"Output"}, values: func(data string) []any {
+		return []any{toolnexus.Ok("x").WithMetadata("raw", rawPayload(data)).
+			WithMetadata("in", map[string]any{"raw": rawPayload(data), "list": []any{rawPayload(data)}})}
+	}},
 	reflect.TypeFor[toolnexus.ContentPart]():       {payload: []string{"Data"}, urls: []string{"URL"}, plain: []string{"Text", "MIMEType", "Name"}},
 	reflect.TypeFor[toolnexus.PartType]():          {},
 	reflect.TypeFor[toolnexus.Request]():           {payload: []string{"Data"}, plain: []string{"ID", "Kind", "Prompt", "URL", "ExpiresAt"}},
@@ -289,6 +292,8 @@ var leakTypes = map[reflect.Type]leakSpec{
 	reflect.TypeFor[bridgetest.Log]():      {},
 	reflect.TypeFor[bridgetest.Gated]():    {},
 	reflect.TypeFor[bridgetest.Scenario](): {plain: []string{"Tool", "Arguments", "Action", "Content", "Asked", "Text"}},
+	reflect.TypeFor[bridgetest.Expiry]():   {plain: []string{"Name", "ExpiresAt"}},
+	reflect.TypeFor[bridgetest.Clock]():    {},
 	// Test support of the nested modules.
 	reflect.TypeFor[looptest.Exchange](): {plain: []string{"Path", "Want", "Reply"}},
 	reflect.TypeFor[looptest.Provider](): {plain: []string{"Server"}},
@@ -656,7 +661,9 @@ func assertPrintsNoPayload(t *testing.T, v any, data string) {
 		check("slog text", text)
 		check("slog JSON", js)
 	}
-	r := toolnexus.Ok("x").WithMetadata("v", v).WithMetadata("p", ptr.Interface())
+	r := toolnexus.Ok("x").WithMetadata("v", v).WithMetadata("p", ptr.Interface()).
+		WithMetadata("raw", rawPayload(data)).
+		WithMetadata("marshaler", wrapped{toolnexus.ContentPart{Type: toolnexus.PartAudio, MIMEType: "audio/wav", Data: data}})
 	text, js := logWithoutTime(slog.Any("r", r))
 	check("a result's slog text", text)
 	check("a result's slog JSON", js)
@@ -664,6 +671,13 @@ func assertPrintsNoPayload(t *testing.T, v any, data string) {
 	if red, err := json.Marshal(r.Redacted()); err == nil {
 		check("a result Redacted", string(red))
 	}
+}
+
+// rawPayload is raw JSON holding data as a part's data, in a data URL and
+// in a part of a list, as a loop stores a message.
+func rawPayload(data string) json.RawMessage {
+	return json.RawMessage(`{"role":"user","content":[{"type":"image","mimeType":"image/png","data":"` + data + `"}],` +
+		`"url":"data:image/png;base64,` + data + `","part":{"type":"file","mimeType":"application/pdf","url":"data:application/pdf;base64,` + data + `"}}`)
 }
 
 // payloadWindows are windows of data as a leak shows them: as they are,

@@ -1,10 +1,15 @@
 package toolnexus
 
 import (
+	"bytes"
+	"encoding"
 	"encoding/hex"
+	"encoding/json"
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/toolnexus-go/toolnexus/internal/jsonscan"
 	"github.com/toolnexus-go/toolnexus/internal/msg"
@@ -31,7 +36,128 @@ var (
 	partType   = reflect.TypeFor[ContentPart]()
 	resultType = reflect.TypeFor[ToolResult]()
 	objectType = reflect.TypeFor[map[string]any]()
+	rawType    = reflect.TypeFor[json.RawMessage]()
+	timeType   = reflect.TypeFor[time.Time]()
 )
+
+// A value that writes its own JSON (raw JSON, a [json.Marshaler], an
+// [encoding.TextMarshaler]) may hold a payload the walk cannot see in its
+// fields: a part's base64 in the messages a loop stores as raw JSON, or a
+// type that marshals a part it keeps unexported. The walk takes such a value
+// as the JSON it writes: read with the exact-key reader of json.go, checked
+// and redacted as JSON-decoded metadata is, and written again
+// (redactMarshaled). JSON that cannot be read, or a value that fails to
+// write its JSON, is replaced by a description of it, never kept.
+
+// writesJSON reports whether a value of type t writes its own JSON, so that
+// the walk takes it as that JSON. Times write a timestamp, and the types of
+// the package are walked by their fields.
+func writesJSON(t reflect.Type) bool {
+	if t.NumMethod() == 0 || t == timeType || t == partType || t == resultType {
+		return false
+	}
+	if t.Kind() == reflect.Pointer && t.Elem() == timeType {
+		return false
+	}
+	return t.Implements(reflect.TypeFor[json.Marshaler]()) || t.Implements(reflect.TypeFor[encoding.TextMarshaler]())
+}
+
+// ownJSON returns the JSON v writes, and false when it writes none: raw
+// JSON as it is, any other value as json.Marshal writes it, a panic of its
+// method caught.
+func ownJSON(v reflect.Value) (b []byte, ok bool) {
+	if v.Type() == rawType {
+		return v.Bytes(), true
+	}
+	if !v.CanInterface() {
+		return nil, false
+	}
+	defer func() {
+		if recover() != nil {
+			b, ok = nil, false
+		}
+	}()
+	b, err := json.Marshal(v.Interface())
+	return b, err == nil
+}
+
+// readOwnJSON returns the JSON v writes, read, and whether it is JSON. A
+// nil or empty json.RawMessage holds nothing: it is null.
+func readOwnJSON(v reflect.Value) (any, bool) {
+	b, ok := ownJSON(v)
+	switch {
+	case !ok:
+		return nil, false
+	case len(b) == 0 && v.Type() == rawType:
+		return nil, true
+	}
+	return readRawJSON(b)
+}
+
+// ownJSONHolds reports whether the JSON v writes holds a payload, or is
+// not JSON, which Redacted replaces.
+func ownJSONHolds(v reflect.Value) bool {
+	decoded, ok := readOwnJSON(v)
+	if !ok {
+		return true
+	}
+	var sub walk
+	return sub.holds(reflect.ValueOf(decoded))
+}
+
+// redactMarshaled returns the JSON v writes without its payloads, as raw
+// JSON, and true; or false when that JSON holds none. JSON that cannot be
+// read, or a value that fails to write its JSON, is a JSON string that
+// describes it.
+func redactMarshaled(v reflect.Value) (json.RawMessage, bool) {
+	decoded, ok := readOwnJSON(v)
+	if !ok {
+		return notJSONDescription(v), true
+	}
+	var sub walk
+	dv := reflect.ValueOf(decoded)
+	if !sub.holds(dv) {
+		return nil, false
+	}
+	red, _ := sub.redact(dv, 0)
+	sub.fillAll()
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(red.Interface()); err != nil {
+		return notJSONDescription(v), true
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), true
+}
+
+// notJSONDescription describes v, which writes no JSON that can be read,
+// as a JSON string: "[json.RawMessage: not JSON, 5 bytes]", "[*pkg.T: no
+// JSON]".
+func notJSONDescription(v reflect.Value) json.RawMessage {
+	d := fmt.Sprintf("[%s: no JSON]", typeName(v.Type()))
+	if v.Type() == rawType {
+		d = fmt.Sprintf("[%s: not JSON, %d bytes]", typeName(v.Type()), v.Len())
+	}
+	b, _ := json.Marshal(d)
+	return b
+}
+
+// redactOwnJSON is redact for v, a value that writes its own JSON, which
+// is replaced, in a place of its type, by the zero value when it holds a
+// payload (raw JSON by itself redacted); or, in an interface of type to
+// that raw JSON satisfies, by that JSON redacted.
+func redactOwnJSON(v reflect.Value, to reflect.Type) (reflect.Value, bool) {
+	raw, changed := redactMarshaled(v)
+	switch {
+	case !changed:
+		return v, false
+	case to == rawType || to.Kind() == reflect.Interface && rawType.Implements(to):
+		c := reflect.New(to).Elem()
+		c.Set(reflect.ValueOf(raw))
+		return c, true
+	}
+	return reflect.Zero(to), true
+}
 
 // maxInline is how deeply the walk follows values nested in place.
 const maxInline = jsonscan.MaxDepth
@@ -191,6 +317,12 @@ func (w *walk) inline(v reflect.Value, n *node, depth int) {
 		w.edge(n, reflect.ValueOf(v.Interface().(ToolResult).Metadata))
 		return
 	}
+	if writesJSON(v.Type()) {
+		if ownJSONHolds(v) {
+			n.direct = true
+		}
+		return
+	}
 	switch v.Kind() {
 	case reflect.String:
 		if isDataURL(v.String()) {
@@ -275,7 +407,9 @@ func (w *walk) mayHold(t reflect.Type) bool {
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
 		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128,
 		reflect.Chan, reflect.Func, reflect.UnsafePointer:
-		return false
+		if t.NumMethod() == 0 {
+			return false
+		}
 	}
 	if h, ok := w.types[t]; ok {
 		return h
@@ -293,6 +427,9 @@ func typeMayHold(t reflect.Type, seen map[reflect.Type]bool) bool {
 		return false // another path decides
 	}
 	seen[t] = true
+	if writesJSON(t) {
+		return true
+	}
 	switch t.Kind() {
 	case reflect.String, reflect.Interface:
 		return true
@@ -315,12 +452,17 @@ func (r ToolResult) redacted() ToolResult {
 	var w walk
 	w.holds(reflect.ValueOf(r))
 	out := w.result(r)
+	w.fillAll()
+	return out
+}
+
+// fillAll fills every copy the walk has made.
+func (w *walk) fillAll() {
 	for len(w.fills) > 0 {
 		f := w.fills[len(w.fills)-1]
 		w.fills = w.fills[:len(w.fills)-1]
 		w.fill(f)
 	}
-	return out
 }
 
 // result returns r redacted; its metadata is filled later.
@@ -393,6 +535,9 @@ func (w *walk) redact(v reflect.Value, depth int) (reflect.Value, bool) {
 	case resultType:
 		return reflect.ValueOf(w.result(v.Interface().(ToolResult))), true
 	}
+	if writesJSON(v.Type()) {
+		return redactOwnJSON(v, v.Type())
+	}
 	switch v.Kind() {
 	case reflect.String:
 		if !isDataURL(v.String()) {
@@ -403,6 +548,12 @@ func (w *walk) redact(v reflect.Value, depth int) (reflect.Value, bool) {
 		return c, true
 	case reflect.Interface:
 		if v.IsNil() {
+			return v, false
+		}
+		if e := v.Elem(); writesJSON(e.Type()) {
+			if c, changed := redactOwnJSON(e, v.Type()); changed {
+				return c, true
+			}
 			return v, false
 		}
 		e, changed := w.redact(v.Elem(), depth+1)

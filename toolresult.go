@@ -125,8 +125,17 @@ func (r ToolResult) validate(canonical []bool) error {
 // slices, arrays, maps and the exported fields of structs), objects decoded
 // from JSON that have the shape of a part and every member of those, the
 // payloads of the MCP and provider values ([MCPContent], …), and strings
-// holding a data: URL. A value nested in place, with no map, slice or
-// pointer between, more than 10 000 levels deep is dropped. A value reached twice, along a cycle or two
+// holding a data: URL. Raw JSON ([json.RawMessage]) and any value that
+// writes its own JSON (a [json.Marshaler] or [encoding.TextMarshaler], such
+// as a type that marshals a part it keeps unexported) are taken as the JSON
+// they write: read with exact keys, redacted as objects decoded from JSON
+// are, and written again as a json.RawMessage (keys sorted, numbers as
+// written) where one fits, else dropped (its type's zero value); one that
+// holds no payload is kept as it is, and JSON that cannot be read, or a
+// value whose MarshalJSON fails, becomes a JSON string describing it,
+// "[json.RawMessage: not JSON, 26 bytes]". A value nested in place, with
+// no map, slice or pointer between, more than 10 000 levels deep is
+// dropped. A value reached twice, along a cycle or two
 // paths, is copied once, so the copy links as r does, and the cost is linear
 // in the number of distinct values. The copy shares nothing that it changes
 // with r.

@@ -77,7 +77,8 @@ func (t Turn) Resume(ctx context.Context, tools map[string]Tool, a Answer) (Turn
 //     such as `toolnexus: arguments of "deploy" are not JSON: invalid
 //     character 'x' looking for beginning of value`, and the tool does not
 //     run. Arguments that are not JSON at all (nor UTF-8) are kept in the
-//     turn as the JSON string of their text, and white space or null as
+//     turn as the JSON string of their text (a byte that is not UTF-8 as
+//     \ufffd, with GOEXPERIMENT=jsonv2 too), and white space or null as
 //     no arguments, so that the turn marshals and [ParseTurn] reads it back.
 //   - A tool that panics gets the error result
 //     `toolnexus: tool panicked: "NAME"`; the panic and its stack go to
@@ -102,7 +103,7 @@ func (r TurnRunner) Run(ctx context.Context, calls ...ToolCall) (Turn, error) {
 		case len(trimmed) == 0 || string(trimmed) == "null":
 			c.Arguments = nil
 		case !isJSON(c.Arguments):
-			c.Arguments, _ = json.Marshal(string(c.Arguments))
+			c.Arguments = marshalString(string(c.Arguments))
 		default:
 			c.Arguments, _ = json.Marshal(c.Arguments) // valid: it cannot fail
 		}

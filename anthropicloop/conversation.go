@@ -10,6 +10,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2/packages/param"
 	"github.com/toolnexus-go/toolnexus"
 	"github.com/toolnexus-go/toolnexus/internal/loopstore"
+	"github.com/toolnexus-go/toolnexus/internal/wire"
 )
 
 // ErrNoReply reports a nil reply given to [Conversation.Run]: running it
@@ -182,7 +183,7 @@ func (c Conversation) GoString() string {
 
 // Format prints c for every verb without payload, as [Conversation.String]
 // (%#v: [Conversation.GoString]).
-func (c Conversation) Format(f fmt.State, verb rune) { loopstore.Format(f, verb, c) }
+func (c Conversation) Format(f fmt.State, verb rune) { wire.Format(f, verb, c) }
 
 // LogValue implements [slog.LogValuer]: c logs as the number and roles of
 // its messages and its turn, without payload.

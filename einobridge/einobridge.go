@@ -1,7 +1,10 @@
 // Package einobridge runs a [toolnexus.Tool] as a tool of
 // [cloudwego/eino]: its result reaches the model as eino's multimodal tool
 // output, and a suspension becomes an eino interrupt that a checkpoint
-// store keeps until a person answers. A [Tool] works in a compose
+// store keeps until a person answers, for [toolnexus.DefaultExpiry] (ten
+// minutes) unless the request says otherwise or [Tool.Expiry] is set, as
+// in a Turn: a later answer is refused with [toolnexus.ErrExpired] and the
+// tool does not run. A [Tool] works in a compose
 // ToolsNode and in an adk ChatModelAgent alike; the types it keeps in a
 // checkpoint are registered with eino when the package loads.
 //
@@ -21,6 +24,7 @@ import (
 	"github.com/cloudwego/eino/components/tool/utils"
 	"github.com/cloudwego/eino/schema"
 	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/internal/resume"
 )
 
 // ErrInvalidTool reports a tool that cannot be built: no name, no function,
@@ -49,8 +53,10 @@ var ErrInvalidTool = errors.New("toolnexus: invalid eino tool")
 // resumed run with that error and the tool does not run. The checkpoint
 // stays as it was, so the interrupt can be resumed again with the right
 // answer; an expired request can no longer be answered, and the run must
-// start anew. An interrupt the resume does not target interrupts again, as
-// it was.
+// start anew. A request the tool asks without ExpiresAt expires
+// [Tool.Expiry] after the call is parked ([toolnexus.DefaultExpiry], ten
+// minutes, unless set), as in a Turn. An interrupt the resume does not
+// target interrupts again, as it was.
 //
 // Arguments that are not JSON give the model an error result, and the tool
 // does not run; empty arguments are {}. A Tool is safe for concurrent use
@@ -58,8 +64,16 @@ var ErrInvalidTool = errors.New("toolnexus: invalid eino tool")
 type Tool struct {
 	info *schema.ToolInfo
 	run  toolnexus.Tool
-	// Time, when set, returns the current time at which answers are
-	// checked, as in crypto/tls.Config; nil means time.Now.
+	// Expiry is how long a request that the tool asks without ExpiresAt
+	// can be answered, from when the call is parked: the interrupt's
+	// request carries that ExpiresAt, and a later answer is refused with
+	// [toolnexus.ErrExpired], as in a Turn ([toolnexus.TurnRunner.Expiry])
+	// and over MCP. Zero means [toolnexus.DefaultExpiry], ten minutes; a
+	// negative Expiry sets none, and such a request never expires.
+	Expiry time.Duration
+	// Time, when set, returns the current time at which requests are
+	// parked and answers are checked, as in crypto/tls.Config; nil means
+	// time.Now.
 	Time func() time.Time
 }
 
@@ -132,7 +146,7 @@ func (t *Tool) InvokableRun(ctx context.Context, arg *schema.ToolArgument, _ ...
 		if err := r.Validate(); err != nil {
 			return nil, err
 		}
-		safe, err := jsonSafe(reqs)
+		safe, err := jsonSafe(resume.Expire(reqs, t.now(), t.Expiry))
 		if err != nil {
 			return nil, err
 		}

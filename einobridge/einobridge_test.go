@@ -396,6 +396,7 @@ func TestPendingAll(t *testing.T) {
 		return toolnexus.Ok("deployed to " + where.Data["answer"].(string))
 	})
 	require.NoError(t, err)
+	tl.Expiry = -1 // the requests as asked, without an ExpiresAt
 	in := call("deploy", "{}")
 
 	_, err = newToolsGraph(t, st, tl).Invoke(ctx, in, compose.WithCheckPointID("all"))

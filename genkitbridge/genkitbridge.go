@@ -3,7 +3,10 @@
 // and media parts, and a suspension becomes a genkit tool interrupt that
 // the host restarts with the answer ([Tool.Resume]). The interrupt and the
 // restart live in the message history, which the host stores between the
-// question and the answer.
+// question and the answer. A request parked without ExpiresAt can be
+// answered for [toolnexus.DefaultExpiry] (ten minutes) from when it was
+// parked, or [Tool.Expiry], as in a Turn: a later answer is refused with
+// [toolnexus.ErrExpired] and the tool does not run.
 //
 // [Firebase Genkit]: https://github.com/firebase/genkit
 package genkitbridge
@@ -46,7 +49,9 @@ var (
 // again, with the same input and every answer so far, and the generation
 // goes on. The tool checks the answers again when it runs: an answer that
 // the interrupt did not ask for, or given after its request expired, fails
-// the generation and the tool does not run.
+// the generation and the tool does not run. A request the tool asks
+// without ExpiresAt expires [Tool.Expiry] after the call is parked
+// ([toolnexus.DefaultExpiry], ten minutes, unless set), as in a Turn.
 //
 // genkit keeps only the Output of a restarted tool, not its media, and fails
 // a restarted generation whose tool asks again (ai/generate.go,
@@ -57,8 +62,16 @@ var (
 type Tool struct {
 	*ai.ToolDef[any, *ai.MultipartToolResponse]
 	fn toolnexus.Tool
-	// Time, when set, returns the current time at which answers are
-	// checked, as in crypto/tls.Config; nil means time.Now.
+	// Expiry is how long a request that the tool asks without ExpiresAt
+	// can be answered, from when the call is parked: the interrupt's
+	// request carries that ExpiresAt, and a later answer is refused with
+	// [toolnexus.ErrExpired], as in a Turn ([toolnexus.TurnRunner.Expiry])
+	// and over MCP. Zero means [toolnexus.DefaultExpiry], ten minutes; a
+	// negative Expiry sets none, and such a request never expires.
+	Expiry time.Duration
+	// Time, when set, returns the current time at which requests are
+	// parked and answers are checked, as in crypto/tls.Config; nil means
+	// time.Now.
 	Time func() time.Time
 }
 
@@ -135,7 +148,7 @@ func (tl *Tool) run(tc *ai.ToolContext, input any) (*ai.MultipartToolResponse, e
 		if err := r.Validate(); err != nil {
 			return nil, err
 		}
-		meta, err := interruptMetadata(reqs, answers)
+		meta, err := interruptMetadata(resume.Expire(reqs, tl.now(), tl.Expiry), answers)
 		if err != nil {
 			return nil, err
 		}

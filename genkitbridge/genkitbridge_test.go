@@ -276,6 +276,7 @@ func TestPendingAll(t *testing.T) {
 		return toolnexus.Ok("deployed to " + where.Data["answer"].(string))
 	})
 	require.NoError(t, err)
+	tl.Expiry = -1 // the requests as asked, without an ExpiresAt
 	g, model := newGenkit(&fakeModel{})
 	resp, err := genkit.Generate(ctx, g, ai.WithModel(model), ai.WithPrompt("deploy"), ai.WithTools(tl))
 	require.NoError(t, err)

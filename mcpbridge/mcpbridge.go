@@ -19,6 +19,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/internal/msg"
 )
 
 // CallToolResult returns r as the SDK's CallToolResult, with the content
@@ -189,7 +190,7 @@ func inputRequest(ir mcp.InputRequest) (toolnexus.MCPInputRequest, error) {
 	}
 	data, err := json.Marshal(mcp.InputRequestMap{"": ir})
 	if err != nil {
-		return toolnexus.MCPInputRequest{}, fmt.Errorf("mcpbridge: %w: input request: %v", toolnexus.ErrInvalidMCP, err)
+		return toolnexus.MCPInputRequest{}, fmt.Errorf("mcpbridge: %w: input request: %v", toolnexus.ErrInvalidMCP, msg.JSONCause(err))
 	}
 	var m map[string]toolnexus.MCPInputRequest
 	if err := json.Unmarshal(data, &m); err != nil {

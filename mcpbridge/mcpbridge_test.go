@@ -170,7 +170,7 @@ func TestFromCallToolResultErrors(t *testing.T) {
 		{"structured content not JSON", &mcp.CallToolResult{StructuredContent: make(chan int)},
 			"mcpbridge: toolnexus: invalid MCP result: structuredContent: json: unsupported type: chan int"},
 		{"schema not JSON", &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"x": &mcp.ElicitParams{RequestedSchema: func() {}}}},
-			"mcpbridge: toolnexus: invalid MCP result: input request: json: error calling MarshalJSON for type mcp.InputRequestMap: json: unsupported type: func()"},
+			"mcpbridge: toolnexus: invalid MCP result: input request: json: unsupported type: func()"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/internal/msg"
 )
 
 // CallToolResult returns r as mcp-go's CallToolResult, with the content
@@ -106,7 +107,7 @@ func reencode[To any](v any) (To, error) {
 	var to To
 	data, err := json.Marshal(v)
 	if err != nil {
-		return to, err
+		return to, msg.JSONCause(err)
 	}
 	err = json.Unmarshal(data, &to)
 	return to, err

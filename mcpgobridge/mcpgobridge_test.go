@@ -201,7 +201,7 @@ func TestFromCallToolResultErrors(t *testing.T) {
 		{"schema not JSON", &mcp.CallToolResult{Result: mcp.Result{ResultType: mcp.ResultTypeInputRequired},
 			MultiRoundTripResult: mcp.MultiRoundTripResult{InputRequests: mcp.InputRequests{
 				"x": mcp.NewElicitationInputRequest(mcp.ElicitationParams{Message: "m", RequestedSchema: func() {}})}}},
-			`mcpgobridge: toolnexus: invalid MCP result: input request "x": json: error calling MarshalJSON for type mcp.InputRequest: json: unsupported type: func()`},
+			`mcpgobridge: toolnexus: invalid MCP result: input request "x": json: unsupported type: func()`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

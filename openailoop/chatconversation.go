@@ -10,6 +10,7 @@ import (
 	"github.com/openai/openai-go/v3/packages/param"
 	"github.com/toolnexus-go/toolnexus"
 	"github.com/toolnexus-go/toolnexus/internal/loopstore"
+	"github.com/toolnexus-go/toolnexus/internal/wire"
 )
 
 // ErrNoReply reports a reply without a message given to
@@ -185,7 +186,7 @@ func (c ChatConversation) GoString() string {
 
 // Format prints c for every verb without payload, as
 // [ChatConversation.String] (%#v: [ChatConversation.GoString]).
-func (c ChatConversation) Format(f fmt.State, verb rune) { loopstore.Format(f, verb, c) }
+func (c ChatConversation) Format(f fmt.State, verb rune) { wire.Format(f, verb, c) }
 
 // LogValue implements [slog.LogValuer]: c logs as the number and roles of
 // its messages and its turn, without payload.

@@ -12,6 +12,7 @@ import (
 	"github.com/openai/openai-go/v3/responses"
 	"github.com/toolnexus-go/toolnexus"
 	"github.com/toolnexus-go/toolnexus/internal/loopstore"
+	"github.com/toolnexus-go/toolnexus/internal/wire"
 )
 
 // ResponsesConversation is a Responses conversation whose function calls
@@ -169,7 +170,7 @@ func (c ResponsesConversation) GoString() string {
 
 // Format prints c for every verb without payload, as
 // [ResponsesConversation.String] (%#v: [ResponsesConversation.GoString]).
-func (c ResponsesConversation) Format(f fmt.State, verb rune) { loopstore.Format(f, verb, c) }
+func (c ResponsesConversation) Format(f fmt.State, verb rune) { wire.Format(f, verb, c) }
 
 // LogValue implements [slog.LogValuer]: c logs as its previous response's
 // id, the number of its input items and its turn, without payload.

@@ -3,7 +3,9 @@
 // has: the [mcpcall.Runner] a test server runs its calls with, made from a
 // key and the options of the state and of the core, a log a test reads
 // back while the server writes it, the scenarios both example servers
-// keep, and a redis-server for their claims. It depends on the standard
+// keep, and a redis-server for their claims; and the cases, tool and
+// clock of the expiry tests of the framework bridges (einobridge,
+// genkitbridge). It depends on the standard
 // library and the main module alone; users of the module never name it.
 package bridgetest
 

@@ -1,7 +1,8 @@
 // Package jsonscan is the module's one JSON scanner: the exact-key reader
 // of the root package reads JSON with it, and the arguments of a tool call
 // are canonicalized, bound to a request state and checked for names that
-// repeat with it. It checks the syntax of all it crosses, as json.Valid
+// repeat with it; the stored conversations of the loop modules are split
+// into their members with it (internal/loopstore). It checks the syntax of all it crosses, as json.Valid
 // would, so that a value read without an error was valid JSON, and says
 // where input stops being JSON as encoding/json's scanner would. Users of
 // the module never name it.
@@ -387,6 +388,38 @@ func literalAt(b []byte, i int, lit string) (int, error) {
 // scanContainer moves past the object or array that opens at b[i], which is
 // depth levels deep counting itself, as ScanValue does.
 func scanContainer(b []byte, i, depth int, checkUTF8 bool) (int, error) {
+	return scanMembers(b, i, depth, checkUTF8, nil)
+}
+
+// Split returns the members of b, one JSON value with white space around
+// it, when it is the container that open ('{' or '[') opens: for an object
+// each name, as its JSON string, and its value, in order; for an array its
+// elements, with no names. Each is a slice of b. Every string of b must be
+// UTF-8 ([ErrNotUTF8]); b that is not JSON, or another value, is
+// [ErrSyntax].
+func Split(b []byte, open byte) (names, values [][]byte, err error) {
+	i := SkipSpace(b, 0)
+	if i >= len(b) || b[i] != open {
+		return nil, nil, ErrSyntax
+	}
+	visit := func(name, value []byte) {
+		if open == '{' {
+			names = append(names, name)
+		}
+		values = append(values, value)
+	}
+	if i, err = scanMembers(b, i, 1, true, visit); err != nil {
+		return nil, nil, err
+	}
+	if SkipSpace(b, i) != len(b) {
+		return nil, nil, ErrSyntax
+	}
+	return names, values, nil
+}
+
+// scanMembers is scanContainer, calling visit, when it is not nil, with
+// each member's name (nil in an array) and value, slices of b.
+func scanMembers(b []byte, i, depth int, checkUTF8 bool, visit func(name, value []byte)) (int, error) {
 	object := b[i] == '{'
 	closing := byte(']')
 	if object {
@@ -398,21 +431,28 @@ func scanContainer(b []byte, i, depth int, checkUTF8 bool) (int, error) {
 	}
 	for {
 		var err error
+		var name []byte
 		if object {
 			if i >= len(b) || b[i] != '"' {
 				return i, ErrSyntax
 			}
+			start := i
 			if i, err = stringAt(b, i, checkUTF8); err != nil {
 				return i, err
 			}
+			name = b[start:i]
 			i = SkipSpace(b, i)
 			if i >= len(b) || b[i] != ':' {
 				return i, ErrSyntax
 			}
 			i = SkipSpace(b, i+1)
 		}
+		start := i
 		if i, err = ScanValue(b, i, depth, checkUTF8); err != nil {
 			return i, err
+		}
+		if visit != nil {
+			visit(name, b[start:i])
 		}
 		i = SkipSpace(b, i)
 		switch {

@@ -164,3 +164,39 @@ func TestStringRun(t *testing.T) {
 	}
 	assert.Equal(t, 9, jsonscan.StringRun([]byte("abcdefgh\x00\x00\x00\"\\"), 9), "a run starting on a special byte is empty")
 }
+
+func TestSplit(t *testing.T) {
+	t.Parallel()
+	str := func(ss ...string) [][]byte {
+		var out [][]byte
+		for _, s := range ss {
+			out = append(out, []byte(s))
+		}
+		return out
+	}
+	tests := []struct {
+		name, in      string
+		open          byte
+		names, values [][]byte
+		err           error
+	}{
+		{"an object", ` {"a": 1 , "b\"":{"c":[1,"]"]}, "a":null} `, '{', str(`"a"`, `"b\""`, `"a"`), str(`1`, `{"c":[1,"]"]}`, `null`), nil},
+		{"an array", `[ 1,"x" ,{} ,[]]`, '[', nil, str(`1`, `"x"`, `{}`, `[]`), nil},
+		{"empty", `{ }`, '{', nil, nil, nil},
+		{"another container", `[]`, '{', nil, nil, jsonscan.ErrSyntax},
+		{"a string", `"{}"`, '{', nil, nil, jsonscan.ErrSyntax},
+		{"cut short", `{"a":1`, '{', nil, nil, jsonscan.ErrSyntax},
+		{"two values", `{} {}`, '{', nil, nil, jsonscan.ErrSyntax},
+		{"a key not UTF-8", "{\"\xff\":1}", '{', nil, nil, jsonscan.ErrNotUTF8},
+		{"a value not UTF-8", `["\udc00"]`, '[', nil, nil, jsonscan.ErrNotUTF8},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			names, values, err := jsonscan.Split([]byte(tt.in), tt.open)
+			assert.Equal(t, tt.err, err)
+			assert.Equal(t, tt.names, names)
+			assert.Equal(t, tt.values, values)
+		})
+	}
+}

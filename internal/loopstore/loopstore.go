@@ -10,14 +10,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/internal/jsonscan"
+	"github.com/toolnexus-go/toolnexus/internal/msg"
+	"github.com/toolnexus-go/toolnexus/internal/wire"
 )
 
 // ErrNoReply reports a conversation asked to run a reply that holds no
@@ -42,7 +43,7 @@ func (m Message) Raw() json.RawMessage { return m.raw }
 
 // String returns the message's role and the size of its JSON.
 func (m Message) String() string {
-	return "{Role:" + quote(m.Role) + " JSON:" + strconv.Itoa(len(m.raw)) + " bytes}"
+	return "{Role:" + msg.Quote(m.Role) + " JSON:" + strconv.Itoa(len(m.raw)) + " bytes}"
 }
 
 // GoString returns m in Go syntax without its JSON, for %#v.
@@ -51,7 +52,7 @@ func (m Message) GoString() string {
 }
 
 // Format prints m for every verb without its JSON, as [Message.String].
-func (m Message) Format(f fmt.State, verb rune) { Format(f, verb, m) }
+func (m Message) Format(f fmt.State, verb rune) { wire.Format(f, verb, m) }
 
 // LogValue implements [slog.LogValuer]: m logs as its role and the size of
 // its JSON.
@@ -63,35 +64,59 @@ func (m Message) LogValue() slog.Value {
 // Names are matched exactly: one outside names (any name when names is
 // empty) reports [toolnexus.ErrInvalidJSON] and a repeated one
 // [toolnexus.ErrDuplicateKey], each saying it of what, as does data that is
-// not JSON, or not an object. The values are data's own bytes.
+// not JSON, or not an object, or that holds a string or key that is not
+// UTF-8, as the module's reader refuses it. The values are data's own
+// bytes.
 func Object(what string, data []byte, names ...string) (map[string]json.RawMessage, error) {
-	if !json.Valid(data) {
+	if !jsonscan.Valid(data) {
 		return nil, fmt.Errorf("%w: %s is not JSON", toolnexus.ErrInvalidJSON, what)
 	}
 	return object(what, data, names)
 }
 
-// object is [Object] for data that json.Valid has checked.
+// object is [Object] for data that jsonscan.Valid has checked.
 func object(what string, data []byte, names []string) (map[string]json.RawMessage, error) {
-	raw, values, ok := split(data, '{', '}')
-	if !ok {
-		return nil, fmt.Errorf("%w: %s is not a JSON object", toolnexus.ErrInvalidJSON, what)
+	raw, values, err := split(what, data, '{')
+	if err != nil {
+		return nil, err
 	}
 	members := make(map[string]json.RawMessage, len(raw))
 	for i, r := range raw {
-		var name string
-		if err := json.Unmarshal(r, &name); err != nil {
-			return nil, fmt.Errorf("%w: %s is not a JSON object", toolnexus.ErrInvalidJSON, what)
-		}
+		name := text(r)
 		if _, ok := members[name]; ok {
-			return nil, fmt.Errorf("%w: %s has the key %s twice", toolnexus.ErrDuplicateKey, what, quote(name))
+			return nil, fmt.Errorf("%w: %s has the key %s twice", toolnexus.ErrDuplicateKey, what, msg.Quote(name))
 		}
 		if len(names) > 0 && !slices.Contains(names, name) {
-			return nil, fmt.Errorf("%w: %s has an unknown key %s", toolnexus.ErrInvalidJSON, what, quote(name))
+			return nil, fmt.Errorf("%w: %s has an unknown key %s", toolnexus.ErrInvalidJSON, what, msg.Quote(name))
 		}
 		members[name] = values[i]
 	}
 	return members, nil
+}
+
+// split returns the members of b, JSON that jsonscan.Valid has checked, as
+// [jsonscan.Split] does; what names b in errors.
+func split(what string, b []byte, open byte) (names, values [][]byte, err error) {
+	names, values, err = jsonscan.Split(b, open)
+	switch {
+	case err == jsonscan.ErrNotUTF8:
+		return nil, nil, fmt.Errorf("%w: a string in %s %v", toolnexus.ErrInvalidJSON, what, err)
+	case err != nil && open == '[':
+		return nil, nil, fmt.Errorf("%w: %s are not a JSON array", toolnexus.ErrInvalidJSON, what)
+	case err != nil:
+		return nil, nil, fmt.Errorf("%w: %s is not a JSON object", toolnexus.ErrInvalidJSON, what)
+	}
+	return names, values, nil
+}
+
+// text returns the JSON string s, which jsonscan has checked, and found
+// UTF-8, unquoted.
+func text(s []byte) string {
+	var t string
+	if json.Unmarshal(s, &t) != nil {
+		return "" // not reached: s is a checked string
+	}
+	return t
 }
 
 // Document returns the members of data, a stored conversation, as
@@ -106,17 +131,17 @@ func Document(what string, data []byte, maxBytes int64, names ...string) (map[st
 }
 
 // Messages reads raw, a stored JSON array of messages (none when raw is
-// absent or null), which json.Valid has checked, keeping each message as
-// it was stored, in raw's own bytes; what names one in errors. Each must
-// be a JSON object, with exact and unique keys at its top level, and,
+// absent or null), which jsonscan.Valid has checked, keeping each message
+// as it was stored, in raw's own bytes; what names one in errors. Each
+// must be a JSON object, with exact and unique keys at its top level, and,
 // when withRole is set, a "role" that is a non-empty string.
 func Messages(what string, raw json.RawMessage, withRole bool) ([]Message, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, nil
 	}
-	_, list, ok := split(raw, '[', ']')
-	if !ok {
-		return nil, fmt.Errorf("%w: the %ss are not a JSON array", toolnexus.ErrInvalidJSON, what)
+	_, list, err := split("the "+what+"s", raw, '[')
+	if err != nil {
+		return nil, err
 	}
 	msgs := make([]Message, len(list))
 	for i, m := range list {
@@ -129,120 +154,21 @@ func Messages(what string, raw json.RawMessage, withRole bool) ([]Message, error
 		if !withRole {
 			continue
 		}
-		if err := json.Unmarshal(members["role"], &msgs[i].Role); err != nil || msgs[i].Role == "" {
+		if msgs[i].Role = role(members); msgs[i].Role == "" {
 			return nil, fmt.Errorf("%w: %s has no role", toolnexus.ErrInvalidJSON, name)
 		}
 	}
 	return msgs, nil
 }
 
-// split returns the members of b, one JSON value that json.Valid has
-// checked, when it is an object (open '{', end '}'): each name's JSON
-// string and its value, in order; or when it is an array ('[', ']') its
-// elements, with no names. Each is a slice of b. ok is false when b is
-// another value.
-func split(b []byte, open, end byte) (names, values [][]byte, ok bool) {
-	i := skipSpace(b, 0)
-	if i == len(b) || b[i] != open {
-		return nil, nil, false
+// role returns the "role" of a message's members, when it is a string;
+// else "".
+func role(members map[string]json.RawMessage) string {
+	r := members["role"]
+	if len(r) == 0 || r[0] != '"' {
+		return ""
 	}
-	if i = skipSpace(b, i+1); i < len(b) && b[i] == end {
-		return nil, nil, true
-	}
-	for i < len(b) {
-		if open == '{' {
-			j := skipString(b, i)
-			if j < 0 {
-				return nil, nil, false
-			}
-			names = append(names, b[i:j])
-			if i = skipSpace(b, j); i == len(b) || b[i] != ':' {
-				return nil, nil, false
-			}
-			i = skipSpace(b, i+1)
-		}
-		j := skipValue(b, i)
-		if j < 0 {
-			return nil, nil, false
-		}
-		values = append(values, b[i:j])
-		if i = skipSpace(b, j); i == len(b) {
-			return nil, nil, false
-		}
-		switch b[i] {
-		case ',':
-			i = skipSpace(b, i+1)
-		case end:
-			return names, values, true
-		default:
-			return nil, nil, false
-		}
-	}
-	return nil, nil, false
-}
-
-// skipSpace returns the index of the first byte of b from i on that is
-// not JSON white space, or len(b).
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// skipString returns the index just past the JSON string that starts at
-// b[i], or -1 when there is none.
-func skipString(b []byte, i int) int {
-	if i >= len(b) || b[i] != '"' {
-		return -1
-	}
-	for i++; i < len(b); i++ {
-		j := bytes.IndexAny(b[i:], `"\`)
-		if j < 0 {
-			return -1
-		}
-		i += j
-		if b[i] == '"' {
-			return i + 1
-		}
-		i++ // the escaped byte
-	}
-	return -1
-}
-
-// skipValue returns the index just past the JSON value that starts at
-// b[i], which json.Valid has checked, or -1 when b ends first.
-func skipValue(b []byte, i int) int {
-	if i >= len(b) {
-		return -1
-	}
-	switch b[i] {
-	case '"':
-		return skipString(b, i)
-	case '{', '[':
-		depth := 0
-		for i < len(b) {
-			switch b[i] {
-			case '"':
-				if i = skipString(b, i); i < 0 {
-					return -1
-				}
-				continue
-			case '{', '[':
-				depth++
-			case '}', ']':
-				if depth--; depth == 0 {
-					return i + 1
-				}
-			}
-			i++
-		}
-		return -1
-	}
-	for i < len(b) && !strings.ContainsRune(",}] \t\n\r", rune(b[i])) { // a number or a literal
-		i++
-	}
-	return i
+	return text(r)
 }
 
 // Turn reads raw, a stored parked turn (none when raw is absent or null),
@@ -270,11 +196,10 @@ func Role(v any) string {
 		return ""
 	}
 	members, err := Object("message", data)
-	var role string
-	if err != nil || json.Unmarshal(members["role"], &role) != nil {
+	if err != nil {
 		return ""
 	}
-	return role
+	return role(members)
 }
 
 // Roles returns messages as a conversation shows them, by their roles
@@ -282,39 +207,9 @@ func Role(v any) string {
 func Roles(roles []string) string {
 	quoted := make([]string, len(roles))
 	for i, r := range roles {
-		quoted[i] = quote(r)
+		quoted[i] = msg.Quote(r)
 	}
 	return "[" + strings.Join(quoted, " ") + "]"
-}
-
-// Format prints v for every verb, as v.String (%#v: v.GoString, %q: the
-// quoted String), so that no verb reaches a field's payload.
-func Format(f fmt.State, verb rune, v interface {
-	fmt.Stringer
-	fmt.GoStringer
-}) {
-	switch {
-	case verb == 'v' && f.Flag('#'):
-		io.WriteString(f, v.GoString())
-	case verb == 'q':
-		io.WriteString(f, strconv.Quote(v.String()))
-	default:
-		io.WriteString(f, v.String())
-	}
-}
-
-// quote returns s quoted for an error or a listing, cut to 64 bytes: a
-// name read from storage is text others may have written.
-func quote(s string) string {
-	const most = 64
-	if len(s) <= most {
-		return strconv.Quote(s)
-	}
-	cut := most
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return strconv.Quote(s[:cut]) + "…"
 }
 
 // Runnable reports why a conversation with the turn parked cannot run a

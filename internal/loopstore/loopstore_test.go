@@ -43,7 +43,13 @@ func TestDocument(t *testing.T) {
 		{"a repeated key", `{"turn":null,"turn":{}}`, 0, nil, toolnexus.ErrDuplicateKey,
 			`toolnexus: duplicate JSON key: the conversation has the key "turn" twice`},
 		{"a long key, cut", `{"` + long + `":1}`, 0, nil, toolnexus.ErrInvalidJSON,
-			`toolnexus: invalid JSON: the conversation has an unknown key "` + strings.Repeat("é", 32) + `"…`},
+			`toolnexus: invalid JSON: the conversation has an unknown key "` + strings.Repeat("é", 20) + `"… (80 bytes)`},
+		{"a key that is not UTF-8", "{\"t\xffurn\":null}", 0, nil, toolnexus.ErrInvalidJSON,
+			"toolnexus: invalid JSON: a string in the conversation is not valid UTF-8"},
+		{"a lone surrogate in a value", `{"turn":"\ud800"}`, 0, nil, toolnexus.ErrInvalidJSON,
+			"toolnexus: invalid JSON: a string in the conversation is not valid UTF-8"},
+		{"too deep", `{"turn":` + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + `}`, 0, nil, toolnexus.ErrInvalidJSON,
+			"toolnexus: invalid JSON: the conversation is not JSON"},
 		{"a key with control characters, quoted", `{"\u001b[31m":1}`, 0, nil, toolnexus.ErrInvalidJSON,
 			`toolnexus: invalid JSON: the conversation has an unknown key "\x1b[31m"`},
 	}
@@ -87,6 +93,8 @@ func TestMessages(t *testing.T) {
 		{"a null role", `[{"role":null}]`, true, nil, "toolnexus: invalid JSON: message 0 has no role"},
 		{"a role that is no string", `[{"role":1}]`, true, nil, "toolnexus: invalid JSON: message 0 has no role"},
 		{"a folded role", `[{"Role":"user"}]`, true, nil, "toolnexus: invalid JSON: message 0 has no role"},
+		{"a role that is not UTF-8", "[{\"role\":\"us\xffer\"}]", true, nil, "toolnexus: invalid JSON: a string in the messages is not valid UTF-8"},
+		{"an escaped role", `[{"role":"\u0075ser"}]`, true, []loopstore.Message{loopstore.NewMessage(json.RawMessage(`{"role":"\u0075ser"}`), "user")}, ""},
 		{"two roles", `[{"role":"user","role":"assistant"}]`, true, nil,
 			`toolnexus: duplicate JSON key: message 0 has the key "role" twice`},
 	}

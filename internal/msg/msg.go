@@ -6,6 +6,8 @@
 package msg
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -130,4 +132,17 @@ func SortedKeys[V any](m map[string]V) []string {
 // details say, without the names of code.
 func Unprefixed(err error) string {
 	return strings.ReplaceAll(err.Error(), "toolnexus: ", "")
+}
+
+// JSONCause returns err, an error of json.Marshal, without the wrapping
+// that names the Go type whose MarshalJSON failed ("json: error calling
+// MarshalJSON for type mcp.InputRequestMap: "), which differs between the
+// builds of encoding/json (with GOEXPERIMENT=jsonv2 it names
+// *mcp.InputRequestMap): the error that MarshalJSON returned, or err.
+func JSONCause(err error) error {
+	var m *json.MarshalerError
+	for errors.As(err, &m) && m.Err != nil {
+		err = m.Err
+	}
+	return err
 }

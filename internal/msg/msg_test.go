@@ -1,11 +1,13 @@
 package msg_test
 
 import (
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"github.com/toolnexus-go/toolnexus/internal/msg"
 )
 
@@ -87,4 +89,19 @@ func TestUnprefixed(t *testing.T) {
 	sentinel := errors.New("toolnexus: invalid answer")
 	assert.Equal(t, `invalid answer: request "q": invalid JSON: x`,
 		msg.Unprefixed(msg.Errorf(sentinel, "request %s: %s", msg.Quote("q"), "toolnexus: invalid JSON: x")))
+}
+
+// failingMarshal fails to write its JSON.
+type failingMarshal struct{}
+
+func (failingMarshal) MarshalJSON() ([]byte, error) { return nil, errors.New("no JSON here") }
+
+func TestJSONCause(t *testing.T) {
+	t.Parallel()
+	_, err := json.Marshal(map[string]any{"v": failingMarshal{}})
+	require.Error(t, err)
+	assert.EqualError(t, msg.JSONCause(err), "no JSON here", "in both builds of encoding/json")
+	_, err = json.Marshal(func() {})
+	assert.EqualError(t, msg.JSONCause(err), "json: unsupported type: func()")
+	assert.NoError(t, msg.JSONCause(nil))
 }
