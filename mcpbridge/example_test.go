@@ -217,7 +217,11 @@ func ExampleNewRelay() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	relay, err := mcpbridge.NewRelay(sealer, dial, nil)
+	runner, err := mcpcall.NewRunner(sealer, mcpcall.Options{}) // the expiry, clock and logs of the relay's calls
+	if err != nil {
+		log.Fatal(err)
+	}
+	relay, err := mcpbridge.NewRelay(runner, dial, nil)
 	if err != nil {
 		log.Fatal(err)
 	}

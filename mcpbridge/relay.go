@@ -11,7 +11,6 @@ import (
 	"maps"
 	"slices"
 	"sync"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -32,7 +31,10 @@ const (
 // client retries at most.
 const maxRelayRounds = 10
 
-// RelayOptions configures a [Relay]. The zero RelayOptions is ready to use.
+// RelayOptions configures a [Relay] with what is the relay's own; its
+// states, their expiry, its clock and its logs are those of the
+// [mcpcall.Runner] it is given, configured in [mcpcall.Options] and
+// [requeststate.Options]. The zero RelayOptions is ready to use.
 type RelayOptions struct {
 	// Client names the relay to the upstream server; nil means
 	// {Name: "toolnexus-relay", Version: "v0.0.1"}.
@@ -41,16 +43,6 @@ type RelayOptions struct {
 	// which the relay's state is bound, as [Options].Principal does for
 	// a Bridge; nil reads the token of the call the same way.
 	Principal func(req *mcp.CallToolRequest) string
-	// Expiry is how long the client may take to answer a round that the
-	// relay passes on; zero means [toolnexus.DefaultExpiry]. The state
-	// never outlives its Sealer's maximum age.
-	Expiry time.Duration
-	// Logger gets what a client is never told, such as why a state did
-	// not open or the upstream could not be reached; nil means
-	// [slog.Default].
-	Logger *slog.Logger
-	// Time, when set, returns the current time; nil means time.Now.
-	Time func() time.Time
 }
 
 // Relay serves the tools of an upstream MCP server, which it calls with a
@@ -71,13 +63,12 @@ type RelayOptions struct {
 // A Relay is safe for concurrent use. Every relay that may receive the
 // retry of a call needs a Sealer with the same keys and audience.
 type Relay struct {
+	runner    *mcpcall.Runner
 	sealer    *requeststate.Sealer
 	dial      func() mcp.Transport
 	client    *mcp.Client
 	principal func(*mcp.CallToolRequest) string
-	expiry    time.Duration
 	logger    *slog.Logger
-	now       func() time.Time
 
 	mu      sync.Mutex
 	session *mcp.ClientSession // nil until dialled, and after it closed
@@ -85,52 +76,39 @@ type Relay struct {
 	servers []*mcp.Server
 }
 
-// NewRelay returns a Relay whose states sealer seals and that dials its
-// upstream with a transport of dial, such as an
-// [mcp.StreamableClientTransport] for the upstream's URL: at its first
-// call, and again after the session closed. It connects the go-sdk's
-// client with multi round-trip handling disabled, so that the upstream's
-// input_required results reach the relay, and each call carries the
-// capabilities its own client declared (under _meta's
-// io.modelcontextprotocol/clientCapabilities), so that the upstream asks
-// only for what that client can answer. A nil opts is the zero
-// [RelayOptions]. It reports an error for a nil sealer or dial, or a
-// negative Expiry.
-func NewRelay(sealer *requeststate.Sealer, dial func() mcp.Transport, opts *RelayOptions) (*Relay, error) {
-	if sealer == nil || dial == nil {
-		return nil, fmt.Errorf("mcpbridge: %w: a relay needs a sealer and a dial function", mcpcall.ErrInvalidOptions)
+// NewRelay returns a Relay whose calls run on runner (its Sealer seals
+// the relay's states, which expire as its calls' do; it logs what it
+// refuses in the runner's count) and that dials its upstream with a
+// transport of dial, such as an [mcp.StreamableClientTransport] for the
+// upstream's URL: at its first call, and again after the session closed.
+// It connects the go-sdk's client with multi round-trip handling
+// disabled, so that the upstream's input_required results reach the
+// relay, and each call carries the capabilities its own client declared
+// (under _meta's io.modelcontextprotocol/clientCapabilities), so that the
+// upstream asks only for what that client can answer. A nil opts is the
+// zero [RelayOptions]. It reports [mcpcall.ErrInvalidOptions] for a nil
+// dial, or a runner that is nil or has no Sealer.
+func NewRelay(runner *mcpcall.Runner, dial func() mcp.Transport, opts *RelayOptions) (*Relay, error) {
+	if runner == nil || runner.Sealer() == nil || dial == nil {
+		return nil, fmt.Errorf("mcpbridge: %w: a relay needs a runner with a Sealer and a dial function", mcpcall.ErrInvalidOptions)
 	}
 	var o RelayOptions
 	if opts != nil {
 		o = *opts
 	}
-	if o.Expiry < 0 {
-		return nil, fmt.Errorf("mcpbridge: %w: relay Expiry %v is negative", mcpcall.ErrInvalidOptions, o.Expiry)
-	}
 	impl := o.Client
 	if impl == nil {
 		impl = &mcp.Implementation{Name: "toolnexus-relay", Version: "v0.0.1"}
 	}
-	r := &Relay{
-		sealer:    sealer,
+	return &Relay{
+		runner:    runner,
+		sealer:    runner.Sealer(),
 		dial:      dial,
 		client:    mcp.NewClient(impl, &mcp.ClientOptions{MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true}}),
 		principal: o.Principal,
-		expiry:    o.Expiry,
-		logger:    o.Logger,
-		now:       o.Time,
+		logger:    runner.Logger(),
 		tools:     map[string]bool{},
-	}
-	if r.expiry == 0 {
-		r.expiry = toolnexus.DefaultExpiry
-	}
-	if r.logger == nil {
-		r.logger = slog.Default()
-	}
-	if r.now == nil {
-		r.now = time.Now
-	}
-	return r, nil
+	}, nil
 }
 
 // NewServer returns a go-sdk server named impl that serves the relay's
@@ -269,7 +247,7 @@ func (r *Relay) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 	p := req.Params
 	call := requeststate.Call{Tool: p.Name, Arguments: p.Arguments, Principal: principalOf(r.principal, req)}
 	if req.Extra != nil && req.Extra.TokenInfo != nil && call.Principal == "" {
-		r.logger.ErrorContext(ctx, "mcpbridge: relay: refused a call", "tool", p.Name, "err", mcpcall.ErrNoPrincipal)
+		r.runner.LogRefusal(ctx, slog.LevelError, "mcpbridge: relay: refused a call", "tool", p.Name, "err", mcpcall.ErrNoPrincipal)
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error"}
 	}
 	params := &mcp.CallToolParams{
@@ -282,12 +260,12 @@ func (r *Relay) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 		params.Arguments = nil
 	}
 	if p.RequestState != "" {
-		opened, err := r.sealer.Open(p.RequestState, call, r.now())
+		opened, err := r.sealer.Open(p.RequestState, call, r.runner.Now())
 		if err == nil {
 			err = r.sealer.Claim(ctx, opened)
 		}
 		if err != nil {
-			r.logger.InfoContext(ctx, "mcpbridge: relay: refused a requestState", "tool", p.Name, "err", err)
+			r.runner.LogRefusal(ctx, slog.LevelInfo, "mcpbridge: relay: refused a requestState", "tool", p.Name, "err", err)
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: invalidStateMessage, Data: json.RawMessage(invalidStateData)}
 		}
 		params.RequestState = opened.Opaque()
@@ -332,8 +310,8 @@ func (r *Relay) round(ctx context.Context, call requeststate.Call, res *mcp.Call
 		// the call afresh.
 		return &mcp.CallToolResult{Meta: res.Meta, InputRequests: res.InputRequests}, nil
 	}
-	now := r.now()
-	st := requeststate.State{ExpiresAt: now.Add(r.expiry), Opaque: res.RequestState}
+	now := r.runner.Now()
+	st := requeststate.State{ExpiresAt: now.Add(r.runner.Expiry()), Opaque: res.RequestState}
 	for _, id := range sortedKeys(res.InputRequests) {
 		st.Requests = append(st.Requests, relayedRequest(id, res.InputRequests[id]))
 	}

@@ -3,15 +3,18 @@
 package mcpbridge_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -105,12 +108,11 @@ func newRelay(t testing.TB, u *upstream) *mcp.Server {
 	t.Helper()
 	sealer, err := requeststate.NewSealer(requeststate.Options{Keys: [][]byte{[]byte("0123456789abcdef0123456789abcdef")}, Audience: "https://relay.example.com/mcp"})
 	require.NoError(t, err)
-	r, err := mcpbridge.NewRelay(sealer, u.dial(t), &mcpbridge.RelayOptions{
+	r, err := mcpbridge.NewRelay(relayRunner(t, sealer, mcpcall.Options{}), u.dial(t), &mcpbridge.RelayOptions{
 		Principal: func(req *mcp.CallToolRequest) string {
 			user, _ := req.Params.GetMeta()["test/user"].(string)
 			return user
 		},
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})
 	require.NoError(t, err)
 	t.Cleanup(func() { assert.NoError(t, r.Close()) })
@@ -124,25 +126,36 @@ func mustJSON(t *testing.T, v any) string {
 	return string(b)
 }
 
+// relayRunner returns a runner of sealer for a relay, configured by o,
+// its logs discarded unless o says where.
+func relayRunner(t testing.TB, sealer *requeststate.Sealer, o mcpcall.Options) *mcpcall.Runner {
+	t.Helper()
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	r, err := mcpcall.NewRunner(sealer, o)
+	require.NoError(t, err)
+	return r
+}
+
 func TestNewRelay(t *testing.T) {
 	t.Parallel()
 	sealer, err := requeststate.NewSealer(requeststate.Options{Keys: [][]byte{[]byte("0123456789abcdef0123456789abcdef")}})
 	require.NoError(t, err)
 	dial := func() mcp.Transport { return nil }
+	const want = "mcpbridge: toolnexus: invalid MCP runner options: a relay needs a runner with a Sealer and a dial function"
 	for _, tc := range []struct {
 		name   string
-		sealer *requeststate.Sealer
+		runner *mcpcall.Runner
 		dial   func() mcp.Transport
-		opts   *mcpbridge.RelayOptions
-		want   string
 	}{
-		{"no sealer", nil, dial, nil, "mcpbridge: toolnexus: invalid MCP runner options: a relay needs a sealer and a dial function"},
-		{"no dial", sealer, nil, nil, "mcpbridge: toolnexus: invalid MCP runner options: a relay needs a sealer and a dial function"},
-		{"negative expiry", sealer, dial, &mcpbridge.RelayOptions{Expiry: -1}, "mcpbridge: toolnexus: invalid MCP runner options: relay Expiry -1ns is negative"},
+		{"no runner", nil, dial},
+		{"the zero runner", &mcpcall.Runner{}, dial},
+		{"no dial", relayRunner(t, sealer, mcpcall.Options{}), nil},
 	} {
-		r, err := mcpbridge.NewRelay(tc.sealer, tc.dial, tc.opts)
+		r, err := mcpbridge.NewRelay(tc.runner, tc.dial, nil)
 		assert.Nil(t, r, tc.name)
-		assert.EqualError(t, err, tc.want, tc.name)
+		assert.EqualError(t, err, want, tc.name)
 		assert.ErrorIs(t, err, mcpcall.ErrInvalidOptions, tc.name)
 	}
 }
@@ -262,7 +275,7 @@ func TestRelayDials(t *testing.T) {
 	require.NoError(t, err)
 	var dials atomic.Int64
 	dial := u.dial(t)
-	r, err := mcpbridge.NewRelay(sealer, func() mcp.Transport { dials.Add(1); return dial() }, &mcpbridge.RelayOptions{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	r, err := mcpbridge.NewRelay(relayRunner(t, sealer, mcpcall.Options{}), func() mcp.Transport { dials.Add(1); return dial() }, nil)
 	require.NoError(t, err)
 	cs, _ := connect(t, r.NewServer(&mcp.Implementation{Name: "relay", Version: "v1"}, nil), manual, "")
 	assert.Equal(t, int64(0), dials.Load())
@@ -275,9 +288,9 @@ func TestRelayDials(t *testing.T) {
 	assert.Equal(t, int64(2), dials.Load())
 	require.NoError(t, r.Close())
 
-	down, err := mcpbridge.NewRelay(sealer, func() mcp.Transport {
+	down, err := mcpbridge.NewRelay(relayRunner(t, sealer, mcpcall.Options{}), func() mcp.Transport {
 		return &mcp.StreamableClientTransport{Endpoint: "http://127.0.0.1:1/mcp"} // nothing listens there
-	}, &mcpbridge.RelayOptions{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	}, nil)
 	require.NoError(t, err)
 	cs, _ = connect(t, down.NewServer(&mcp.Implementation{Name: "relay", Version: "v1"}, nil), manual, "")
 	e := callError(t, cs, &mcp.CallToolParams{Name: "greet"})
@@ -285,4 +298,46 @@ func TestRelayDials(t *testing.T) {
 	assert.Equal(t, "Internal error", e.Message)
 	_, err = cs.ListTools(context.Background(), nil)
 	assert.ErrorContains(t, err, "Internal error")
+}
+
+// TestRelayRefusalsThrottled refuses more forged states in a second than
+// the runner logs: the relay's refusals are logged in the runner's count,
+// so that a client cannot fill the log, and every one is still -32602.
+func TestRelayRefusalsThrottled(t *testing.T) {
+	t.Parallel()
+	u := newUpstream(t)
+	sealer, err := requeststate.NewSealer(requeststate.Options{Keys: [][]byte{[]byte("0123456789abcdef0123456789abcdef")}})
+	require.NoError(t, err)
+	var logged bytes.Buffer
+	var mu sync.Mutex
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	runner := relayRunner(t, sealer, mcpcall.Options{
+		RefusalLines: 2,
+		Time:         func() time.Time { return now },
+		Logger:       slog.New(slog.NewTextHandler(&lockedWriter{mu: &mu, w: &logged}, nil)),
+	})
+	r, err := mcpbridge.NewRelay(runner, u.dial(t), nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { assert.NoError(t, r.Close()) })
+	cs, _ := connect(t, r.NewServer(&mcp.Implementation{Name: "relay", Version: "v1"}, nil), manual, "")
+	for i := range 5 {
+		e := callError(t, cs, &mcp.CallToolParams{Name: "confirm", RequestState: "tn1.forged" + strconv.Itoa(i)})
+		assert.Equal(t, int64(-32602), e.Code)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	assert.Equal(t, 2, strings.Count(logged.String(), "relay: refused a requestState"), logged.String())
+	assert.Equal(t, int64(0), u.calls.Load(), "the upstream was called")
+}
+
+// lockedWriter writes to w under mu.
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }

@@ -109,6 +109,32 @@ func NewRunner(sealer *requeststate.Sealer, o Options) (*Runner, error) {
 	return r, nil
 }
 
+// The accessors below give code that serves calls beside a Runner, such
+// as mcpbridge's relay of another server's tools, the Runner's settings,
+// so that they are configured once, in [Options].
+
+// Sealer returns the Sealer that seals and opens the states of s's calls;
+// nil for the zero Runner.
+func (s *Runner) Sealer() *requeststate.Sealer { return s.sealer }
+
+// Expiry returns how long a request asked without ExpiresAt can be
+// answered: [Options].Expiry, or [toolnexus.DefaultExpiry].
+func (s *Runner) Expiry() time.Duration { return cmp.Or(s.expiry, toolnexus.DefaultExpiry) }
+
+// Now returns the current time by s's clock ([Options].Time).
+func (s *Runner) Now() time.Time { return s.clock() }
+
+// Logger returns the logger of s: [Options].Logger, or [slog.Default].
+func (s *Runner) Logger() *slog.Logger { return s.log() }
+
+// LogRefusal logs the line of a refused call at level, as s logs those of
+// its own calls and in the same count: at most [Options].RefusalLines
+// lines a second, the others counted under "suppressed" in the next line
+// logged, so that a client cannot fill the log.
+func (s *Runner) LogRefusal(ctx context.Context, level slog.Level, msg string, args ...any) {
+	s.refused(ctx, level, msg, args...)
+}
+
 // refusalLog counts the lines of refused calls logged in the current
 // second, and those left out since the last one logged.
 type refusalLog struct {

@@ -31,6 +31,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolnexus-go/toolnexus/examples/mcpexample"
 	"github.com/toolnexus-go/toolnexus/mcpbridge"
+	"github.com/toolnexus-go/toolnexus/mcpcall"
 	"github.com/toolnexus-go/toolnexus/requeststate"
 )
 
@@ -69,9 +70,13 @@ func fromEnv(getenv func(string) string, upstream string) (http.Handler, *mcpbri
 	if err != nil {
 		return nil, nil, err
 	}
-	relay, err := mcpbridge.NewRelay(sealer, func() mcp.Transport {
+	runner, err := mcpcall.NewRunner(sealer, c.Runner)
+	if err != nil {
+		return nil, nil, err
+	}
+	relay, err := mcpbridge.NewRelay(runner, func() mcp.Transport {
 		return &mcp.StreamableClientTransport{Endpoint: upstream}
-	}, &mcpbridge.RelayOptions{Expiry: c.Runner.Expiry})
+	}, nil)
 	if err != nil {
 		return nil, nil, err
 	}
