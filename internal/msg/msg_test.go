@@ -101,7 +101,7 @@ func TestJSONCause(t *testing.T) {
 	_, err := json.Marshal(map[string]any{"v": failingMarshal{}})
 	require.Error(t, err)
 	assert.EqualError(t, msg.JSONCause(err), "no JSON here", "in both builds of encoding/json")
-	_, err = json.Marshal(func() {})
+	_, err = json.Marshal(map[string]any{"f": func() {}})
 	assert.EqualError(t, msg.JSONCause(err), "json: unsupported type: func()")
 	assert.NoError(t, msg.JSONCause(nil))
 }
