@@ -251,7 +251,10 @@ func (g *gate) run(ctx context.Context, args json.RawMessage, answers Answers) T
 	}
 	rest := answers
 	if mine >= 0 {
-		rest = slices.Delete(slices.Clone(answers), mine, mine+1)
+		// Every copy of the approval goes: a copy left in rest would name
+		// another round, whose claim would be fresh.
+		id := answers[mine].ID
+		rest = slices.DeleteFunc(slices.Clone(answers), func(a Answer) bool { return a.ID == id })
 		if len(rest) == 0 {
 			rest = nil // as on a first run
 		}

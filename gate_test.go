@@ -344,6 +344,21 @@ func TestGateSingleUseConcurrent(t *testing.T) {
 	assert.Equal(t, int32(1), g.runs.Load())
 }
 
+// TestGateApprovalRepeated gives the gated tool its approval twice over:
+// the copies are one approval, used once, not a round of their own.
+func TestGateApprovalRepeated(t *testing.T) {
+	t.Parallel()
+	g := newGated(t, toolnexus.GateOptions{})
+	req := g.asked(t, `{"env":"prod"}`)
+	ok := req.Resolve(nil)
+	assert.Equal(t, toolnexus.Ok("deployed to prod"), g.tool(context.Background(), json.RawMessage(`{"env":"prod"}`), toolnexus.Answers{ok}))
+	for _, again := range []toolnexus.Answers{{ok, ok}, {ok, ok, ok}} {
+		g.refused(t, g.tool(context.Background(), json.RawMessage(`{"env":"prod"}`), again), toolnexus.ErrApprovalUsed)
+	}
+	assert.Equal(t, int32(1), g.runs.Load())
+	assert.Equal(t, []toolnexus.Answers{nil}, g.answers, "the inner tool never sees its approval")
+}
+
 func TestGateToolAsksAfterApproval(t *testing.T) {
 	t.Parallel()
 	var runs atomic.Int32
