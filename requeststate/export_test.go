@@ -7,15 +7,6 @@ import (
 
 // The internals of the package that its external tests need.
 
-// NewMemoryClaimsAt returns a memory claim store that reads the time from
-// now and sweeps its expired claims from the size sweep on, and a function
-// that reports how many claims it holds.
-func NewMemoryClaimsAt(now func() time.Time, sweep int) (ClaimStore, func() int) {
-	m := newMemoryClaims(0, now)
-	m.SetSweep(sweep)
-	return m, m.Len
-}
-
 // NewMemoryClaimsCapacity returns a memory claim store of capacity claims
 // that reads the time from now, and a function that reports how many
 // claims it holds.
