@@ -2,7 +2,6 @@ package requeststate_test
 
 import (
 	"context"
-	"sync"
 	"testing"
 	"time"
 
@@ -19,24 +18,6 @@ var (
 	_ toolnexus.ClaimStore = requeststate.ClaimStore(nil)
 	_ toolnexus.ClaimStore = requeststate.NewMemoryClaims()
 )
-
-// clock is a time that a test moves.
-type clock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *clock) Add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
 
 // TestSealerClaimAcrossInstances claims a state on one instance and replays
 // it on another that shares its memory store and its keys.
@@ -60,8 +41,7 @@ func TestSealerClaimAcrossInstances(t *testing.T) {
 // ErrClaimStore, not as a replay.
 func TestMemoryClaimsFull(t *testing.T) {
 	t.Parallel()
-	c := &clock{now: stateNow}
-	claims, held := requeststate.NewMemoryClaimsCapacity(c.Now, 1)
+	claims, held := requeststate.NewMemoryClaimsCapacity(func() time.Time { return stateNow }, 1)
 	ctx := context.Background()
 	fresh, err := claims.Claim(ctx, "s0", stateNow.Add(time.Hour))
 	require.NoError(t, err)
