@@ -761,9 +761,11 @@ func connectHTTP(t *testing.T, s *mcp.Server, c *mcp.Client, wrap func(http.Hand
 	}
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
-	transport := &mcp.StreamableClientTransport{Endpoint: srv.URL, DisableStandaloneSSE: true}
+	// The server's own client: another test's server, closing, closes the
+	// idle connections of http.DefaultTransport under this one.
+	transport := &mcp.StreamableClientTransport{Endpoint: srv.URL, DisableStandaloneSSE: true, HTTPClient: srv.Client()}
 	if len(headers) > 0 {
-		transport.HTTPClient = &http.Client{Transport: headerTransport{headers}}
+		transport.HTTPClient = &http.Client{Transport: headerTransport{headers, srv.Client().Transport}}
 	}
 	cs, err := c.Connect(context.Background(), transport, nil)
 	require.NoError(t, err)
@@ -772,12 +774,15 @@ func connectHTTP(t *testing.T, s *mcp.Server, c *mcp.Client, wrap func(http.Hand
 }
 
 // headerTransport adds a header, name then value, to every request.
-type headerTransport struct{ kv []string }
+type headerTransport struct {
+	kv   []string
+	next http.RoundTripper
+}
 
 func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
 	r.Header.Set(h.kv[0], h.kv[1])
-	return http.DefaultTransport.RoundTrip(r)
+	return h.next.RoundTrip(r)
 }
 
 // TestHandlerPrincipal binds a state to the user of the token it was

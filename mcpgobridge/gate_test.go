@@ -51,6 +51,7 @@ func (g *gatedDeploy) later(d time.Duration) { g.SetNow(g.Now().Add(d)) }
 type posts struct {
 	mu    sync.Mutex
 	calls []recorded
+	next  http.RoundTripper // the test server's own: another test's server, closing, closes the idle connections of http.DefaultTransport
 }
 
 // recorded is one request as it was sent.
@@ -73,7 +74,7 @@ func (p *posts) RoundTrip(r *http.Request) (*http.Response, error) {
 			p.mu.Unlock()
 		}
 	}
-	return http.DefaultTransport.RoundTrip(r)
+	return p.next.RoundTrip(r)
 }
 
 // last returns the last tools/call sent.
@@ -99,7 +100,8 @@ func send(t *testing.T, rec recorded, edit func(map[string]any)) map[string]any 
 	req, err := http.NewRequest(http.MethodPost, rec.url, bytes.NewReader(body))
 	require.NoError(t, err)
 	req.Header = rec.header.Clone()
-	resp, err := http.DefaultClient.Do(req)
+	// A client of its own, for the reason posts has a transport of its own.
+	resp, err := (&http.Client{Transport: &http.Transport{DisableKeepAlives: true}}).Do(req)
 	require.NoError(t, err)
 	defer resp.Body.Close()
 	data, err := io.ReadAll(resp.Body)
@@ -141,6 +143,7 @@ func modernClient(t *testing.T, g *gatedDeploy, rec *posts, e *elicitor) *goclie
 	t.Helper()
 	hs := httptest.NewServer(server.NewStreamableHTTPServer(g.srv))
 	t.Cleanup(hs.Close)
+	rec.next = hs.Client().Transport
 	tr, err := transport.NewStreamableHTTP(hs.URL, transport.WithHTTPBasicClient(&http.Client{Transport: rec}))
 	require.NoError(t, err)
 	c := goclient.NewClient(tr, goclient.WithElicitationHandler(e),

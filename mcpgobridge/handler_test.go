@@ -497,7 +497,9 @@ func legacyClient(t *testing.T, srv *server.MCPServer, opts ...goclient.ClientOp
 	// A legacy session takes the server's requests on its standalone
 	// stream, which 2026-07-28 removed.
 	//lint:ignore SA1019 the test is of a client on 2025-11-25
-	tr, err := transport.NewStreamableHTTP(hs.URL, transport.WithContinuousListening())
+	// The server's own client: another test's server, closing, closes the
+	// idle connections of http.DefaultTransport under this one.
+	tr, err := transport.NewStreamableHTTP(hs.URL, transport.WithContinuousListening(), transport.WithHTTPBasicClient(hs.Client()))
 	require.NoError(t, err)
 	c := goclient.NewClient(tr, append(opts, goclient.WithProtocolVersion(mcp.ProtocolVersion20251125))...)
 	require.NoError(t, c.Start(t.Context()))
@@ -678,7 +680,7 @@ func TestHandlerTokenWithoutPrincipal(t *testing.T) {
 			r := newRig(t, keyA, rigConfig{Bridge: mcpgobridge.Options{Principal: tt.principal}})
 			hs := httptest.NewServer(server.NewStreamableHTTPServer(r.srv))
 			t.Cleanup(hs.Close)
-			tr, err := transport.NewStreamableHTTP(hs.URL, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer alice"}))
+			tr, err := transport.NewStreamableHTTP(hs.URL, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer alice"}), transport.WithHTTPBasicClient(hs.Client()))
 			require.NoError(t, err)
 			c := goclient.NewClient(tr)
 			require.NoError(t, c.Start(t.Context()))
