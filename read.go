@@ -35,10 +35,13 @@ import (
 // reading its last byte (a file, a [bytes.Reader], an [io.SectionReader]).
 // Otherwise, as for an fs.FS that reads a zip archive, whose sizes come from
 // the archive, what is allocated grows with what was read. A regular
-// [*os.File], as [PartReader.File] and the fs.FS of an [os.Root] or
-// [os.DirFS] open, is read at the size its own Stat reports, and the byte
-// past it shows whether the file grew, with no more system calls than
-// [os.ReadFile] makes.
+// file, as [PartReader.File] and the fs.FS of an [os.Root] or [os.DirFS]
+// open, is read at the size its own stat reports, and the byte past it
+// shows whether the file grew, with the reads [os.ReadFile] makes: one of
+// all of it, and one that finds its end. On Linux, PartReader.File makes
+// no system call but those five: open, stat, the two reads and close,
+// without the fcntl and epoll calls with which [os.Open] readies a file
+// for polling, which a regular file cannot use.
 type PartReader struct {
 	// MaxBytes is the most bytes a part may hold, decoded. Zero or less
 	// means no limit. A read over it fails with a [*PartTooLargeError]
@@ -89,7 +92,15 @@ func PartFromFile(path string) (ContentPart, error) {
 // MIME type. A file that grows or shrinks while it is read fails with
 // [ErrFileChanged].
 func (pr PartReader) File(path string) (ContentPart, error) {
-	return pr.open(func(name string) (fs.File, error) { return os.Open(name) }, path)
+	mimeType, err := pr.mimeTypeOf(path)
+	if err != nil {
+		return ContentPart{}, err
+	}
+	data, err := pr.readPath(path)
+	if err != nil {
+		return ContentPart{}, err
+	}
+	return newPart(mimeType, data, path), nil
 }
 
 // PartFromFS reads the file name from fsys, such as an [embed.FS], like
@@ -135,21 +146,29 @@ func (pr PartReader) readFile(f fs.File, name string) (string, error) {
 	if fi.IsDir() {
 		return "", readError(&fs.PathError{Op: "read", Path: name, Err: syscall.EISDIR})
 	}
-	var data string
 	if file, ok := f.(*os.File); ok && fi.Mode().IsRegular() && fi.Size() > 0 {
-		// The kernel's size of a regular file: read exactly it, and the byte
-		// past it, which shows a file that grew (see readRegular).
-		if err = pr.check(fi.Size()); err == nil {
-			data, err = readRegular(file, fi.Size())
-		}
-	} else {
-		data, err = pr.read(f)
+		return pr.readRegular(file, fi.Size(), name)
 	}
+	data, err := pr.read(f)
 	if err != nil {
 		return "", readFailed(err, msg.Quote(name))
 	}
 	if data == "" {
 		return "", msg.Errorf(ErrInvalidPart, "%s is empty", msg.Quote(name))
+	}
+	return data, nil
+}
+
+// readRegular encodes r, the regular file name of size bytes, size > 0, by
+// the kernel's own count: it reads exactly that, and the byte past it,
+// which shows a file that grew (see readSized).
+func (pr PartReader) readRegular(r io.Reader, size int64, name string) (string, error) {
+	if err := pr.check(size); err != nil {
+		return "", err
+	}
+	data, err := readSized(r, size)
+	if err != nil {
+		return "", readFailed(err, msg.Quote(name))
 	}
 	return data, nil
 }
@@ -447,22 +466,22 @@ func readSize(r io.Reader, size int64) (string, error) {
 	return sb.String(), nil
 }
 
-// readRegular encodes the regular file f, of size bytes by its Stat, as
-// readSize does, reading it with the system calls of [os.ReadFile]: one
-// read of all of it and the byte past it, and one more that finds its end.
+// readSized encodes the regular file r, of size bytes by its stat, as
+// readSize does, reading it with the reads of [os.ReadFile]: one read of
+// all of it and the byte past it, and one more that finds its end.
 // The file is read into the end of the part's own buffer and encoded in
 // place from its start, which never catches up with the bytes not yet
 // encoded (see encodeInPlace): the part's data is the one buffer allocated,
 // whose string is made without a copy, and no byte is copied but by the
 // kernel and the encoder.
-func readRegular(f *os.File, size int64) (string, error) {
+func readSized(r io.Reader, size int64) (string, error) {
 	if size > maxEncodable-b64.InPlaceMargin {
 		return "", &PartTooLargeError{Limit: maxEncodable - b64.InPlaceMargin, Size: size}
 	}
 	n := int(size)
 	buf := b64.Uninitialized(base64.StdEncoding.EncodedLen(n) + b64.InPlaceMargin + 1)
 	src := len(buf) - n - 1
-	got, err := readFull(f, buf[src:])
+	got, err := readFull(r, buf[src:])
 	switch {
 	case got > n:
 		return "", &sizeChanged{reported: size, gave: size + 1}
