@@ -1,9 +1,11 @@
 package toolnexus
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/bits"
 	"reflect"
 	"strconv"
 	"strings"
@@ -229,143 +231,145 @@ func (d *jsonReader) stringValue() (string, error) {
 	return string(b[start:i]), nil
 }
 
-// unescapeBuffers holds the buffers unescape decodes short strings into,
-// so that such a string allocates only itself, at its size.
-var unescapeBuffers = sync.Pool{New: func() any { return new([]byte) }}
+// unescapeBuffers holds the buffers unescape decodes strings into while
+// they are short, so that such a string allocates only itself, at its size.
+var unescapeBuffers = sync.Pool{New: func() any { return new([maxPooledUnescape]byte) }}
 
-// maxPooledUnescape is the most bytes unescape decodes into a buffer of
-// unescapeBuffers; a longer string goes on in a buffer of its own.
+// maxPooledUnescape is the size of a buffer of unescapeBuffers.
 const maxPooledUnescape = 64 << 10
 
 // unescape decodes the string that starts at data[start] and has its first
-// escape at data[i], from there on, in one pass that checks it: each run of
-// bytes without an escape is checked (UTF-8 as it goes) and copied as it is,
-// each escape decoded. It moves past the string.
+// escape at data[i], in one pass that checks it, and moves past it. It is
+// written into a pooled buffer while it fits, then into one of its own,
+// which each time it fills is replaced by one four times as large, or by
+// one as large as the rest of the input could make the string, when that
+// is not eight times as large, so that a long string is copied less than a
+// third of its length more as it grows: a string is never longer than its
+// escaped form.
 func (d *jsonReader) unescape(start, i int) (string, error) {
-	b := d.data
-	buf := unescapeBuffers.Get().(*[]byte)
-	w := unescaped{out: append((*buf)[:0], b[start:i]...)}
-	s, err := w.decode(b, i)
-	if w.long == nil {
-		if cap(w.out) <= 2*maxPooledUnescape {
-			*buf = w.out[:0]
-			unescapeBuffers.Put(buf)
-		}
-	} else {
-		unescapeBuffers.Put(buf)
-	}
+	pooled := unescapeBuffers.Get().(*[maxPooledUnescape]byte)
+	defer unescapeBuffers.Put(pooled)
+	u := unescaper{buf: pooled[:]}
+	n, err := u.decode(d.data, start, i)
 	if err != nil {
 		return "", err
 	}
-	d.pos = w.end
-	return s, nil
-}
-
-// unescaped is where unescape writes a string: out, a pooled buffer, while
-// it is short, then long, a buffer of its own, which each time it fills is
-// replaced by one four times as large, or by one as large as the rest of
-// the input could make the string, when that is not eight times as large,
-// so that a long string is copied less than a third of its length more as
-// it grows, and allocated at most once more at its end (see done).
-type unescaped struct {
-	out  []byte
-	long *strings.Builder
-	end  int // the index after the closing quote
-}
-
-// room makes room for n bytes more, of what the input from index from on
-// of b holds.
-func (w *unescaped) room(b []byte, from, n int) {
-	have := len(w.out)
-	if w.long != nil {
-		if w.long.Cap()-w.long.Len() >= n {
-			return
-		}
-		have = w.long.Len()
-	} else if have+n <= maxPooledUnescape {
-		return
+	d.pos = u.end
+	if !u.own || len(u.buf)-n > n/4 { // pooled, or more than a quarter unused
+		return string(u.buf[:n]), nil
 	}
-	bound := have + len(b) - from // the string is no longer than that
-	size := 4 * max(have, maxPooledUnescape)
-	if 8*size >= bound {
+	return unsafe.String(unsafe.SliceData(u.buf), n), nil
+}
+
+// unescaper is where unescape writes a string.
+type unescaper struct {
+	buf []byte // a pooled buffer, or, once the string outgrows it, its own
+	own bool
+	end int // the index after the closing quote
+}
+
+// unescapeSlack is the room the decoder keeps after what it has written: it
+// copies sixteen bytes at a time, and looks where the run they hold ends
+// after, and a rune takes four.
+const unescapeSlack = 16
+
+// grow makes room for need bytes more after the n written, of a string
+// whose input goes on at b[i].
+func (u *unescaper) grow(b []byte, i, n, need int) {
+	size := 4 * len(u.buf)
+	if bound := n + len(b) - i + unescapeSlack; 8*size >= bound {
 		size = bound
 	}
-	next := new(strings.Builder)
-	next.Grow(max(size, have+n))
-	if w.long == nil {
-		next.Write(w.out)
-	} else {
-		next.WriteString(w.long.String())
-	}
-	w.long = next
+	next := b64.Uninitialized(max(size, n+need))
+	copy(next, u.buf[:n])
+	u.buf, u.own = next, true
 }
 
-// write writes p, read from b at index from.
-func (w *unescaped) write(b []byte, from int, p []byte) {
-	w.room(b, from, len(p))
-	if w.long != nil {
-		w.long.Write(p)
-	} else {
-		w.out = append(w.out, p...)
+// decode decodes the string that starts at b[start] and has its first
+// escape at b[i], and returns how many bytes of u.buf it holds. Each run of
+// bytes between escapes is copied sixteen bytes at a time, and checked as
+// UTF-8 only when a byte of it is not ASCII.
+func (u *unescaper) decode(b []byte, start, i int) (int, error) {
+	if i-start+unescapeSlack > len(u.buf) {
+		u.grow(b, start, 0, i-start+unescapeSlack)
 	}
-}
-
-// writeRune writes r, decoded from the escape at index from of b.
-func (w *unescaped) writeRune(b []byte, from int, r rune) {
-	w.room(b, from, utf8.UTFMax)
-	switch {
-	case w.long != nil:
-		w.long.WriteRune(r)
-	case r < utf8.RuneSelf:
-		w.out = append(w.out, byte(r))
-	default:
-		w.out = utf8.AppendRune(w.out, r)
-	}
-}
-
-// done returns the string written: a copy of the pooled buffer, or the
-// buffer of its own, itself, copied to its size only when more than a
-// quarter of it is left unused.
-func (w *unescaped) done() string {
-	if w.long == nil {
-		return string(w.out)
-	}
-	s := w.long.String()
-	if w.long.Cap()-len(s) > len(s)/4 {
-		s = strings.Clone(s)
-	}
-	return s
-}
-
-// decode decodes the rest of a string from its escape at b[i].
-func (w *unescaped) decode(b []byte, i int) (string, error) {
+	buf := u.buf
+	n := copy(buf, b[start:i])
 	for {
-		r, next := jsonscan.Escape(b, i) // b[i] is a backslash
-		switch r {
-		case -1:
-			return "", jsonscan.ErrSyntax
-		case -2:
-			return "", &pathError{err: jsonscan.ErrBadString}
+		// b[i] is a backslash.
+		if len(buf)-n < unescapeSlack {
+			u.grow(b, i, n, unescapeSlack)
+			buf = u.buf
 		}
-		w.writeRune(b, i, r)
-		run := next
-		var ok bool
-		if i, ok = jsonscan.TextRun(b, next); !ok {
-			return "", &pathError{err: jsonscan.ErrBadString}
+		if i+1 >= len(b) {
+			return 0, jsonscan.ErrSyntax
+		}
+		if c := simpleEscapes[b[i+1]]; c != 0 {
+			buf[n] = c
+			n++
+			i += 2
+		} else {
+			r, next := jsonscan.Escape(b, i)
+			switch {
+			case r == -1:
+				return 0, jsonscan.ErrSyntax
+			case r == -2:
+				return 0, &pathError{err: jsonscan.ErrBadString}
+			}
+			n += utf8.EncodeRune(buf[n:], r)
+			i = next
+		}
+		// The run after the escape, sixteen bytes at a time while they
+		// and the room for them last, then the rest of it at once.
+		run := i
+		var high uint64 // the bytes copied, or'ed: is all of it ASCII?
+		found := false
+		for !found && i+16 <= len(b) && n+16 <= len(buf) {
+			w0 := binary.LittleEndian.Uint64(b[i:])
+			w1 := binary.LittleEndian.Uint64(b[i+8:])
+			binary.LittleEndian.PutUint64(buf[n:], w0)
+			binary.LittleEndian.PutUint64(buf[n+8:], w1)
+			high |= (w0 | w1) & jsonscan.Lanes80
+			k := 16
+			if m0, m1 := jsonscan.ASCIILanes(w0), jsonscan.ASCIILanes(w1); m0 != 0 {
+				k, found = bits.TrailingZeros64(m0)>>3, true
+			} else if m1 != 0 {
+				k, found = 8+bits.TrailingZeros64(m1)>>3, true
+			}
+			i, n = i+k, n+k
+		}
+		if !found {
+			// i may be inside a rune: the run is checked whole below.
+			j, ascii := jsonscan.PlainRun(b, i)
+			if !ascii {
+				high = jsonscan.Lanes80
+			}
+			if len(buf)-n < j-i+unescapeSlack {
+				u.grow(b, i, n, j-i+unescapeSlack)
+				buf = u.buf
+			}
+			n += copy(buf[n:], b[i:j])
+			i = j
+		}
+		if high != 0 && !jsonscan.ValidUTF8(b[run:i]) {
+			return 0, &pathError{err: jsonscan.ErrBadString}
 		}
 		if i >= len(b) {
-			return "", jsonscan.ErrSyntax
+			return 0, jsonscan.ErrSyntax
 		}
-		w.write(b, run, b[run:i])
 		switch c := b[i]; {
 		case c == '"':
-			w.end = i + 1
-			return w.done(), nil
+			u.end = i + 1
+			return n, nil
 		case c < 0x20:
-			return "", jsonscan.ErrSyntax
+			return 0, jsonscan.ErrSyntax
 		}
 	}
 }
+
+// simpleEscapes maps the byte after a backslash to what the escape stands
+// for, for each escape of two bytes, and every other byte to 0.
+var simpleEscapes = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
 
 // base64Str reads a string value that should hold base64, or null, as str
 // does, and reports whether it is canonical base64, as checkBase64 would:

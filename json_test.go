@@ -4,11 +4,15 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"math"
+	"math/rand/v2"
 	"os"
 	"strings"
 	"testing"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -788,4 +792,76 @@ func TestPeerReadersRefuseNUL(t *testing.T) {
 			assert.Contains(t, err.Error(), `"\x00", cannot be there`, "%s(%q)", name, in)
 		}
 	}
+}
+
+// TestDecodeEscapedRuns reads escaped strings built to cross every boundary
+// of the decoder, as json.Unmarshal reads them: runs of plain bytes of every
+// length from 0 to 40 between escapes (it copies sixteen at a time), runs
+// with runes of two to four bytes that fall across those sixteen, strings
+// around the size of its pooled buffer and far past it, and each written
+// the way encoding/json writes it and with every rune past ASCII as a \u
+// escape, as Python's json.dumps does. A byte that is not UTF-8, or a
+// control byte, anywhere in a run is refused.
+func TestDecodeEscapedRuns(t *testing.T) {
+	t.Parallel()
+	units := []string{"a", "é", "✓", "😀", `"`, `\`, "\n", "\t", "/", "<"}
+	rng := rand.New(rand.NewPCG(7, 9))
+	build := func(n int) string {
+		var sb strings.Builder
+		for sb.Len() < n {
+			run := rng.IntN(41)
+			for range run {
+				sb.WriteString(units[rng.IntN(4)])
+			}
+			sb.WriteString(units[4+rng.IntN(len(units)-4)])
+		}
+		return sb.String()
+	}
+	var texts []string
+	for _, n := range []int{1, 15, 16, 17, 100, 64<<10 - 20, 64 << 10, 64<<10 + 20, 300 << 10, 2 << 20} {
+		texts = append(texts, build(n))
+	}
+	for i, text := range texts {
+		enc := []byte(mustJSON(t, text))
+		for _, in := range [][]byte{enc, asciiEscaped(enc)} {
+			var want string
+			require.NoError(t, json.Unmarshal(in, &want))
+			require.Equal(t, text, want)
+			got, err := toolnexus.JSONString(in)
+			require.NoError(t, err, "text %d", i)
+			require.Equal(t, want, got, "text %d", i)
+			if len(in) > 1<<10 {
+				continue // the bad bytes below, on short texts only: each is a read
+			}
+			for at := 2; at < len(in)-1; at++ {
+				for _, bad := range []byte{0xff, 0x01} {
+					if in[at-1] == '\\' || in[at] == '\\' || in[at] >= 0x80 {
+						continue // keep the escapes, and whole runes, as they are
+					}
+					mut := append([]byte(`{"output":`), in...)
+					mut[len(`{"output":`)+at] = bad
+					_, err := toolnexus.ParseToolResult(append(mut, '}'), 0)
+					require.ErrorIs(t, err, toolnexus.ErrInvalidJSON, "%q", mut)
+				}
+			}
+		}
+	}
+}
+
+// asciiEscaped rewrites the JSON data with every rune past ASCII as a \u
+// escape, a surrogate pair past U+FFFF, as Python's json.dumps writes JSON.
+func asciiEscaped(data []byte) []byte {
+	var out []byte
+	for _, r := range string(data) {
+		switch {
+		case r < utf8.RuneSelf:
+			out = append(out, byte(r))
+		case r > 0xFFFF:
+			hi, lo := utf16.EncodeRune(r)
+			out = fmt.Appendf(out, `\u%04x\u%04x`, hi, lo)
+		default:
+			out = fmt.Appendf(out, `\u%04x`, r)
+		}
+	}
+	return out
 }

@@ -98,22 +98,117 @@ func StringRun(b []byte, i int) int {
 	return i
 }
 
-// utf8At returns the length of the UTF-8 sequence of one rune at b[i], a
+// Lanes80 holds the high bit of each byte of a word.
+const Lanes80 = lanes80
+
+// ASCIILanes has the high bit set in each byte of w, eight bytes of a
+// string, that is '"', '\\' or a control byte, and in no byte that is not
+// ASCII. The lowest byte so marked is exact; a byte above it may be marked
+// wrongly, by a borrow, but only above a byte rightly marked.
+func ASCIILanes(w uint64) uint64 {
+	q := w ^ lanes01*'"'
+	s := w ^ lanes01*'\\'
+	return ((q-lanes01)&^q | (s-lanes01)&^s | (w-lanes01*0x20)&^w) & lanes80
+}
+
+// TextRun returns the index of the first ASCII byte of b, from i on, that
+// ends a run of plain string bytes ('"', '\\' or a control byte), or len(b),
+// checking that the bytes before it are UTF-8, or reports false at the
+// first that is not. In one pass, it reads ASCII eight bytes at a time, and
+// each rune past ASCII on its own.
+func TextRun(b []byte, i int) (int, bool) {
+	for i+8 <= len(b) {
+		w := binary.LittleEndian.Uint64(b[i:])
+		m := ASCIILanes(w)
+		h := w & lanes80
+		if h == 0 {
+			if m != 0 {
+				return i + bits.TrailingZeros64(m)>>3, true
+			}
+			i += 8
+			continue
+		}
+		// The ASCII before the first byte past it, then that byte's rune.
+		k := bits.TrailingZeros64(h) >> 3
+		if s := bits.TrailingZeros64(m) >> 3; s < k {
+			return i + s, true
+		}
+		// Runes past ASCII follow each other in most text that has them.
+		for i += k; ; {
+			n := runeLen(b, i)
+			if n == 0 {
+				return i, false
+			}
+			if i += n; i >= len(b) || b[i] < utf8.RuneSelf {
+				break
+			}
+		}
+	}
+	for i < len(b) {
+		c := b[i]
+		if c >= utf8.RuneSelf {
+			n := runeLen(b, i)
+			if n == 0 {
+				return i, false
+			}
+			i += n
+			continue
+		}
+		if c == '"' || c == '\\' || c < 0x20 {
+			break
+		}
+		i++
+	}
+	return i, true
+}
+
+// ValidUTF8 reports whether p is UTF-8, as utf8.Valid does. Unlike
+// utf8.Valid, which reads a byte at a time from the first that is not ASCII
+// on, it reads each run of ASCII between runes past it eight bytes at a
+// time, as text that is mostly ASCII has.
+func ValidUTF8(p []byte) bool {
+	for i := 0; i < len(p); {
+		if p[i] < utf8.RuneSelf {
+			i = asciiEnd(p, i)
+			continue
+		}
+		n := runeLen(p, i)
+		if n == 0 {
+			return false
+		}
+		i += n
+	}
+	return true
+}
+
+// runeLen returns the length of the UTF-8 sequence of one rune at p[i], a
 // byte that is not ASCII, or 0 when none is there: what utf8.Valid refuses
 // (bytes that are not UTF-8, overlong forms, surrogates, runes past
 // U+10FFFF, a sequence cut short) is no sequence.
-func utf8At(b []byte, i int) int {
-	lead := utf8Lead[b[i]]
+func runeLen(p []byte, i int) int {
+	lead := utf8Lead[p[i]]
 	n := int(lead.n)
-	if n == 0 || i+n > len(b) || b[i+1] < lead.lo || b[i+1] > lead.hi {
+	switch {
+	case n == 0 || i+n > len(p) || p[i+1] < lead.lo || p[i+1] > lead.hi:
+		return 0
+	case n > 2 && p[i+2]&0xc0 != 0x80, n > 3 && p[i+3]&0xc0 != 0x80:
 		return 0
 	}
-	for k := 2; k < n; k++ {
-		if b[i+k]&0xc0 != 0x80 {
-			return 0
+	return n
+}
+
+// asciiEnd returns the index of the first byte of p, from i on, that is not
+// ASCII, or len(p).
+func asciiEnd(p []byte, i int) int {
+	for ; i+8 <= len(p); i += 8 {
+		if h := binary.LittleEndian.Uint64(p[i:]) & lanes80; h != 0 {
+			return i + bits.TrailingZeros64(h)>>3
 		}
 	}
-	return n
+	for i < len(p) && p[i] < utf8.RuneSelf {
+		i++
+	}
+	return i
 }
 
 // utf8Lead holds, for each byte that leads a UTF-8 sequence, the length of
@@ -134,22 +229,40 @@ var utf8Lead = func() (t [256]struct{ n, lo, hi byte }) {
 	return t
 }()
 
-// TextRun returns the index of the first ASCII byte of b, from i on, that
+// PlainRun returns the index of the first ASCII byte of b, from i on, that
 // ends a run of plain string bytes ('"', '\\' or a control byte), or len(b),
-// checking that the bytes before it are UTF-8, or reports false at the first
-// that is not.
-func TextRun(b []byte, i int) (int, bool) {
-	for {
-		i = StringRun(b, i)
-		if i >= len(b) || b[i] < utf8.RuneSelf {
-			return i, true
+// and whether every byte of the run is ASCII. It reads sixteen bytes at a
+// time whatever they hold.
+func PlainRun(b []byte, i int) (int, bool) {
+	var high uint64 // the words read, or'ed: is any byte past ASCII?
+	for ; i+16 <= len(b); i += 16 {
+		w0 := binary.LittleEndian.Uint64(b[i:])
+		w1 := binary.LittleEndian.Uint64(b[i+8:])
+		m0, m1 := ASCIILanes(w0), ASCIILanes(w1)
+		if m0|m1 != 0 {
+			k := 8 + bits.TrailingZeros64(m1)>>3
+			if m0 != 0 {
+				k = bits.TrailingZeros64(m0) >> 3
+			}
+			// Only the bytes before the end count: the high bits of the
+			// first k bytes of the sixteen.
+			if k < 8 {
+				high |= w0 & lanes80 & (1<<(8*k) - 1)
+			} else {
+				high |= (w0 | w1&(1<<(8*(k-8))-1)) & lanes80
+			}
+			return i + k, high == 0
 		}
-		n := utf8At(b, i)
-		if n == 0 {
-			return i, false
-		}
-		i += n
+		high |= (w0 | w1) & lanes80
 	}
+	for ; i < len(b); i++ {
+		c := b[i]
+		if c == '"' || c == '\\' || c < 0x20 {
+			break
+		}
+		high |= uint64(c) & 0x80
+	}
+	return i, high == 0
 }
 
 // hexDigit is the value of each hex digit, and 0xff for every other byte.
@@ -233,28 +346,27 @@ func SkipString(b []byte, i int) (next int, isUTF8, ok bool) {
 	isUTF8 = true
 	i++
 	for {
-		i = StringRun(b, i)
+		var valid bool
+		if i, valid = TextRun(b, i); !valid {
+			isUTF8 = false
+			i++ // past the byte that is not UTF-8
+			continue
+		}
 		if i >= len(b) {
 			return len(b), isUTF8, false
 		}
-		switch c := b[i]; {
-		case c == '"':
+		switch b[i] {
+		case '"':
 			return i + 1, isUTF8, true
-		case c == '\\':
+		case '\\':
 			r, after := Escape(b, i)
 			if r == -1 {
 				return after, isUTF8, false
 			}
 			isUTF8 = isUTF8 && r != -2
 			i = after
-		case c < 0x20:
+		default: // a control byte
 			return i, isUTF8, false
-		default:
-			n := utf8At(b, i)
-			if n == 0 {
-				isUTF8, n = false, 1
-			}
-			i += n
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -199,4 +200,16 @@ func TestSplit(t *testing.T) {
 			assert.Equal(t, tt.values, values)
 		})
 	}
+}
+
+// FuzzValidUTF8 checks ValidUTF8 against utf8.Valid.
+func FuzzValidUTF8(f *testing.F) {
+	for _, s := range []string{"", "a", "café au lait, naïve", "✓😀\xed\xa0\x80", "\xf4\x90\x80\x80", "\xe0\x80\x80", "abcdefgh\xc3", "abcdefghé" + "\xff"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, p []byte) {
+		if got, want := jsonscan.ValidUTF8(p), utf8.Valid(p); got != want {
+			t.Fatalf("ValidUTF8(%q) = %v, utf8.Valid %v", p, got, want)
+		}
+	})
 }
