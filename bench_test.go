@@ -724,14 +724,28 @@ func toolText(n int) string {
 	return strings.ToValidUTF8(s[:len(s)-4], "") + "done" // whole runes
 }
 
+// repeatText returns unit repeated to n bytes, cut at a whole rune.
+func repeatText(unit string, n int) string {
+	s := strings.Repeat(unit, n/len(unit)+1)[:n]
+	return strings.ToValidUTF8(s, "")
+}
+
 // readKinds are the results BenchmarkReadResult reads, by kind: a result
-// whose output is tool text, and a screenshot, an image with a line of
-// text.
+// whose output is tool text; one whose output is JSON, which a tool that
+// returns a document as text has, an escape every few bytes; one in
+// Japanese, every rune past ASCII; and a screenshot, an image with a line
+// of text.
 var readKinds = []struct {
 	name   string
 	result func(n int) toolnexus.ToolResult
 }{
 	{"text", func(n int) toolnexus.ToolResult { return toolnexus.Ok(toolText(n)) }},
+	{"json-text", func(n int) toolnexus.ToolResult {
+		return toolnexus.Ok(repeatText(`{"name": "report.pdf", "size": 1024, "path": "C:\\docs\\report.pdf", "tags": ["a", "b"]}`+"\n", n))
+	}},
+	{"cjk-text", func(n int) toolnexus.ToolResult {
+		return toolnexus.Ok(repeatText("テストはすべて成功しました。状態：正常。", n))
+	}},
 	{"image", func(n int) toolnexus.ToolResult {
 		p, err := toolnexus.PartFromBytes(payload(n), "image/png")
 		if err != nil {
@@ -813,9 +827,10 @@ func benchAlternating(b *testing.B, n int, ours, baseline func()) {
 
 // BenchmarkPartFromFileFloor pairs PartFromFile with the floor of reading a
 // file as a part, alternating within the process: open, one pread of all of
-// it and the package's encoder, into buffers allocated once (floor=strict),
-// or, as a part must own its data, into an output buffer allocated for each
-// call, without zeroing (floor=fresh-output): what PartFromFile does.
+// it and the package's encoder, into buffers allocated once (floor=strict);
+// the same with encoding/base64's encoder (floor=stdlib-encoder); or, as a
+// part must own its data, the first into an output buffer allocated for
+// each call, without zeroing (floor=fresh-output), as PartFromFile does.
 func BenchmarkPartFromFileFloor(b *testing.B) {
 	for _, s := range benchSizes {
 		path := benchFile(b, "bench.png", s.n)
@@ -837,6 +852,16 @@ func BenchmarkPartFromFileFloor(b *testing.B) {
 			floor func()
 		}{
 			{"strict", func() { floor(dst) }},
+			{"stdlib-encoder", func() {
+				f, err := os.Open(path)
+				must(b, err)
+				n, err := f.ReadAt(buf, 0)
+				if err != io.EOF {
+					must(b, err)
+				}
+				must(b, f.Close())
+				base64.StdEncoding.Encode(dst, buf[:n])
+			}},
 			{"fresh-output", func() {
 				var sb strings.Builder
 				sb.Grow(size)
