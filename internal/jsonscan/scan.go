@@ -134,12 +134,21 @@ func TextRun(b []byte, i int) (int, bool) {
 			return i + s, true
 		}
 		// Runes past ASCII follow each other in most text that has them.
+		// Those of two bytes, and those of three whose second byte may be
+		// any continuation byte (U+1000 to U+FFFF but for the surrogates),
+		// as most of Chinese, Japanese and Korean are, are read at once.
 		for i += k; ; {
-			n := runeLen(b, i)
-			if n == 0 {
+			if c := b[i]; c-0xe1 < 0xef-0xe1+1 && c != 0xed && i+2 < len(b) &&
+				binary.LittleEndian.Uint16(b[i+1:])&0xc0c0 == 0x8080 {
+				i += 3
+			} else if c-0xc2 < 0xdf-0xc2+1 && i+1 < len(b) && b[i+1]&0xc0 == 0x80 {
+				i += 2 // two bytes: U+0080 to U+07FF
+			} else if n := runeLen(b, i); n == 0 {
 				return i, false
+			} else {
+				i += n
 			}
-			if i += n; i >= len(b) || b[i] < utf8.RuneSelf {
+			if i >= len(b) || b[i] < utf8.RuneSelf {
 				break
 			}
 		}

@@ -213,3 +213,37 @@ func FuzzValidUTF8(f *testing.F) {
 		}
 	})
 }
+
+// FuzzTextRun checks TextRun against a reading a rune at a time with
+// utf8.DecodeRune: the end of the run, the first '"', '\\' or control byte,
+// when all before it is UTF-8, else the first byte that is not.
+func FuzzTextRun(f *testing.F) {
+	for _, s := range []string{"", "abc\"", "テスト\\n", "✓ passed 😀 café naïve — done.\t", "\xe0\x80\x80", "\xed\xa0\x80", "abcdefghijklmnopé\xff", "\xef\xbf\xbf\xee\x80\x80\xe1\x80"} {
+		f.Add([]byte(s), 0)
+	}
+	f.Fuzz(func(t *testing.T, b []byte, i int) {
+		if i < 0 || i > len(b) {
+			return
+		}
+		want, wantOK := i, true
+		for want < len(b) {
+			if c := b[want]; c < utf8.RuneSelf {
+				if c == '"' || c == '\\' || c < 0x20 {
+					break
+				}
+				want++
+				continue
+			}
+			r, n := utf8.DecodeRune(b[want:])
+			if r == utf8.RuneError && n == 1 {
+				wantOK = false
+				break
+			}
+			want += n
+		}
+		got, ok := jsonscan.TextRun(b, i)
+		if got != want || ok != wantOK {
+			t.Fatalf("TextRun(%q, %d) = %d, %v; want %d, %v", b, i, got, ok, want, wantOK)
+		}
+	})
+}
