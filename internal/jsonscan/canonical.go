@@ -250,28 +250,22 @@ func canonicalString(s []byte, i int) (content []byte, next int, ok bool) {
 	}
 	start := i + 1
 	for i = start; ; {
-		i = StringRun(s, i)
-		if i >= len(s) {
+		var valid bool
+		if i, valid = TextRun(s, i); !valid || i >= len(s) {
 			return nil, i, false
 		}
-		switch b := s[i]; {
-		case b == '"':
+		switch b := s[i]; b {
+		case '"':
 			return s[start:i], i + 1, true
-		case b == '\\':
+		case '\\':
 			var canon [6]byte
 			r, n := canonUnescape(s[i:])
 			if n == 0 || !bytes.Equal(appendCanonRune(canon[:0], r), s[i:i+n]) {
 				return nil, i, false // not as the canonical form writes r
 			}
 			i += n
-		case b < utf8.RuneSelf: // a control character
+		default: // a control character
 			return nil, i, false
-		default:
-			r, n := utf8.DecodeRune(s[i:])
-			if r == utf8.RuneError && n == 1 {
-				return nil, i, false
-			}
-			i += n
 		}
 	}
 }
@@ -464,7 +458,10 @@ func (c *canonicalizer) sortMembers(start int, members []member) {
 func (c *canonicalizer) str(s []byte, i int) (int, bool) {
 	out := append(c.out, '"')
 	for i < len(s) {
-		run := StringRun(s, i)
+		run, valid := TextRun(s, i)
+		if !valid {
+			return run, false
+		}
 		out = append(out, s[i:run]...)
 		if i = run; i == len(s) {
 			break
@@ -480,15 +477,8 @@ func (c *canonicalizer) str(s []byte, i int) (int, bool) {
 			}
 			out = appendCanonRune(out, r)
 			i += n
-		case b < utf8.RuneSelf: // a control character
+		default: // a control character
 			return i, false
-		default:
-			r, n := utf8.DecodeRune(s[i:])
-			if r == utf8.RuneError && n == 1 {
-				return i, false
-			}
-			out = append(out, s[i:i+n]...)
-			i += n
 		}
 	}
 	return i, false

@@ -239,7 +239,7 @@ func foldName(name []byte) []byte {
 // at s[i], and whether it is plain, ASCII without escapes, and so its own
 // content; false for a string that is not JSON.
 func stringEnd(s []byte, i int) (end int, plain, ok bool) {
-	if j := StringRun(s, i+1); j < len(s) && s[j] == '"' {
+	if j, ascii := PlainRun(s, i+1); ascii && j < len(s) && s[j] == '"' {
 		return j + 1, true, true
 	}
 	end, _, ok = SkipString(s, i)

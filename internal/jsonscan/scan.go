@@ -60,44 +60,6 @@ const (
 	lanes80 = 0x8080808080808080
 )
 
-// specialLanes has the high bit set in each byte of w, eight bytes of a
-// string, that ends a run of bytes copied as they are: '"', '\\', a control
-// byte or a byte that is not ASCII. The lowest byte so marked is exact; a
-// byte above it may be marked wrongly, by a borrow.
-func specialLanes(w uint64) uint64 {
-	q := w ^ lanes01*'"'
-	s := w ^ lanes01*'\\'
-	return ((q-lanes01)&^q | (s-lanes01)&^s | (w - lanes01*0x20) | w) & lanes80
-}
-
-// StringRun returns the index of the first byte of b, from i on, that ends
-// a run of plain string bytes (see specialLanes), or len(b).
-func StringRun(b []byte, i int) int {
-	for ; i+16 <= len(b); i += 16 {
-		q := b[i : i+16]
-		m0 := specialLanes(binary.LittleEndian.Uint64(q[0:8]))
-		m1 := specialLanes(binary.LittleEndian.Uint64(q[8:16]))
-		if m0|m1 != 0 {
-			if m0 != 0 {
-				return i + bits.TrailingZeros64(m0)>>3
-			}
-			return i + 8 + bits.TrailingZeros64(m1)>>3
-		}
-	}
-	if i+8 <= len(b) {
-		if m := specialLanes(binary.LittleEndian.Uint64(b[i:])); m != 0 {
-			return i + bits.TrailingZeros64(m)>>3
-		}
-		i += 8
-	}
-	for ; i < len(b); i++ {
-		if c := b[i]; c == '"' || c == '\\' || c < 0x20 || c >= utf8.RuneSelf {
-			return i
-		}
-	}
-	return i
-}
-
 // Lanes80 holds the high bit of each byte of a word.
 const Lanes80 = lanes80
 

@@ -110,48 +110,41 @@ func FuzzJSONSyntax(f *testing.F) {
 	})
 }
 
-// isPlain is what stringRun stops at: a byte of a string copied as it is.
-func isPlain(c byte) bool { return c >= 0x20 && c < 0x80 && c != '"' && c != '\\' }
+// ends is what PlainRun and TextRun stop at: a byte that ends a run of a
+// string's bytes copied as they are.
+func ends(c byte) bool { return c < 0x20 || c == '"' || c == '\\' }
 
-// firstNot is the index of the first byte of b from i on that is not
-// plain, or len(b).
-func firstNot(b []byte, i int, plain func(byte) bool) int {
-	for ; i < len(b) && plain(b[i]); i++ {
+// plainRun is PlainRun a byte at a time.
+func plainRun(b []byte, i int) (int, bool) {
+	ascii := true
+	for ; i < len(b) && !ends(b[i]); i++ {
+		ascii = ascii && b[i] < utf8.RuneSelf
 	}
-	return i
+	return i, ascii
 }
 
-// TestScannerRuns checks the runs the scanner reads eight or sixteen bytes
-// at a time, for every byte at every place of a block: each stops at the
-// first byte that ends its run.
-func TestScannerRuns(t *testing.T) {
+// TestPlainRun checks the sixteen-bytes-at-a-time scan of PlainRun and the
+// eight-bytes-at-a-time scan of TextRun against a byte-at-a-time one: every
+// byte value at every place of inputs long and short, after ASCII and after
+// a rune past it, from every start before it.
+func TestPlainRun(t *testing.T) {
 	t.Parallel()
-	for n := 0; n < 140; n++ {
-		for c := 0; c < 256; c++ {
-			b := []byte(strings.Repeat("Q", n) + string([]byte{byte(c)}) + strings.Repeat("a", 70))
-			require.Equal(t, firstNot(b, 0, isPlain), jsonscan.StringRun(b, 0), "byte %#x after %d", c, n)
-		}
-	}
-}
-
-// TestStringRun checks the eight-bytes-at-a-time scan of a string's plain
-// bytes against a byte-at-a-time one: every byte value at every place of
-// inputs long and short, from every start before it.
-func TestStringRun(t *testing.T) {
-	t.Parallel()
-	plain := func(b byte) bool { return b >= 0x20 && b < 0x80 && b != '"' && b != '\\' }
-	for n := range 20 {
-		for pos := range n {
-			for c := range 256 {
-				s := []byte(strings.Repeat("k", n))
-				s[pos] = byte(c)
-				for start := 0; start <= pos; start++ {
-					want := n
-					if !plain(byte(c)) {
-						want = pos
-					}
-					if got := jsonscan.StringRun(s, start); got != want {
-						require.Equal(t, want, got, "byte %#x at %d of %d, from %d", c, pos, n, start)
+	for _, fill := range []string{"k", "é"} {
+		for n := range 40 {
+			for pos := range n {
+				for c := range 256 {
+					s := []byte(strings.Repeat(fill, n))
+					s[pos] = byte(c)
+					for start := 0; start <= pos; start++ {
+						want, wantASCII := plainRun(s, start)
+						if got, ascii := jsonscan.PlainRun(s, start); got != want || ascii != wantASCII {
+							require.Equal(t, []any{want, wantASCII}, []any{got, ascii}, "byte %#x at %d of %q, from %d", c, pos, s, start)
+						}
+						if wantASCII {
+							if got, ok := jsonscan.TextRun(s, start); got != want || !ok {
+								require.Equal(t, []any{want, true}, []any{got, ok}, "TextRun: byte %#x at %d of %q, from %d", c, pos, s, start)
+							}
+						}
 					}
 				}
 			}
@@ -159,11 +152,15 @@ func TestStringRun(t *testing.T) {
 	}
 	// A special byte below a byte that a borrow would flag: the lower one
 	// is found.
-	for _, pair := range []string{"\x00\x01", "\x00!", "\x1f ", "\"#", "\\]", "\x80\x7f", "\x00\"", "\"\x00"} {
+	for _, pair := range []string{"\x00\x01", "\x00!", "\x1f ", "\"#", "\\]", "\x00\"", "\"\x00", "\x00\x80", "\x01\xff"} {
 		s := []byte("abcdef" + pair + "xyz")
-		assert.Equal(t, 6, jsonscan.StringRun(s, 0), "%q", pair)
+		got, _ := jsonscan.PlainRun(s, 0)
+		assert.Equal(t, 6, got, "%q", pair)
+		got, _ = jsonscan.TextRun(s, 0)
+		assert.Equal(t, 6, got, "%q", pair)
 	}
-	assert.Equal(t, 9, jsonscan.StringRun([]byte("abcdefgh\x00\x00\x00\"\\"), 9), "a run starting on a special byte is empty")
+	got, _ := jsonscan.PlainRun([]byte("abcdefgh\x00\x00\x00\"\\"), 9)
+	assert.Equal(t, 9, got, "a run starting on a special byte is empty")
 }
 
 func TestSplit(t *testing.T) {
