@@ -30,6 +30,10 @@ var (
 	// data or a URL, or a non-text part carrying text. Constructors report it
 	// for an empty payload, which a part cannot carry.
 	ErrInvalidPart = errors.New("toolnexus: invalid part")
+	// ErrInvalidPath reports a name that an fs.FS does not take
+	// ([PartReader.FS]): absolute, outside the file system, or not a
+	// clean slash-separated path. Its message says what to send instead.
+	ErrInvalidPath = errors.New("toolnexus: invalid path")
 	// ErrInvalidBase64 reports data that is not canonical standard base64:
 	// padded, in the standard alphabet, without whitespace or line breaks.
 	ErrInvalidBase64 = b64.ErrInvalid

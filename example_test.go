@@ -204,7 +204,7 @@ func ExamplePartReader() {
 	fmt.Println(err, errors.Is(err, toolnexus.ErrPartTooLarge))
 	// Output:
 	// image (image/png, 82 bytes) <nil>
-	// toolnexus: cannot read: open ../go.mod.png: invalid argument
+	// toolnexus: invalid path: "../go.mod.png" is outside the files this tool reads: send a path inside them, without ".."
 	// toolnexus: part too large: 82 bytes, over the limit of 64 bytes true
 }
 
@@ -513,4 +513,16 @@ func ExampleRequest_WithExpiry() {
 	req := toolnexus.Request{ID: "req-2", Kind: toolnexus.KindApproval, Prompt: "Deploy?"}.WithExpiry(at)
 	fmt.Println(req.ExpiresAt)
 	// Output: 2026-12-01T00:00:00Z
+}
+
+// A result's token estimate is the same in every toolnexus port: what
+// compaction and a budget go by, without a model's tokenizer.
+func ExampleToolResult_EstimatedTokens() {
+	png, err := toolnexus.PartFromFile("testdata/fixture.png")
+	if err != nil {
+		panic(err)
+	}
+	r := toolnexus.Ok("fixture.png (image/png, 82 bytes)", png)
+	fmt.Println(png.EstimatedTokens(), r.EstimatedTokens())
+	// Output: 85 93
 }

@@ -1,7 +1,6 @@
 package toolnexus_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -92,42 +91,4 @@ func ExampleTurn_Answer() {
 	fmt.Println(err)
 	// Output:
 	// toolnexus: answer does not match request: no call of the turn waits on request "req-2"
-}
-
-// storyIn is the input of storyDeploy.
-type storyIn struct {
-	Env string `json:"env"`
-}
-
-// storyDeploy is the README's tool: it asks a person once, then deploys or says
-// why not. Answers.Latest is the answer of a tool that asks once.
-func storyDeploy(_ context.Context, in storyIn, as toolnexus.Answers) toolnexus.ToolResult {
-	ans := as.Latest()
-	switch {
-	case ans == nil: // the first run: park, asking for an approval
-		return toolnexus.Pending(toolnexus.Request{Kind: toolnexus.KindApproval, Prompt: "Deploy to " + in.Env + "?"})
-	case !ans.OK:
-		return toolnexus.Error("deploy to " + in.Env + " " + ans.Reason)
-	}
-	return toolnexus.Ok("deployed to " + in.Env)
-}
-
-// The README's story: a tool that waits for a person, run by a Turn,
-// stored while the person thinks, and answered within DefaultExpiry.
-func Example_story() {
-	ctx := context.Background()
-	tools := map[string]toolnexus.Tool{"deploy": toolnexus.ToolFor(storyDeploy)}
-	turn, _ := toolnexus.RunTurn(ctx, tools, toolnexus.ToolCall{ID: "call_1", Name: "deploy", Arguments: json.RawMessage(`{"env":"prod"}`)})
-	stored, _ := json.Marshal(turn) // a database, a queue, a file
-
-	turn, _ = toolnexus.ParseTurn(stored, 1<<20) // exact keys, a limit, validated
-	w := turn.Waiting()[0]                       // w.CallID, w.Tool, w.Request: put it to the person
-	fmt.Println(w.Tool, "waits:", w.Request.Prompt, w.Request.Expired(time.Now().Add(toolnexus.DefaultExpiry)))
-	turn, _ = turn.Resume(ctx, tools, w.Request.Resolve(nil)) // checked: the id echoes, not expired
-	msg, _ := turn.AnthropicMessage()                         // or OpenAIChatMessages, GeminiContent, …
-	out, _ := json.Marshal(msg)
-	fmt.Println(turn.Complete(), string(out))
-	// Output:
-	// deploy waits: Deploy to prod? true
-	// true {"role":"user","content":[{"type":"tool_result","tool_use_id":"call_1","is_error":false,"content":[{"type":"text","text":"deployed to prod"}]}]}
 }

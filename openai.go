@@ -429,7 +429,7 @@ func (r ToolResult) OpenAIAgentsToolResult(callID, turnID string) (OpenAIAgentsT
 		return OpenAIAgentsToolResult{}, msg.Errorf(ErrPending, "call %s waits on request %s", msg.Quote(callID), msg.Quote(req.ID))
 	}
 	o := OpenAIAgentsToolResult{Type: "agent.session.input.tool_result", CallID: callID, TurnID: turnID, Success: !r.IsError}
-	texts, media := layoutParts(r, DestinationOpenAIAgents.carriesFor(r), func(_ int, p ContentPart) OpenAIAgentsContent {
+	texts, media := layoutParts(r, carriesFor(DestinationOpenAIAgents, r), func(_ int, p ContentPart) OpenAIAgentsContent {
 		if p.URL != "" {
 			return OpenAIAgentsContent{Type: "input_image", ImageURL: p.URL}
 		}

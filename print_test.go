@@ -21,12 +21,15 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/approval"
 	"github.com/toolnexus-go/toolnexus/internal/bridgetest"
 	"github.com/toolnexus-go/toolnexus/internal/claims"
 	"github.com/toolnexus-go/toolnexus/internal/elicitschema"
 	"github.com/toolnexus-go/toolnexus/internal/loopstore"
 	"github.com/toolnexus-go/toolnexus/internal/looptest"
+	"github.com/toolnexus-go/toolnexus/internal/progress"
 	"github.com/toolnexus-go/toolnexus/mcpcall"
+	"github.com/toolnexus-go/toolnexus/park"
 	"github.com/toolnexus-go/toolnexus/requeststate"
 )
 
@@ -237,12 +240,15 @@ const modulePath = "github.com/toolnexus-go/toolnexus"
 // and an entry in leakTypes for each of its exported types.
 var leakPackages = []string{
 	modulePath,
+	modulePath + "/approval",
 	modulePath + "/internal/bridgetest",
 	modulePath + "/internal/claims",
 	modulePath + "/internal/elicitschema",
 	modulePath + "/internal/loopstore",
+	modulePath + "/internal/progress",
 	modulePath + "/internal/looptest",
 	modulePath + "/mcpcall",
+	modulePath + "/park",
 	modulePath + "/requeststate",
 }
 
@@ -275,19 +281,28 @@ var leakTypes = map[reflect.Type]leakSpec{
 	reflect.TypeFor[toolnexus.Tool]():              {},
 	reflect.TypeFor[toolnexus.PartTooLargeError](): {},
 	// The Turn.
-	reflect.TypeFor[toolnexus.Turn]():       {},
-	reflect.TypeFor[toolnexus.ToolCall]():   {payload: []string{"Arguments"}, plain: []string{"ID", "Name"}},
-	reflect.TypeFor[toolnexus.Wait]():       {plain: []string{"CallID", "Tool"}},
-	reflect.TypeFor[toolnexus.TurnRunner](): {plain: []string{"Logger"}},
-	// The gate.
-	reflect.TypeFor[toolnexus.Policy]():      {},
-	reflect.TypeFor[toolnexus.ClaimStore]():  {},
-	reflect.TypeFor[toolnexus.GateOptions](): {payload: []string{"Key"}, plain: []string{"Claims", "Logger"}},
+	reflect.TypeFor[toolnexus.Turn]():     {},
+	reflect.TypeFor[toolnexus.ToolCall](): {payload: []string{"Arguments"}, plain: []string{"ID", "Name", "Parked"}},
+	reflect.TypeFor[toolnexus.Wait]():     {plain: []string{"CallID", "Tool"}},
+	reflect.TypeFor[toolnexus.Waits]():    {},
+	// The kernel, package park: a Call holds the model's arguments; a
+	// Claim holds only digests.
+	reflect.TypeFor[park.Runner]():   {plain: []string{"Logger", "Store", "Repeatable", "Observer"}},
+	reflect.TypeFor[park.Observer](): {},
+	reflect.TypeFor[park.Event]():    {plain: []string{"Kind", "Tool", "CallID", "Park", "Kinds", "Reason"}},
+	reflect.TypeFor[park.Call]():     {payload: []string{"Arguments"}, plain: []string{"ID", "Tool", "Park", "Principal"}},
+	reflect.TypeFor[park.Outcome]():  {plain: []string{"Park"}},
+	reflect.TypeFor[park.Claim]():    {},
+	reflect.TypeFor[park.Store]():    {},
+	// The gate, package approval.
+	reflect.TypeFor[approval.Policy]():  {},
+	reflect.TypeFor[approval.Options](): {payload: []string{"Keys"}, plain: []string{"Name"}},
 	// The internals: a form holds no payload of a call's; the test support
 	// of the bridges holds the options of other entries, and what a test
 	// logs.
 	reflect.TypeFor[elicitschema.Form]():   {},
 	reflect.TypeFor[claims.Memory]():       {},
+	reflect.TypeFor[progress.Func]():       {},
 	reflect.TypeFor[bridgetest.Config]():   {},
 	reflect.TypeFor[bridgetest.Log]():      {},
 	reflect.TypeFor[bridgetest.Gated]():    {},
@@ -301,10 +316,8 @@ var leakTypes = map[reflect.Type]leakSpec{
 		return []any{loopstore.NewMessage(json.RawMessage(`{"role":"user","content":[{"type":"image","data":"`+data+`"}]}`), "user")}
 	}},
 	// Destinations.
-	reflect.TypeFor[toolnexus.Destination]():                {},
-	reflect.TypeFor[toolnexus.UnsupportedReason]():          {},
 	reflect.TypeFor[toolnexus.SizeLimit]():                  {plain: []string{"What"}},
-	reflect.TypeFor[toolnexus.UnsupportedPart]():            {plain: []string{"Part", "Placeholder"}},
+	reflect.TypeFor[toolnexus.UnsupportedPart]():            {plain: []string{"Part", "Reason", "Placeholder"}},
 	reflect.TypeFor[toolnexus.AnthropicToolResultBlock]():   {plain: []string{"Type", "ToolUseID"}},
 	reflect.TypeFor[toolnexus.AnthropicContentBlock]():      {plain: []string{"Type", "Text", "Title"}},
 	reflect.TypeFor[toolnexus.AnthropicSource]():            {payload: []string{"Data"}, urls: []string{"URL"}, plain: []string{"Type", "MediaType"}},
@@ -335,7 +348,7 @@ var leakTypes = map[reflect.Type]leakSpec{
 	reflect.TypeFor[mcpcall.Call]():    {payload: []string{"Arguments", "RequestState", "InputResponses"}, plain: []string{"Tool", "Principal"}},
 	reflect.TypeFor[mcpcall.Client]():  {plain: []string{"Protocol"}},
 	reflect.TypeFor[mcpcall.Error]():   {plain: []string{"Message", "Data", "Err"}},
-	reflect.TypeFor[mcpcall.Options](): {plain: []string{"Logger"}},
+	reflect.TypeFor[mcpcall.Options](): {},
 	reflect.TypeFor[mcpcall.Runner](): {values: func(data string) []any {
 		s, err := requeststate.NewSealer(requeststate.Options{Keys: [][]byte{[]byte(data[:32]), []byte(data[32:64])}})
 		if err != nil {
@@ -348,10 +361,9 @@ var leakTypes = map[reflect.Type]leakSpec{
 		return []any{r}
 	}},
 	// Request states, package requeststate.
-	reflect.TypeFor[requeststate.ClaimStore](): {},
-	reflect.TypeFor[requeststate.Options]():    {payload: []string{"Keys"}, plain: []string{"Audience", "Claims"}},
-	reflect.TypeFor[requeststate.Call]():       {payload: []string{"Arguments"}, plain: []string{"Tool", "Principal"}},
-	reflect.TypeFor[requeststate.State]():      {payload: []string{"Opaque"}},
+	reflect.TypeFor[requeststate.Options](): {payload: []string{"Keys"}, plain: []string{"Audience"}},
+	reflect.TypeFor[requeststate.Call]():    {payload: []string{"Arguments"}, plain: []string{"Tool", "Principal"}},
+	reflect.TypeFor[requeststate.State]():   {payload: []string{"Opaque"}},
 	reflect.TypeFor[requeststate.Sealer](): {values: func(data string) []any {
 		s, err := requeststate.NewSealer(requeststate.Options{Keys: [][]byte{[]byte(data[:32])}})
 		if err != nil {

@@ -8,9 +8,11 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"path"
 	"strings"
 	"sync"
 	"syscall"
+	"unicode/utf8"
 
 	"github.com/toolnexus-go/toolnexus/internal/b64"
 	"github.com/toolnexus-go/toolnexus/internal/jsonscan"
@@ -111,11 +113,57 @@ func PartFromFS(fsys fs.FS, name string) (ContentPart, error) {
 
 // FS reads the file name from fsys as [PartFromFS] does, with pr's limit and
 // MIME type.
+//
+// A name that fs.FS does not take (see [fs.ValidPath]) reports
+// [ErrInvalidPath], which also matches fs.ErrInvalid, with words a model
+// can act on: an absolute path or one that leaves the file system is
+// outside it, and a path with "." or ".." elements, a trailing slash or
+// backslashes is told the name to send instead.
 func (pr PartReader) FS(fsys fs.FS, name string) (ContentPart, error) {
 	if fsys == nil {
 		return ContentPart{}, msg.Errorf(ErrInvalidPart, "nil fs.FS")
 	}
+	if err := checkFSPath(name); err != nil {
+		return ContentPart{}, err
+	}
 	return pr.open(fsys.Open, name)
+}
+
+// checkFSPath reports why name is not a name an fs.FS takes, and what to
+// send instead, or nil when it is one.
+func checkFSPath(name string) error {
+	if fs.ValidPath(name) {
+		return nil
+	}
+	slashed := strings.ReplaceAll(name, `\`, "/")
+	clean := path.Clean(slashed)
+	var why string
+	switch {
+	case strings.HasPrefix(slashed, "/") || len(slashed) >= 2 && slashed[1] == ':':
+		why = "is outside the files this tool reads: send a path relative to them, such as " + msg.Quote(path.Base(clean))
+	case clean == ".." || strings.HasPrefix(clean, "../"):
+		why = "is outside the files this tool reads: send a path inside them, without \"..\""
+	case !utf8.ValidString(name):
+		why = "is not UTF-8"
+	case clean == "." || clean == "":
+		why = "names no file: send the path of a file"
+	case slashed != name:
+		why = "is not slash-separated: send " + msg.Quote(clean)
+	default:
+		why = "is not a clean path: send " + msg.Quote(clean)
+	}
+	return &fsPathError{msg: ErrInvalidPath.Error() + ": " + msg.Quote(name) + " " + why}
+}
+
+// fsPathError is the error of a name an fs.FS does not take: it matches
+// [ErrInvalidPath] and fs.ErrInvalid.
+type fsPathError struct{ msg string }
+
+func (e *fsPathError) Error() string { return e.msg }
+
+// Is reports whether target is ErrInvalidPath or fs.ErrInvalid.
+func (e *fsPathError) Is(target error) bool {
+	return target == ErrInvalidPath || target == fs.ErrInvalid
 }
 
 // open reads the file name, opened with open, into a part.

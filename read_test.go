@@ -342,9 +342,10 @@ func TestPartFromFSErrors(t *testing.T) {
 			`toolnexus: unknown file extension: ".svg" in "notes.svg"; pass its MIME type`},
 		{"missing", fsys, "missing.png", []error{toolnexus.ErrRead, fs.ErrNotExist}, "toolnexus: cannot read: open missing.png: file does not exist"},
 		{"directory", fsys, "folder.png", []error{toolnexus.ErrRead, syscall.EISDIR}, "toolnexus: cannot read: read folder.png: is a directory"},
-		{"path out of the root", os.DirFS("testdata"), "../fixture.png", []error{toolnexus.ErrRead, fs.ErrInvalid},
-			"toolnexus: cannot read: open ../fixture.png: invalid argument"},
-		{"rooted path", fsys, "/fixture.png", []error{toolnexus.ErrRead, fs.ErrNotExist}, "toolnexus: cannot read: open /fixture.png: file does not exist"},
+		{"path out of the root", os.DirFS("testdata"), "../fixture.png", []error{toolnexus.ErrInvalidPath, fs.ErrInvalid},
+			`toolnexus: invalid path: "../fixture.png" is outside the files this tool reads: send a path inside them, without ".."`},
+		{"rooted path", fsys, "/fixture.png", []error{toolnexus.ErrInvalidPath, fs.ErrInvalid},
+			`toolnexus: invalid path: "/fixture.png" is outside the files this tool reads: send a path relative to them, such as "fixture.png"`},
 		{"refused at open", failingFS{}, "locked.png", []error{toolnexus.ErrRead, fs.ErrPermission},
 			"toolnexus: cannot read: open locked.png: permission denied"},
 		{"failing read", failingFS{}, "bad.png", []error{toolnexus.ErrRead, syscall.EIO},
@@ -862,4 +863,35 @@ func TestPartFromFileAllocs(t *testing.T) {
 			assert.LessOrEqual(t, ours, stdlib, "allocations of PartFromFile vs the stdlib way")
 		})
 	}
+}
+
+// TestPartReaderFSPath checks that a name an fs.FS does not take says what
+// was wrong and what to send instead, so that a model can correct its
+// call: a path outside the FS is outside, not a file without extension.
+func TestPartReaderFSPath(t *testing.T) {
+	t.Parallel()
+	fsys := fstest.MapFS{"x.png": {Data: fixturePNGBytes(t)}}
+	for _, tc := range []struct{ name, want string }{
+		{"/etc/passwd", `toolnexus: invalid path: "/etc/passwd" is outside the files this tool reads: send a path relative to them, such as "passwd"`},
+		{"/x.png", `toolnexus: invalid path: "/x.png" is outside the files this tool reads: send a path relative to them, such as "x.png"`},
+		{"../x.png", `toolnexus: invalid path: "../x.png" is outside the files this tool reads: send a path inside them, without ".."`},
+		{"a/../../x.png", `toolnexus: invalid path: "a/../../x.png" is outside the files this tool reads: send a path inside them, without ".."`},
+		{"./x.png", `toolnexus: invalid path: "./x.png" is not a clean path: send "x.png"`},
+		{"a/../x.png", `toolnexus: invalid path: "a/../x.png" is not a clean path: send "x.png"`},
+		{"x.png/", `toolnexus: invalid path: "x.png/" is not a clean path: send "x.png"`},
+		{"", `toolnexus: invalid path: "" names no file: send the path of a file`},
+		{"x\xff.png", `toolnexus: invalid path: "x\xff.png" is not UTF-8`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := toolnexus.PartReader{}.FS(fsys, tc.name)
+			require.Error(t, err)
+			assert.Equal(t, tc.want, err.Error())
+			assert.ErrorIs(t, err, toolnexus.ErrInvalidPath)
+			assert.ErrorIs(t, err, fs.ErrInvalid)
+		})
+	}
+	p, err := toolnexus.PartReader{}.FS(fsys, "x.png")
+	require.NoError(t, err)
+	assert.Equal(t, int64(82), p.Size())
 }

@@ -695,7 +695,6 @@ var wirePayloads = map[reflect.Type][]string{
 	reflect.TypeFor[Wait]():                       nil,
 	reflect.TypeFor[Request]():                    {"Data"},
 	reflect.TypeFor[Answer]():                     {"Data"},
-	reflect.TypeFor[GateOptions]():                {"Key"},
 }
 
 func init() {

@@ -86,6 +86,19 @@ func (r ToolResult) WithMetadata(key string, value any) ToolResult {
 }
 
 // IsPending reports whether r is a suspension, that is whether [PendingOf]
+// EstimatedTokens returns the toolnexus estimate of the tokens r costs a
+// model, the same in every port: a quarter of its Output's length, in
+// UTF-16 code units, rounded down, plus each part's
+// [ContentPart.EstimatedTokens]. It is what compaction and a budget that
+// cannot run a model's tokenizer go by.
+func (r ToolResult) EstimatedTokens() int {
+	n := utf16Len(r.Output) / 4
+	for _, p := range r.Parts {
+		n += p.EstimatedTokens()
+	}
+	return n
+}
+
 // finds a [Request] in it.
 func (r ToolResult) IsPending() bool {
 	_, ok := PendingOf(r)

@@ -497,3 +497,41 @@ func TestToolResultSharedAcrossGoroutines(t *testing.T) {
 	wg.Wait()
 	assert.Equal(t, wantMeta, meta, "the shared metadata map is unchanged")
 }
+
+// TestEstimatedTokens pins the estimate every toolnexus port gives: a
+// media part max(85, floor(decoded bytes / 750)), a text part a quarter of
+// its UTF-16 length, a result its output's quarter plus each part's.
+func TestEstimatedTokens(t *testing.T) {
+	t.Parallel()
+	image := func(n int) toolnexus.ContentPart {
+		p, err := toolnexus.PartFromBytes(make([]byte, n), "image/png")
+		require.NoError(t, err)
+		return p
+	}
+	url, err := toolnexus.PartFromURL("https://example.com/a.png", "image/png")
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		name string
+		part toolnexus.ContentPart
+		want int
+	}{
+		{"the golden 82-byte PNG", fixturePNGPart(t), 85},
+		{"2 MiB", image(2 << 20), 2796},
+		{"750 * 85 bytes", image(750 * 85), 85},
+		{"750 * 86 - 1 bytes", image(750*86 - 1), 85},
+		{"750 * 86 bytes", image(750 * 86), 86},
+		{"by URL", url, 85},
+		{"text of 7 bytes", toolnexus.TextPart("abcdefg"), 1},
+		{"text of 8 bytes", toolnexus.TextPart("abcdefgh"), 2},
+		{"text past ASCII, UTF-16 units", toolnexus.TextPart("日本語です"), 1},
+		{"text with a rune of two UTF-16 units", toolnexus.TextPart("😀😀"), 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			assert.Equal(t, tc.want, tc.part.EstimatedTokens())
+		})
+	}
+	assert.Equal(t, 0, toolnexus.Ok("").EstimatedTokens())
+	assert.Equal(t, 2, toolnexus.Ok("deployed").EstimatedTokens())
+	assert.Equal(t, 7+85+2796, toolnexus.Ok("fixture.png and a screenshot", fixturePNGPart(t), image(2<<20)).EstimatedTokens())
+}

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"reflect"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/toolnexus-go/toolnexus/internal/jsonscan"
@@ -54,13 +56,18 @@ func (v Turn) LogValue() slog.Value { return logWire(v) }
 // for several requests at once). Answers are the answers given to its
 // suspensions so far, earliest first, with which the tool is run again: a
 // tool that asked several requests is run again with each answer as it
-// comes, and asks again for what is still missing.
+// comes, and asks again for what is still missing. Parked names the
+// parking of a call whose Result is a suspension: an id the Runner of
+// package park minted when the call parked, which it claims when the call
+// is resumed, so that one parking is answered once however often the turn
+// is read back and resumed.
 type ToolCall struct {
 	ID        string          `json:"id"`
 	Name      string          `json:"name"`
 	Arguments json.RawMessage `json:"arguments,omitempty"`
 	Result    ToolResult      `json:"result"`
 	Answers   Answers         `json:"answers,omitempty"`
+	Parked    string          `json:"parked,omitempty"`
 }
 
 // String returns v's fields without payload, for %v.
@@ -102,10 +109,39 @@ func requestsOf(r ToolResult) []Request {
 	return reqs
 }
 
+// Waits are the requests a turn waits on, as [Turn.Waiting] lists them.
+// They print and log as each [Wait] does, without the requests' data.
+type Waits []Wait
+
+// String returns the waits as [Wait.String] writes each.
+func (ws Waits) String() string {
+	var w walk
+	return w.wireField(reflect.ValueOf([]Wait(ws)), false, 0)
+}
+
+// GoString returns the waits in Go syntax, each as [Wait.GoString] writes it.
+func (ws Waits) GoString() string {
+	var w walk
+	return "toolnexus.Waits" + w.wireField(reflect.ValueOf([]Wait(ws)), true, 0)
+}
+
+// Format prints the waits for every verb without their requests' Data, as [Waits.String] (%#v: [Waits.GoString]).
+func (ws Waits) Format(f fmt.State, verb rune) { wire.Format(f, verb, ws) }
+
+// LogValue implements [slog.LogValuer]: the waits log as a group, one
+// member a wait by its index, each as [Wait.LogValue] logs it.
+func (ws Waits) LogValue() slog.Value {
+	attrs := make([]slog.Attr, len(ws))
+	for i, w := range ws {
+		attrs[i] = slog.Any(strconv.Itoa(i), w.LogValue())
+	}
+	return slog.GroupValue(attrs...)
+}
+
 // Waiting returns every request the calls of t wait on, in call order. It
 // is empty when t is complete.
-func (t Turn) Waiting() []Wait {
-	var waits []Wait
+func (t Turn) Waiting() Waits {
+	var waits Waits
 	for _, c := range t.Calls {
 		for _, req := range requestsOf(c.Result) {
 			waits = append(waits, Wait{CallID: c.ID, Tool: c.Name, Request: req})
@@ -184,6 +220,38 @@ func (t Turn) WithCall(c ToolCall) (Turn, error) {
 	}
 	t.Calls = slices.Clone(t.Calls)
 	t.Calls[i] = c
+	return t, nil
+}
+
+// NewTurn returns the turn of calls, a model's new calls (ID, Name and
+// Arguments set, in the model's order), before any has run: what the Runner
+// of package park runs. It keeps each call's arguments as json.Marshal
+// writes them (compacted, with <, > and & escaped), so that the turn equals
+// what [ParseTurn] reads back from its JSON; arguments that are not JSON
+// at all (nor UTF-8) are kept as the JSON string of their text (a byte
+// that is not UTF-8 as \ufffd, with GOEXPERIMENT=jsonv2 too), and white
+// space or null as no arguments. Calls that are not a turn (a call without
+// an id or tool name, two calls with one id) report [ErrInvalidTurn]. No
+// calls at all give the zero Turn: the model asked for nothing.
+func NewTurn(calls ...ToolCall) (Turn, error) {
+	if len(calls) == 0 {
+		return Turn{}, nil
+	}
+	t := Turn{Calls: make([]ToolCall, len(calls))}
+	for i, c := range calls {
+		switch trimmed := bytes.Trim(c.Arguments, jsonscan.Space); {
+		case len(trimmed) == 0 || string(trimmed) == "null":
+			c.Arguments = nil
+		case !isJSON(c.Arguments):
+			c.Arguments = marshalString(string(c.Arguments))
+		default:
+			c.Arguments, _ = json.Marshal(c.Arguments) // valid: it cannot fail
+		}
+		t.Calls[i] = c
+	}
+	if err := t.check(); err != nil {
+		return Turn{}, err
+	}
 	return t, nil
 }
 
@@ -401,7 +469,7 @@ func (t Turn) geminiContent(response func(r ToolResult, name, id string) GeminiF
 // ParseTurn decodes data, the JSON of a turn that came from another process
 // or from storage others can write, as [ParseToolResult] decodes a result:
 // keys are matched exactly ("calls", and "id", "name", "arguments",
-// "result", "answers" in each call), input longer than maxBytes is refused
+// "result", "answers", "parked" in each call), input longer than maxBytes is refused
 // with a [*PartTooLargeError] before any of it is decoded (zero or less
 // means no limit), and the turn must pass [Turn.Validate]. A value of the
 // wrong type, or input that is not JSON, reports [ErrInvalidJSON].
@@ -454,6 +522,8 @@ func (d *jsonReader) toolCall() (ToolCall, error) {
 			}
 		case "answers":
 			c.Answers, err = readList(d, "answers", (*jsonReader).answer)
+		case "parked":
+			c.Parked, err = d.str("parked")
 		default:
 			return false, nil
 		}

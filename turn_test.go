@@ -1,8 +1,10 @@
 package toolnexus_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -12,15 +14,15 @@ import (
 	"github.com/toolnexus-go/toolnexus"
 )
 
-// approval is the request the deploy call of parkedTurn waits on.
-var approval = toolnexus.Request{ID: "req-1", Kind: toolnexus.KindApproval, Prompt: "Deploy to prod?"}
+// approvalReq is the request the deploy call of parkedTurn waits on.
+var approvalReq = toolnexus.Request{ID: "req-1", Kind: toolnexus.KindApproval, Prompt: "Deploy to prod?"}
 
 // parkedTurn is a turn of two calls: a screenshot that finished with an
 // image, and a deploy that waits for approval.
 func parkedTurn() toolnexus.Turn {
 	return toolnexus.Turn{Calls: []toolnexus.ToolCall{
 		{ID: "call_1", Name: "screenshot", Arguments: json.RawMessage(`{}`), Result: toolnexus.Ok("shot.png", imagePNG)},
-		{ID: "call_2", Name: "deploy", Arguments: json.RawMessage(`{"env":"prod"}`), Result: toolnexus.Pending(approval)},
+		{ID: "call_2", Name: "deploy", Arguments: json.RawMessage(`{"env":"prod"}`), Result: toolnexus.Pending(approvalReq)},
 	}}
 }
 
@@ -28,7 +30,7 @@ func parkedTurn() toolnexus.Turn {
 func completeTurn(t *testing.T) toolnexus.Turn {
 	t.Helper()
 	tr := parkedTurn()
-	c, err := tr.Answer(approval.Resolve(nil), time.Now())
+	c, err := tr.Answer(approvalReq.Resolve(nil), time.Now())
 	require.NoError(t, err)
 	c.Result = toolnexus.Ok("deployed")
 	tr, err = tr.WithCall(c)
@@ -50,7 +52,7 @@ func TestTurnJSON(t *testing.T) {
 	require.NoError(t, err)
 	for name, tr := range map[string]toolnexus.Turn{"json.Unmarshal": decoded, "ParseTurn": parsed} {
 		assert.Equal(t, parkedJSON, mustJSON(t, tr), name)
-		assert.Equal(t, []toolnexus.Wait{{CallID: "call_2", Tool: "deploy", Request: approval}}, tr.Waiting(), name)
+		assert.Equal(t, toolnexus.Waits{{CallID: "call_2", Tool: "deploy", Request: approvalReq}}, tr.Waiting(), name)
 		assert.False(t, tr.Complete(), name)
 	}
 	assert.Equal(t, decoded, parsed)
@@ -143,7 +145,7 @@ func TestTurnValidate(t *testing.T) {
 func TestTurnAnswer(t *testing.T) {
 	t.Parallel()
 	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
-	dated := approval.WithExpiry(now)
+	dated := approvalReq.WithExpiry(now)
 	datedTurn := parkedTurn()
 	datedTurn.Calls[1].Result = toolnexus.Pending(dated)
 	tests := []struct {
@@ -153,15 +155,15 @@ func TestTurnAnswer(t *testing.T) {
 		wantErr error
 		msg     string
 	}{
-		{"granted", parkedTurn(), approval.Resolve(map[string]any{"by": "ops"}), nil, ""},
-		{"declined", parkedTurn(), approval.Decline(toolnexus.ReasonDeclined), nil, ""},
+		{"granted", parkedTurn(), approvalReq.Resolve(map[string]any{"by": "ops"}), nil, ""},
+		{"declined", parkedTurn(), approvalReq.Decline(toolnexus.ReasonDeclined), nil, ""},
 		{"before expiry", datedTurn, toolnexus.Answer{ID: "req-1", OK: true}, nil, ""},
 		{"unknown id", parkedTurn(), toolnexus.Answer{ID: "req-9", OK: true}, toolnexus.ErrAnswerMismatch,
 			`toolnexus: answer does not match request: no call of the turn waits on request "req-9"`},
 		{"no id", parkedTurn(), toolnexus.Answer{OK: true}, toolnexus.ErrAnswerMismatch,
 			`toolnexus: answer does not match request: no call of the turn waits on request ""`},
-		{"finished call", completeTurn(t), approval.Resolve(nil), toolnexus.ErrAnswerMismatch, ""},
-		{"expired", datedTurn, approval.Resolve(nil), toolnexus.ErrExpired,
+		{"finished call", completeTurn(t), approvalReq.Resolve(nil), toolnexus.ErrAnswerMismatch, ""},
+		{"expired", datedTurn, approvalReq.Resolve(nil), toolnexus.ErrExpired,
 			`toolnexus: request expired: request "req-1" expired at 2026-12-01T00:00:00Z`},
 	}
 	for _, tt := range tests {
@@ -194,20 +196,20 @@ func TestTurnResume(t *testing.T) {
 	assertErr(t, err, toolnexus.ErrIncompleteTurn, `toolnexus: turn not complete: call "call_2" waits on request "req-1"`)
 
 	// A second answer to the same request replaces the first.
-	c, err := tr.Answer(approval.Decline(toolnexus.ReasonDeclined), time.Now())
+	c, err := tr.Answer(approvalReq.Decline(toolnexus.ReasonDeclined), time.Now())
 	require.NoError(t, err)
 	c.Result = toolnexus.Pending(toolnexus.Request{ID: "req-2", Kind: toolnexus.KindInput, Prompt: "Why?"})
 	again, err := tr.WithCall(c)
 	require.NoError(t, err)
 	assert.Equal(t, parkedJSON, mustJSON(t, tr), "WithCall does not change the turn")
-	assert.Equal(t, []toolnexus.Wait{{CallID: "call_2", Tool: "deploy",
+	assert.Equal(t, toolnexus.Waits{{CallID: "call_2", Tool: "deploy",
 		Request: toolnexus.Request{ID: "req-2", Kind: toolnexus.KindInput, Prompt: "Why?"}}}, again.Waiting())
-	_, err = again.Answer(approval.Resolve(nil), time.Now())
+	_, err = again.Answer(approvalReq.Resolve(nil), time.Now())
 	assertErr(t, err, toolnexus.ErrAnswerMismatch, "")
 
 	c, err = again.Answer(toolnexus.Answer{ID: "req-2", OK: true, Data: map[string]any{"answer": "audit"}}, time.Now())
 	require.NoError(t, err)
-	assert.Equal(t, toolnexus.Answers{approval.Decline(toolnexus.ReasonDeclined),
+	assert.Equal(t, toolnexus.Answers{approvalReq.Decline(toolnexus.ReasonDeclined),
 		{ID: "req-2", OK: true, Data: map[string]any{"answer": "audit"}}}, c.Answers, "answers so far, earliest first")
 	c.Result = toolnexus.Ok("deployed")
 	done, err := again.WithCall(c)
@@ -318,7 +320,7 @@ func TestTurnSeveralRequests(t *testing.T) {
 	login := toolnexus.Request{ID: "req-a", Kind: toolnexus.KindAuthorization, Prompt: "Log in", URL: "https://example.com/login"}
 	deploy := func(answers toolnexus.Answers) toolnexus.ToolResult {
 		var missing []toolnexus.Request
-		for _, req := range []toolnexus.Request{login, approval} {
+		for _, req := range []toolnexus.Request{login, approvalReq} {
 			if _, ok := answers.Get(req.ID); !ok {
 				missing = append(missing, req)
 			}
@@ -336,20 +338,20 @@ func TestTurnSeveralRequests(t *testing.T) {
 	require.NoError(t, err)
 	tr, err = toolnexus.ParseTurn(stored, 0)
 	require.NoError(t, err)
-	assert.Equal(t, []toolnexus.Wait{{CallID: "call_2", Tool: "deploy", Request: login}, {CallID: "call_2", Tool: "deploy", Request: approval}}, tr.Waiting())
+	assert.Equal(t, toolnexus.Waits{{CallID: "call_2", Tool: "deploy", Request: login}, {CallID: "call_2", Tool: "deploy", Request: approvalReq}}, tr.Waiting())
 
-	c, err := tr.Answer(approval.Resolve(nil), time.Now())
+	c, err := tr.Answer(approvalReq.Resolve(nil), time.Now())
 	require.NoError(t, err)
 	c.Result = deploy(c.Answers)
 	tr, err = tr.WithCall(c)
 	require.NoError(t, err)
-	assert.Equal(t, []toolnexus.Wait{{CallID: "call_2", Tool: "deploy", Request: login}}, tr.Waiting())
+	assert.Equal(t, toolnexus.Waits{{CallID: "call_2", Tool: "deploy", Request: login}}, tr.Waiting())
 	_, err = tr.OpenAIResponsesInput()
 	assertErr(t, err, toolnexus.ErrIncompleteTurn, `toolnexus: turn not complete: call "call_2" waits on request "req-a"`)
 
 	c, err = tr.Answer(login.Resolve(nil), time.Now())
 	require.NoError(t, err)
-	assert.Equal(t, toolnexus.Answers{approval.Resolve(nil), login.Resolve(nil)}, c.Answers)
+	assert.Equal(t, toolnexus.Answers{approvalReq.Resolve(nil), login.Resolve(nil)}, c.Answers)
 	c.Result = deploy(c.Answers)
 	tr, err = tr.WithCall(c)
 	require.NoError(t, err)
@@ -391,7 +393,7 @@ func TestTurnOneWaitPerRequest(t *testing.T) {
 	confirm := toolnexus.Request{ID: "confirm", Kind: toolnexus.KindApproval, Prompt: "Sure?"}
 	two := toolnexus.Turn{Calls: []toolnexus.ToolCall{
 		{ID: "call_1", Name: "rm", Arguments: json.RawMessage(`{"path":"a"}`), Result: toolnexus.Pending(confirm)},
-		{ID: "call_2", Name: "rm", Arguments: json.RawMessage(`{"path":"b"}`), Result: toolnexus.PendingAll(approval, confirm)},
+		{ID: "call_2", Name: "rm", Arguments: json.RawMessage(`{"path":"b"}`), Result: toolnexus.PendingAll(approvalReq, confirm)},
 	}}
 	const msg = `toolnexus: invalid turn: calls "call_1" and "call_2" both wait on request "confirm": an answer could not tell them apart`
 	assertErr(t, two.Validate(), toolnexus.ErrInvalidTurn, msg)
@@ -403,13 +405,13 @@ func TestTurnOneWaitPerRequest(t *testing.T) {
 	// A turn that is valid cannot be made ambiguous by WithCall.
 	tr := parkedTurn()
 	c := tr.Calls[0]
-	c.Result = toolnexus.Pending(approval)
+	c.Result = toolnexus.Pending(approvalReq)
 	_, err = tr.WithCall(c)
 	assertErr(t, err, toolnexus.ErrInvalidTurn, `toolnexus: invalid turn: calls "call_1" and "call_2" both wait on request "req-1": an answer could not tell them apart`)
 
 	// One call may ask again what it asked before.
 	c = tr.Calls[1]
-	c.Result = toolnexus.Pending(approval)
+	c.Result = toolnexus.Pending(approvalReq)
 	_, err = tr.WithCall(c)
 	require.NoError(t, err)
 }
@@ -444,4 +446,71 @@ func TestTurnWithCallArguments(t *testing.T) {
 	c.Arguments = nil // {} and none are one call
 	_, err := tr.WithCall(c)
 	assert.NoError(t, err)
+}
+
+func TestNewTurn(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, args, stored string
+	}{
+		{"an object", ` {"a": 1} `, `{"a":1}`},
+		{"escaped as json.Marshal escapes", `{"a":"<&>"}`, `{"a":"\u003c\u0026\u003e"}`},
+		{"none", ``, ``},
+		{"white space", " \n", ``},
+		{"null", ` null `, ``},
+		{"not JSON", `{"env": prod}`, `"{\"env\": prod}"`},
+		{"not UTF-8", "{\"env\":\"\xff\"}", `"{\"env\":\"\ufffd\"}"`},
+		{"an array", `[1]`, `[1]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			tr, err := toolnexus.NewTurn(toolnexus.ToolCall{ID: "1", Name: "t", Arguments: json.RawMessage(tt.args)})
+			require.NoError(t, err)
+			require.Len(t, tr.Calls, 1)
+			assert.Equal(t, tt.stored, string(tr.Calls[0].Arguments))
+			b, err := json.Marshal(tr)
+			require.NoError(t, err)
+			back, err := toolnexus.ParseTurn(b, 0)
+			require.NoError(t, err)
+			assert.Equal(t, tr, back, "the turn equals what is read back from its JSON")
+		})
+	}
+	for _, tt := range []struct {
+		name  string
+		calls []toolnexus.ToolCall
+		err   string
+	}{
+		{"no id", []toolnexus.ToolCall{{Name: "t"}}, `toolnexus: invalid turn: call 0 has no id`},
+		{"two calls, one id", []toolnexus.ToolCall{{ID: "a", Name: "t"}, {ID: "a", Name: "t"}}, `toolnexus: invalid turn: two calls have id "a"`},
+		{"no name", []toolnexus.ToolCall{{ID: "a"}}, `toolnexus: invalid turn: call "a" has no tool name`},
+	} {
+		tr, err := toolnexus.NewTurn(tt.calls...)
+		require.ErrorIs(t, err, toolnexus.ErrInvalidTurn, tt.name)
+		assert.EqualError(t, err, tt.err, tt.name)
+		assert.Equal(t, toolnexus.Turn{}, tr, tt.name)
+	}
+	tr, err := toolnexus.NewTurn()
+	require.NoError(t, err)
+	assert.Equal(t, toolnexus.Turn{}, tr, "no calls: the model asked for nothing")
+}
+
+// TestWaitsLog logs what a turn waits on through both slog handlers and
+// every fmt verb: a sampling request's image is its size, as each Wait
+// logs it.
+func TestWaitsLog(t *testing.T) {
+	t.Parallel()
+	image := secretPayload()[:4096]
+	req := toolnexus.Request{ID: "s", Kind: toolnexus.KindSampling, Prompt: "Describe it",
+		Data: map[string]any{"messages": []any{map[string]any{"role": "user", "content": map[string]any{"type": "image", "mimeType": "image/png", "data": image}}}}}
+	turn := toolnexus.Turn{Calls: []toolnexus.ToolCall{{ID: "call_1", Name: "look", Result: toolnexus.Pending(req)}}}
+	var buf bytes.Buffer
+	slog.New(slog.NewJSONHandler(&buf, nil)).Info("waiting", "waits", turn.Waiting())
+	slog.New(slog.NewTextHandler(&buf, nil)).Info("waiting", "waits", turn.Waiting())
+	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q"} {
+		fmt.Fprintf(&buf, verb+"\n", turn.Waiting())
+	}
+	out := buf.String()
+	assert.NotContains(t, out, image[:64])
+	assert.Contains(t, out, `"waits":{"0":{"callId":"call_1","tool":"look","request":{"id":"s","kind":"sampling","prompt":"Describe it","data":"map[string]interface {}(len 1)"}}}`)
 }

@@ -1,49 +1,45 @@
 package toolnexus
 
-// Destination names where a result is sent: a provider's API, through the
-// method of [ToolResult] that converts to it, or MCP.
-type Destination string
-
-// The destinations the converters of [ToolResult] write for.
+// The destinations the converters of [ToolResult] write for, by the name
+// [ToolResult.Unsupported] takes: a provider's API, through the method of
+// ToolResult that converts to it, or MCP.
 const (
-	DestinationAnthropic       Destination = "anthropic"        // [ToolResult.AnthropicToolResult]
-	DestinationOpenAIChat      Destination = "openai-chat"      // [ToolResult.OpenAIChatMessages]
-	DestinationOpenAIResponses Destination = "openai-responses" // [ToolResult.OpenAIResponsesOutput]
-	DestinationGemini          Destination = "gemini"           // [ToolResult.GeminiFunctionResponse]
-	DestinationVertex          Destination = "vertex"           // [ToolResult.VertexFunctionResponse]
-	DestinationMCP             Destination = "mcp"              // [ToolResult.MCPCallToolResult]
-	DestinationOpenAIAgents    Destination = "openai-agents"    // [ToolResult.OpenAIAgentsToolResult]
+	DestinationAnthropic       = "anthropic"        // [ToolResult.AnthropicToolResult]
+	DestinationOpenAIChat      = "openai-chat"      // [ToolResult.OpenAIChatMessages]
+	DestinationOpenAIResponses = "openai-responses" // [ToolResult.OpenAIResponsesOutput]
+	DestinationGemini          = "gemini"           // [ToolResult.GeminiFunctionResponse]
+	DestinationVertex          = "vertex"           // [ToolResult.VertexFunctionResponse]
+	DestinationMCP             = "mcp"              // [ToolResult.MCPCallToolResult]
+	DestinationOpenAIAgents    = "openai-agents"    // [ToolResult.OpenAIAgentsToolResult]
 )
 
-// UnsupportedReason says why a destination does not carry a part.
-type UnsupportedReason string
-
-// The reasons a destination does not carry a part.
+// The reasons a destination does not carry a part, as
+// [UnsupportedPart].Reason says them.
 const (
 	// UnsupportedInvalid means the part fails [ContentPart.Validate].
-	UnsupportedInvalid UnsupportedReason = "invalid"
+	UnsupportedInvalid = "invalid"
 	// UnsupportedType means the destination takes no part of this type, as
 	// Anthropic and OpenAI Responses take no audio.
-	UnsupportedType UnsupportedReason = "type"
+	UnsupportedType = "type"
 	// UnsupportedMediaType means the destination takes parts of this type, but
 	// not of this media type.
-	UnsupportedMediaType UnsupportedReason = "mediaType"
+	UnsupportedMediaType = "mediaType"
 	// UnsupportedURL means the destination takes this part as data only, never by
 	// URL, as OpenAI Chat takes a PDF or audio.
-	UnsupportedURL UnsupportedReason = "url"
+	UnsupportedURL = "url"
 	// UnsupportedURLScheme means the destination fetches no URL of this scheme.
-	UnsupportedURLScheme UnsupportedReason = "urlScheme"
+	UnsupportedURLScheme = "urlScheme"
 	// UnsupportedSize means the part is over a size limit of the destination,
 	// the one Limit names.
-	UnsupportedSize UnsupportedReason = "size"
+	UnsupportedSize = "size"
 	// UnsupportedEncoding means the destination takes this text file as text,
 	// and its data is not UTF-8.
-	UnsupportedEncoding UnsupportedReason = "encoding"
+	UnsupportedEncoding = "encoding"
 	// UnsupportedDestination means the destination is not one this package knows.
-	UnsupportedDestination UnsupportedReason = "destination"
+	UnsupportedDestination = "destination"
 	// UnsupportedFailed means the destination takes no part in a failed
 	// result, only its text, as OpenAI Agents takes an error message.
-	UnsupportedFailed UnsupportedReason = "failed"
+	UnsupportedFailed = "failed"
 )
 
 // SizeLimit is a size limit of a destination: Bytes bytes of the part's
@@ -62,11 +58,11 @@ type SizeLimit struct {
 // for [UnsupportedSize], the limit it is over. Placeholder is the text the
 // destination is sent in its place.
 type UnsupportedPart struct {
-	Index       int               `json:"index"`
-	Part        string            `json:"part"`
-	Reason      UnsupportedReason `json:"reason"`
-	Limit       SizeLimit         `json:"limit,omitzero"`
-	Placeholder string            `json:"placeholder"`
+	Index       int       `json:"index"`
+	Part        string    `json:"part"`
+	Reason      string    `json:"reason"`
+	Limit       SizeLimit `json:"limit,omitzero"`
+	Placeholder string    `json:"placeholder"`
 }
 
 // Unsupported returns the parts of r that the destination d would not
@@ -76,8 +72,8 @@ type UnsupportedPart struct {
 // host may ask before converting (to shrink an image and try again, say) as
 // well as after. Text parts are always carried. An unknown destination
 // carries no other part.
-func (r ToolResult) Unsupported(d Destination) []UnsupportedPart {
-	carries := d.carriesFor(r)
+func (r ToolResult) Unsupported(d string) []UnsupportedPart {
+	carries := carriesFor(d, r)
 	var out []UnsupportedPart
 	for i, p := range r.Parts {
 		if p.Type == PartText {
@@ -94,15 +90,15 @@ func (r ToolResult) Unsupported(d Destination) []UnsupportedPart {
 
 // carriesFor returns the decision of d for the parts of r: a destination
 // that takes a failed call's text only carries none of a failed r.
-func (d Destination) carriesFor(r ToolResult) func(ContentPart) carry {
+func carriesFor(d string, r ToolResult) func(ContentPart) carry {
 	if d == DestinationOpenAIAgents && r.IsError {
 		return func(ContentPart) carry { return refusedFor(UnsupportedFailed) }
 	}
-	return d.carries()
+	return carries(d)
 }
 
 // carries returns the decision of d: why it does not carry a valid part.
-func (d Destination) carries() func(ContentPart) carry {
+func carries(d string) func(ContentPart) carry {
 	switch d {
 	case DestinationAnthropic:
 		return anthropicCarries
@@ -125,12 +121,12 @@ func (d Destination) carries() func(ContentPart) carry {
 // carry is whether a destination carries a part, and if not, why; the zero carry
 // carries it.
 type carry struct {
-	reason UnsupportedReason
+	reason string
 	limit  SizeLimit
 }
 
 // refusedFor returns the carry that refuses a part for reason.
-func refusedFor(reason UnsupportedReason) carry { return carry{reason: reason} }
+func refusedFor(reason string) carry { return carry{reason: reason} }
 
 // overLimit returns the carry that refuses a part over limit.
 func overLimit(limit SizeLimit) carry { return carry{reason: UnsupportedSize, limit: limit} }

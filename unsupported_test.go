@@ -15,7 +15,7 @@ import (
 
 // destinations maps the destination names of the shared tests to their
 // Destination.
-var destinations = map[string]toolnexus.Destination{
+var destinations = map[string]string{
 	"anthropic":        toolnexus.DestinationAnthropic,
 	"openai chat":      toolnexus.DestinationOpenAIChat,
 	"openai responses": toolnexus.DestinationOpenAIResponses,
@@ -48,7 +48,7 @@ func TestUnsupported(t *testing.T) {
 	badText := func(reason string) string {
 		return `{"index":5,"part":"file (text/plain, 1 bytes)","reason":"` + reason + `","placeholder":"[unsupported file part (text/plain, 1 bytes)]"}`
 	}
-	want := map[toolnexus.Destination]string{
+	want := map[string]string{
 		toolnexus.DestinationAnthropic: `[` + wav("type") + `,` + s3("urlScheme") + `,` + badText("encoding") + `,` + bmp + `,` + invalid + `]`,
 		toolnexus.DestinationOpenAIChat: `[` + s3("urlScheme") +
 			`,{"index":4,"part":"file (application/pdf, url)","reason":"url","placeholder":"[unsupported file part (application/pdf, url https://example.com/report.pdf)]"},` +
@@ -86,7 +86,7 @@ func TestUnsupportedSizeLimits(t *testing.T) {
 	big := strings.Repeat("A", 133_333_336) // 100_000_002 bytes decoded
 	tests := []struct {
 		name  string
-		d     toolnexus.Destination
+		d     string
 		part  toolnexus.ContentPart
 		limit toolnexus.SizeLimit
 	}{

@@ -66,6 +66,11 @@ func (c Client) multiRound() bool {
 // itself, round after round, and never returns an input_required result.
 // Set it for a client on a protocol older than [MultiRoundTrip], whose
 // session takes requests from the server; leave it nil otherwise.
+//
+// Progress, when set, gets the progress the tool reports
+// (toolnexus.ReportProgress), rate-limited by the park.Runner: a bridge
+// sets it to send notifications/progress when the client's request
+// carried a progressToken.
 type Call struct {
 	Tool           string
 	Arguments      json.RawMessage
@@ -75,6 +80,7 @@ type Call struct {
 	Authenticated  bool
 	Client         Client
 	Ask            func(ctx context.Context, id string, r toolnexus.MCPInputRequest) (json.RawMessage, error)
+	Progress       func(done, total float64, message string)
 }
 
 // String returns c's fields, its arguments, state and input responses as

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -17,6 +16,7 @@ import (
 	"github.com/toolnexus-go/toolnexus"
 	"github.com/toolnexus-go/toolnexus/internal/jsonscan"
 	"github.com/toolnexus-go/toolnexus/internal/msg"
+	"github.com/toolnexus-go/toolnexus/park"
 	"github.com/toolnexus-go/toolnexus/requeststate"
 )
 
@@ -33,8 +33,12 @@ var (
 	// an OAuth token, but names no user: binding its state to no user
 	// would let anyone without a token open it, so the call is refused.
 	ErrNoPrincipal = errors.New("toolnexus: authenticated call without a principal")
+	// ErrReplayed reports the retry of an answered state whose first run
+	// ended in a JSON-RPC error: the retry gets the same error, and the
+	// tool does not run again.
+	ErrReplayed = errors.New("toolnexus: retry of an answered call")
 	// ErrInvalidOptions reports [Options] out of bounds, such as a
-	// negative Expiry, or no Sealer for [NewRunner].
+	// negative RefusalLines, or no Sealer for [NewRunner].
 	ErrInvalidOptions = errors.New("toolnexus: invalid MCP runner options")
 )
 
@@ -43,6 +47,13 @@ var (
 const (
 	invalidStateMessage = "Invalid or expired requestState"
 	invalidStateData    = `{"reason":"invalid_request_state"}`
+)
+
+// The message and data of the JSON-RPC error that the retry of a state
+// whose first run still goes on gets: retry later, and get its result.
+const (
+	runningMessage = "Call still running: retry later"
+	runningData    = `{"reason":"call_in_progress"}`
 )
 
 // maxCallRounds bounds the rounds of one [Runner.Run]: the runs of the
@@ -56,14 +67,14 @@ const DefaultRefusalLines = 10
 
 // Options configures a [Runner]. The zero Options is ready to use.
 type Options struct {
-	// Expiry is how long a Request that a tool asks without ExpiresAt can
-	// be answered; zero means [toolnexus.DefaultExpiry]. A state never
-	// outlives its Sealer's maximum age, whatever its requests say.
-	Expiry time.Duration
-	// Logger gets what a client is never told, such as why a state did
-	// not open and the stack of a tool that panicked; nil means
-	// [slog.Default].
-	Logger *slog.Logger
+	// Park is how the Runner's calls run: the clock, the expiry of a
+	// request asked without ExpiresAt, the logger and the store in which
+	// each answered requestState is claimed, so that it runs its tool once
+	// and its retries get the result of that run. Its zero value is ready
+	// to use, for one process; servers that share states share its Store
+	// too. A state never outlives its Sealer's maximum age, whatever its
+	// requests say.
+	Park park.Runner
 	// RefusalLines is how many lines the refused calls of a client (a
 	// state that does not open, a malformed answer, arguments that repeat
 	// a name) log in a second at most, so that a client cannot fill the
@@ -71,40 +82,34 @@ type Options struct {
 	// the next line logged says how many were left out under
 	// "suppressed".
 	RefusalLines int
-	// Time, when set, returns the current time, as in crypto/tls.Config;
-	// nil means time.Now.
-	Time func() time.Time
 }
 
 // Runner runs MCP tool calls that may suspend, for any MCP server code:
 // the mcpbridge and mcpgobridge modules adapt it to their SDKs. Its
 // [requeststate.Sealer] seals the state a client holds between a
 // suspension and its answers; every server that may receive the retry of
-// a call needs a Runner whose Sealer has the same keys and audience.
+// a call needs a Runner whose Sealer has the same keys and audience, and
+// whose [Options].Park has the same Store.
 //
 // A Runner is safe for concurrent use. Its zero value has no Sealer and
 // answers every call with an internal error.
 type Runner struct {
 	sealer   *requeststate.Sealer
-	expiry   time.Duration
-	logger   *slog.Logger
-	now      func() time.Time
+	park     park.Runner
 	refusals refusalLog
 }
 
 // NewRunner returns a Runner whose calls seal and open their states with
 // sealer, configured by o. It reports [ErrInvalidOptions] for a nil
-// sealer, a negative Expiry or a negative RefusalLines.
+// sealer or a negative RefusalLines.
 func NewRunner(sealer *requeststate.Sealer, o Options) (*Runner, error) {
 	switch {
 	case sealer == nil:
 		return nil, msg.Errorf(ErrInvalidOptions, "no Sealer")
-	case o.Expiry < 0:
-		return nil, msg.Errorf(ErrInvalidOptions, "Expiry %v is negative", o.Expiry)
 	case o.RefusalLines < 0:
 		return nil, msg.Errorf(ErrInvalidOptions, "RefusalLines %d is negative", o.RefusalLines)
 	}
-	r := &Runner{sealer: sealer, expiry: cmp.Or(o.Expiry, toolnexus.DefaultExpiry), logger: o.Logger, now: o.Time}
+	r := &Runner{sealer: sealer, park: o.Park}
 	r.refusals.max = cmp.Or(o.RefusalLines, DefaultRefusalLines)
 	return r, nil
 }
@@ -117,14 +122,17 @@ func NewRunner(sealer *requeststate.Sealer, o Options) (*Runner, error) {
 // nil for the zero Runner.
 func (s *Runner) Sealer() *requeststate.Sealer { return s.sealer }
 
-// Expiry returns how long a request asked without ExpiresAt can be
-// answered: [Options].Expiry, or [toolnexus.DefaultExpiry].
-func (s *Runner) Expiry() time.Duration { return cmp.Or(s.expiry, toolnexus.DefaultExpiry) }
+// Park returns how s's calls run: [Options].Park.
+func (s *Runner) Park() park.Runner { return s.park }
 
-// Now returns the current time by s's clock ([Options].Time).
+// Expiry returns how long a request asked without ExpiresAt can be
+// answered: [Options].Park's Expiry, or [park.DefaultExpiry].
+func (s *Runner) Expiry() time.Duration { return cmp.Or(s.park.Expiry, park.DefaultExpiry) }
+
+// Now returns the current time by s's clock.
 func (s *Runner) Now() time.Time { return s.clock() }
 
-// Logger returns the logger of s: [Options].Logger, or [slog.Default].
+// Logger returns the logger of s: [Options].Park's Logger, or [slog.Default].
 func (s *Runner) Logger() *slog.Logger { return s.log() }
 
 // LogRefusal logs the line of a refused call at level, as s logs those of
@@ -197,8 +205,7 @@ func (s *Runner) refused(ctx context.Context, level slog.Level, msg string, args
 //
 // A retry's requestState is opened first: one that does not open (altered,
 // sealed with a key the Sealer does not hold, for another tool, other
-// arguments or another principal, expired, or already used when the Sealer
-// claims states) is the error -32602 "Invalid or expired requestState" with
+// arguments or another principal, or expired) is the error -32602 "Invalid or expired requestState" with
 // data {"reason":"invalid_request_state"}, its reason logged. Each request the
 // state holds is answered by the input response under its ID, read by
 // [toolnexus.Request.AnswerFromMCP]: a response that is malformed or off the
@@ -207,6 +214,16 @@ func (s *Runner) refused(ctx context.Context, level slog.Level, msg string, args
 // again, with the answers given so far kept in the new state. A first call (no
 // requestState) whose tool asks requests that its inputResponses already
 // answer is answered at once in the same way.
+//
+// A state is answered once, by default: once its responses have been read,
+// it is claimed in the Store of [Options].Park before the tool runs, and
+// the reply is kept with the claim. A client that lost the reply and sends
+// the same state again (with any responses) gets the same reply, the same
+// bytes, and the tool does not run again; one that retries while the first
+// run still goes on gets the error -32603 "Call still running: retry later"
+// with data {"reason":"call_in_progress"}; a reply too large to keep
+// (park.Runner's ResultLimit) makes the retry an invalid state. A claim
+// store that fails is -32603, and the tool does not run.
 //
 // A result that is not a suspension is sent as
 // [toolnexus.ToolResult.MCPCallToolResult] writes it, with resultType
@@ -221,9 +238,9 @@ func (s *Runner) refused(ctx context.Context, level slog.Level, msg string, args
 // Run asks the client each round's requests through it and runs the tool again
 // with the answers, at most ten rounds, instead of returning input_required. A
 // tool that panics is the error -32603 "Internal error", its panic and stack
-// logged; when the Sealer claims states, the state it ran with stays claimed,
-// since the tool may have acted before it panicked, and the same retry is
-// refused as a state already used.
+// logged, and the retries of the state it ran with get the same error,
+// since the tool may have acted before it panicked. A result that fails
+// [toolnexus.ToolResult.Validate] is an error result saying why.
 func (s *Runner) Run(ctx context.Context, c Call, tool toolnexus.Tool) (toolnexus.MCPCallToolResult, error) {
 	if s.sealer == nil {
 		return toolnexus.MCPCallToolResult{}, s.internal(ctx, c, errors.New("toolnexus: the Runner has no Sealer: make it with NewRunner"))
@@ -247,25 +264,52 @@ func (s *Runner) Run(ctx context.Context, c Call, tool toolnexus.Tool) (toolnexu
 		}
 		opened, answers, asked = st, st.Answers(), st.Requests()
 	}
-	responses := c.InputResponses
-	for round := 1; ; round++ {
-		var (
-			missing []toolnexus.Request
-			err     error
-		)
-		answers, missing, responses, err = answerRound(asked, answers, responses)
-		if err != nil {
-			return toolnexus.MCPCallToolResult{}, s.logged(ctx, c, err)
+	answers, missing, responses, err := answerRound(asked, answers, c.InputResponses)
+	if err != nil {
+		// A malformed answer leaves the state to be answered again.
+		return toolnexus.MCPCallToolResult{}, s.logged(ctx, c, err)
+	}
+	if c.RequestState == "" {
+		return s.rounds(ctx, c, call, tool, answers, missing, responses)
+	}
+	claim, held, err := s.park.Claim(ctx, park.Call{
+		Tool: c.Tool, Arguments: c.Arguments, Principal: c.Principal,
+		Park: opened.ID, Until: opened.Until(), ParkedAt: opened.IssuedAt, Answers: answers,
+	})
+	switch {
+	case err != nil:
+		return toolnexus.MCPCallToolResult{}, s.claimFailed(ctx, c, err)
+	case held != nil:
+		return s.replay(ctx, c, held)
+	}
+	res, err := s.rounds(ctx, c, call, tool, answers, missing, responses)
+	if claim != nil {
+		if ferr := claim.Finish(ctx, keptReply(res, err)); ferr != nil {
+			s.log().ErrorContext(ctx, "toolnexus: the reply of an answered MCP call was not kept for its retries", "tool", c.Tool, "err", ferr)
 		}
-		if round == 1 && c.RequestState != "" {
-			// The state is used once its answers have been read: a
-			// malformed one leaves it to be retried.
-			if err := s.sealer.Claim(ctx, opened); err != nil {
-				return toolnexus.MCPCallToolResult{}, s.claimFailed(ctx, c, err)
+	}
+	return res, err
+}
+
+// rounds runs c's tool with answers, round after round, as [Runner.Run]
+// says: missing are the requests of the state left unanswered, and
+// responses the input responses not used yet.
+func (s *Runner) rounds(ctx context.Context, c Call, call requeststate.Call, tool toolnexus.Tool,
+	answers toolnexus.Answers, missing []toolnexus.Request, responses map[string]json.RawMessage) (toolnexus.MCPCallToolResult, error) {
+	for round := 1; ; round++ {
+		if round > 1 {
+			var (
+				asked = missing
+				err   error
+			)
+			answers, missing, responses, err = answerRound(asked, answers, responses)
+			if err != nil {
+				return toolnexus.MCPCallToolResult{}, s.logged(ctx, c, err)
 			}
 		}
 		reqs, r := missing, toolnexus.ToolResult{}
 		if len(missing) == 0 {
+			var err error
 			if r, err = s.run(ctx, c, answers, tool); err != nil {
 				return toolnexus.MCPCallToolResult{}, err
 			}
@@ -282,7 +326,6 @@ func (s *Runner) Run(ctx context.Context, c Call, tool toolnexus.Tool) (toolnexu
 			}
 			return s.complete(c, r), nil
 		}
-		reqs = s.withExpiry(reqs)
 		switch {
 		case round < maxCallRounds && answersAny(reqs, responses):
 			// Answered already: a client may send what it knows it
@@ -290,14 +333,66 @@ func (s *Runner) Run(ctx context.Context, c Call, tool toolnexus.Tool) (toolnexu
 		case c.Ask == nil:
 			return s.suspend(ctx, c, call, reqs, answers)
 		case round < maxCallRounds:
+			var err error
 			if responses, err = s.ask(ctx, c, reqs); err != nil {
 				return toolnexus.MCPCallToolResult{}, err
 			}
 		default:
 			return toolnexus.MCPCallToolResult{}, s.internal(ctx, c, fmt.Errorf("toolnexus: tool %s asked more than %d rounds in one call", msg.Quote(c.Tool), maxCallRounds))
 		}
-		asked = reqs
+		missing = reqs
 	}
+}
+
+// kept is what a Runner keeps of the reply to an answered state, for the
+// retries of that state: the result, or the JSON-RPC error, sent.
+type kept struct {
+	Result *toolnexus.MCPCallToolResult `json:"result,omitempty"`
+	Error  *keptError                   `json:"error,omitempty"`
+}
+
+// keptError is a JSON-RPC error kept for the retries of a state.
+type keptError struct {
+	Code    int             `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data,omitempty"`
+	Reason  string          `json:"reason,omitempty"`
+}
+
+// keptReply returns the JSON kept of the reply res, err to an answered
+// state.
+func keptReply(res toolnexus.MCPCallToolResult, err error) []byte {
+	k := kept{Result: &res}
+	if err != nil {
+		e, ok := err.(*Error)
+		if !ok {
+			e = &Error{Code: CodeInternalError, Message: "Internal error", Err: err}
+		}
+		k = kept{Error: &keptError{Code: e.Code, Message: e.Message, Data: e.Data}}
+		if e.Err != nil {
+			k.Error.Reason = e.Err.Error()
+		}
+	}
+	b, merr := json.Marshal(k)
+	if merr != nil {
+		b, _ = json.Marshal(kept{Error: &keptError{Code: CodeInternalError, Message: "Internal error", Reason: merr.Error()}})
+	}
+	return b
+}
+
+// replay returns the reply kept for the retry of an answered state: the
+// first run's, as it was sent.
+func (s *Runner) replay(ctx context.Context, c Call, held []byte) (toolnexus.MCPCallToolResult, error) {
+	var k kept
+	if err := json.Unmarshal(held, &k); err != nil || k.Result == nil && k.Error == nil {
+		return toolnexus.MCPCallToolResult{}, s.internal(ctx, c, fmt.Errorf("%w: the kept reply of %s does not read", park.ErrStore, msg.Quote(c.Tool)))
+	}
+	s.refused(ctx, slog.LevelInfo, "toolnexus: MCP retry answered with the kept reply", "tool", c.Tool)
+	if k.Error != nil {
+		return toolnexus.MCPCallToolResult{}, &Error{Code: k.Error.Code, Message: k.Error.Message, Data: k.Error.Data,
+			Err: fmt.Errorf("%w: the first run's error: %s", ErrReplayed, k.Error.Reason)}
+	}
+	return *k.Result, nil
 }
 
 // answerRound takes the answers to asked from responses, appending them to
@@ -348,17 +443,14 @@ func answersAny(reqs []toolnexus.Request, responses map[string]json.RawMessage) 
 	return false
 }
 
-// run runs tool with answers, recovering its panic as an internal error.
-func (s *Runner) run(ctx context.Context, c Call, answers toolnexus.Answers, tool toolnexus.Tool) (r toolnexus.ToolResult, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			reason := fmt.Errorf("%w: tool %s: %v", toolnexus.ErrToolPanicked, msg.Quote(c.Tool), p)
-			s.log().ErrorContext(ctx, "toolnexus: MCP tool panicked",
-				"tool", c.Tool, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-			err = &Error{Code: CodeInternalError, Message: "Internal error", Err: reason}
-		}
-	}()
-	return tool(ctx, c.Arguments, answers), nil
+// run runs tool with answers through the Runner's park.Runner, its
+// panic an internal error.
+func (s *Runner) run(ctx context.Context, c Call, answers toolnexus.Answers, tool toolnexus.Tool) (toolnexus.ToolResult, error) {
+	r, err := s.park.Exec(ctx, park.Call{Tool: c.Tool, Arguments: c.Arguments, Answers: answers, Principal: c.Principal, Progress: c.Progress}, tool)
+	if err != nil {
+		return toolnexus.ToolResult{}, &Error{Code: CodeInternalError, Message: "Internal error", Err: err}
+	}
+	return r, nil
 }
 
 // complete returns r as the result of c's call.
@@ -368,19 +460,6 @@ func (s *Runner) complete(c Call, r toolnexus.ToolResult) toolnexus.MCPCallToolR
 		res.ResultType = "complete"
 	}
 	return res
-}
-
-// withExpiry sets the Runner's expiry on those of reqs that have no
-// ExpiresAt and returns reqs. The caller owns reqs: a round's requests
-// are those PendingAllOf or answerRound have just listed.
-func (s *Runner) withExpiry(reqs []toolnexus.Request) []toolnexus.Request {
-	at := s.clock().Add(s.expiry)
-	for i, req := range reqs {
-		if req.ExpiresAt == "" {
-			reqs[i] = req.WithExpiry(at)
-		}
-	}
-	return reqs
 }
 
 // suspend returns the input_required result asking reqs, whose state
@@ -394,6 +473,7 @@ func (s *Runner) suspend(ctx context.Context, c Call, call requeststate.Call, re
 	if err != nil {
 		return toolnexus.MCPCallToolResult{}, s.internal(ctx, c, err)
 	}
+	s.park.Parked(ctx, park.Call{Tool: c.Tool, Principal: c.Principal}, "", toolnexus.PendingAll(reqs...))
 	return toolnexus.MCPCallToolResult{ResultType: "input_required", InputRequests: inputs, RequestState: state}, nil
 }
 
@@ -513,17 +593,21 @@ func mergeElicitation(data string) string {
 // invalidState logs why c's state did not open and returns the error the
 // client gets for it.
 func (s *Runner) invalidState(ctx context.Context, c Call, err error) error {
+	s.park.Refused(ctx, park.Call{Tool: c.Tool, Principal: c.Principal}, err)
 	s.refused(ctx, slog.LevelWarn, "toolnexus: MCP request state refused", "tool", c.Tool, "err", err)
 	return &Error{Code: CodeInvalidParams, Message: invalidStateMessage, Data: json.RawMessage(invalidStateData), Err: err}
 }
 
-// claimFailed returns the error of a state the Sealer could not claim: a
-// replay is a state that does not open, to the client, and logged apart
-// from a forged one (a client that retried after a lost response, a crash
-// or a tool's panic sends a state already used); a claim store that
-// cannot be reached is an internal error, and the call does not run.
+// claimFailed returns the error of a state whose claim was refused: one
+// whose first run still goes on is an error the client can retry later,
+// one whose result was too large to keep an invalid state, and a claim
+// store that cannot be reached an internal error; the tool does not run.
 func (s *Runner) claimFailed(ctx context.Context, c Call, err error) error {
-	if errors.Is(err, requeststate.ErrReplayed) {
+	switch {
+	case errors.Is(err, park.ErrRunning):
+		s.refused(ctx, slog.LevelInfo, "toolnexus: MCP retry while its first run goes on", "tool", c.Tool, "err", err)
+		return &Error{Code: CodeInternalError, Message: runningMessage, Data: json.RawMessage(runningData), Err: err}
+	case errors.Is(err, park.ErrResultTooLarge), errors.Is(err, park.ErrOtherCall):
 		s.refused(ctx, slog.LevelWarn, "toolnexus: MCP request state already used", "tool", c.Tool, "err", err)
 		return &Error{Code: CodeInvalidParams, Message: invalidStateMessage, Data: json.RawMessage(invalidStateData), Err: err}
 	}
@@ -543,17 +627,7 @@ func (s *Runner) logged(ctx context.Context, c Call, err error) error {
 }
 
 // log returns the logger of s.
-func (s *Runner) log() *slog.Logger {
-	if s.logger != nil {
-		return s.logger
-	}
-	return slog.Default()
-}
+func (s *Runner) log() *slog.Logger { return s.park.Log() }
 
 // clock returns the current time by s's clock.
-func (s *Runner) clock() time.Time {
-	if s.now != nil {
-		return s.now()
-	}
-	return time.Now()
-}
+func (s *Runner) clock() time.Time { return s.park.Now() }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/toolnexus-go/toolnexus"
 	"github.com/toolnexus-go/toolnexus/internal/bridgetest"
 	"github.com/toolnexus-go/toolnexus/mcpcall"
+	"github.com/toolnexus-go/toolnexus/park"
 	"github.com/toolnexus-go/toolnexus/requeststate"
 )
 
@@ -52,11 +54,11 @@ func newRunner(t *testing.T, so requeststate.Options, ro mcpcall.Options) (*mcpc
 	sealer, err := requeststate.NewSealer(so)
 	require.NoError(t, err)
 	log := &bridgetest.Log{}
-	if ro.Logger == nil {
-		ro.Logger = log.Logger()
+	if ro.Park.Logger == nil {
+		ro.Park.Logger = log.Logger()
 	}
-	if ro.Time == nil {
-		ro.Time = func() time.Time { return serveNow }
+	if ro.Park.Time == nil {
+		ro.Park.Time = func() time.Time { return serveNow }
 	}
 	r, err := mcpcall.NewRunner(sealer, ro)
 	require.NoError(t, err)
@@ -164,7 +166,7 @@ func TestRunnerRunInvalidState(t *testing.T) {
 			res, err := s.Run(context.Background(), call, nameTool(&runs))
 			require.NoError(t, err)
 
-			other, log := newRunner(t, tc.opts, mcpcall.Options{Time: func() time.Time { return serveNow.Add(tc.at) }})
+			other, log := newRunner(t, tc.opts, mcpcall.Options{Park: park.Runner{Time: func() time.Time { return serveNow.Add(tc.at) }}})
 			c := retry(call, res, map[string]string{"name": acceptAlice})
 			if tc.change != nil {
 				tc.change(&c)
@@ -205,7 +207,7 @@ func flip(state string) string {
 
 func TestRunnerRunSingleUse(t *testing.T) {
 	t.Parallel()
-	s, log := runnerWith(t, requeststate.Options{Claims: requeststate.NewMemoryClaims()})
+	s, log := runnerWith(t, requeststate.Options{})
 	runs := 0
 	call := mcpcall.Call{Tool: "greet", Client: newClient}
 	res, err := s.Run(context.Background(), call, nameTool(&runs))
@@ -217,24 +219,84 @@ func TestRunnerRunSingleUse(t *testing.T) {
 	require.Error(t, err)
 	done, err := s.Run(context.Background(), answer, nameTool(&runs))
 	require.NoError(t, err)
-	assert.Equal(t, `{"content":[{"type":"text","text":"Hello, Alice!"}],"isError":false,"resultType":"complete"}`, wire(t, done))
+	const hello = `{"content":[{"type":"text","text":"Hello, Alice!"}],"isError":false,"resultType":"complete"}`
+	assert.Equal(t, hello, wire(t, done))
 
-	_, err = s.Run(context.Background(), answer, nameTool(&runs))
-	assertInvalidState(t, err, requeststate.ErrReplayed)
+	// By default, a retry of the answered state gets the first run's
+	// result, the same bytes, and the tool does not run again; another
+	// Runner that shares nothing with s is another deployment.
+	for range 3 {
+		again, err := s.Run(context.Background(), answer, nameTool(&runs))
+		require.NoError(t, err)
+		assert.Equal(t, hello, wire(t, again))
+	}
+	assert.Equal(t, 2, runs, "the first call, and the answer's one run")
+	assert.Contains(t, log.String(), "kept reply")
+
+	// The same answered state with other responses is the same parking:
+	// it gets the same result.
+	other, err := s.Run(context.Background(), retry(call, res, map[string]string{"name": `{"action":"accept","content":{"answer":"Bob"}}`}), nameTool(&runs))
+	require.NoError(t, err)
+	assert.Equal(t, hello, wire(t, other))
 	assert.Equal(t, 2, runs)
-	assert.Contains(t, log.String(), "already used")
+}
+
+// TestRunnerRunRetryWhileRunning retries an answered state while its
+// first run still goes on: the retry is told to come back, the tool runs
+// once, and a retry after it ends gets its result.
+func TestRunnerRunRetryWhileRunning(t *testing.T) {
+	t.Parallel()
+	s, _ := runnerWith(t, requeststate.Options{})
+	started, release := make(chan struct{}), make(chan struct{})
+	var runs atomic.Int32
+	slow := func(_ context.Context, _ json.RawMessage, answers toolnexus.Answers) toolnexus.ToolResult {
+		if len(answers) == 0 {
+			return toolnexus.Pending(toolnexus.Request{ID: "go", Kind: toolnexus.KindApproval, Prompt: "Go?"})
+		}
+		runs.Add(1)
+		close(started)
+		<-release
+		return toolnexus.Ok("went")
+	}
+	call := mcpcall.Call{Tool: "slow", Client: newClient}
+	res, err := s.Run(context.Background(), call, slow)
+	require.NoError(t, err)
+	answer := retry(call, res, map[string]string{"go": `{"action":"accept"}`})
+	done := make(chan error, 1)
+	go func() {
+		_, err := s.Run(context.Background(), answer, slow)
+		done <- err
+	}()
+	<-started
+	_, err = s.Run(context.Background(), answer, slow)
+	var e *mcpcall.Error
+	require.ErrorAs(t, err, &e)
+	assert.Equal(t, -32603, e.Code)
+	assert.Equal(t, "Call still running: retry later", e.Message)
+	assert.JSONEq(t, `{"reason":"call_in_progress"}`, string(e.Data))
+	assert.ErrorIs(t, err, park.ErrRunning)
+	close(release)
+	require.NoError(t, <-done)
+	again, err := s.Run(context.Background(), answer, slow)
+	require.NoError(t, err)
+	assert.Equal(t, `{"content":[{"type":"text","text":"went"}],"isError":false,"resultType":"complete"}`, wire(t, again))
+	assert.Equal(t, int32(1), runs.Load())
 }
 
 // downClaims is a claim store that cannot be reached.
 type downClaims struct{}
 
-func (downClaims) Claim(context.Context, string, time.Time) (bool, error) {
-	return false, errors.New("connection refused")
+func (downClaims) Claim(context.Context, string, []byte, time.Time) ([]byte, error) {
+	return nil, errors.New("connection refused")
+}
+
+func (downClaims) Finish(context.Context, string, []byte, time.Time) error {
+	return errors.New("connection refused")
 }
 
 func TestRunnerRunClaimStoreDown(t *testing.T) {
 	t.Parallel()
-	s, log := runnerWith(t, requeststate.Options{Claims: downClaims{}})
+	s, log := newRunner(t, requeststate.Options{}, mcpcall.Options{Park: park.Runner{Store: downClaims{}}})
 	runs := 0
 	call := mcpcall.Call{Tool: "greet", Client: newClient}
 	res, err := s.Run(context.Background(), call, nameTool(&runs))
@@ -245,8 +307,8 @@ func TestRunnerRunClaimStoreDown(t *testing.T) {
 	assert.Equal(t, -32603, e.Code)
 	assert.Equal(t, "Internal error", e.Message)
 	assert.Nil(t, e.Data)
-	assert.ErrorIs(t, err, requeststate.ErrClaimStore)
-	assert.Equal(t, 1, runs, "the tool ran unchecked")
+	assert.ErrorIs(t, err, park.ErrStore)
+	assert.Equal(t, 1, runs, "the tool did not run unchecked")
 	assert.Contains(t, log.String(), "connection refused")
 }
 
@@ -586,7 +648,7 @@ func TestRunnerRunAsk(t *testing.T) {
 	t.Parallel()
 	// A client on an older protocol is asked through its session, round
 	// after round, within one call.
-	s, _ := runnerWith(t, requeststate.Options{Claims: requeststate.NewMemoryClaims()})
+	s, _ := runnerWith(t, requeststate.Options{})
 	var (
 		seen  toolnexus.Answers
 		asked []string
@@ -665,7 +727,7 @@ func TestRunnerRunPanic(t *testing.T) {
 	assert.Equal(t, "Internal error", e.Message)
 	assert.Nil(t, e.Data)
 	assert.ErrorIs(t, err, toolnexus.ErrToolPanicked)
-	assert.Equal(t, `toolnexus: MCP error -32603: Internal error: tool panicked: tool "t": boom`, err.Error())
+	assert.Equal(t, `toolnexus: MCP error -32603: Internal error: tool panicked: "t": boom`, err.Error())
 	assert.Contains(t, log.String(), "panic=boom")
 	assert.Contains(t, log.String(), "runner_test.go")
 }
@@ -682,7 +744,7 @@ func TestRunnerExpiry(t *testing.T) {
 		want   time.Duration
 	}{
 		{"a minute", requeststate.Options{}, time.Minute, time.Minute},
-		{"the default", requeststate.Options{}, 0, toolnexus.DefaultExpiry},
+		{"the default", requeststate.Options{}, 0, park.DefaultExpiry},
 		{"an hour", requeststate.Options{}, time.Hour, time.Hour},
 		{"past the maximum age", requeststate.Options{MaxAge: 2 * time.Hour}, 3 * time.Hour, 2 * time.Hour},
 	} {
@@ -691,7 +753,7 @@ func TestRunnerExpiry(t *testing.T) {
 			var mu sync.Mutex
 			now := serveNow
 			clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-			s, _ := newRunner(t, tc.so, mcpcall.Options{Expiry: tc.expiry, Time: clock})
+			s, _ := newRunner(t, tc.so, mcpcall.Options{Park: park.Runner{Expiry: tc.expiry, Time: clock}})
 			call := mcpcall.Call{Tool: "greet", Client: newClient}
 			res, err := s.Run(context.Background(), call, nameTool(nil))
 			require.NoError(t, err)
@@ -717,21 +779,30 @@ func TestRunnerExpiry(t *testing.T) {
 func TestRunnerRunBrokenSuspension(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
-		name string
-		r    toolnexus.ToolResult
-		want string
+		name    string
+		r       toolnexus.ToolResult
+		want    string
+		invalid bool // the result fails Validate
 	}{
-		{"no prompt", toolnexus.Pending(toolnexus.Request{ID: "q", Kind: toolnexus.KindInput}), `request "q" has no prompt`},
+		{"no prompt", toolnexus.Pending(toolnexus.Request{ID: "q", Kind: toolnexus.KindInput}), `request \"q\" has no prompt`, true},
 		{"an ID twice", toolnexus.PendingAll(
 			toolnexus.Request{ID: "q", Kind: toolnexus.KindApproval, Prompt: "Go?"},
-			toolnexus.Request{ID: "q", Kind: toolnexus.KindApproval, Prompt: "Really?"}), `asks two requests with the ID "q"`},
-		{"sampling without messages", toolnexus.Pending(toolnexus.Request{ID: "s", Kind: toolnexus.KindSampling, Prompt: "Hi"}), `request "s"`},
+			toolnexus.Request{ID: "q", Kind: toolnexus.KindApproval, Prompt: "Really?"}), `returned an invalid result`, true},
+		{"sampling without messages", toolnexus.Pending(toolnexus.Request{ID: "s", Kind: toolnexus.KindSampling, Prompt: "Hi"}), `request "s"`, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			s, log := runnerWith(t, requeststate.Options{})
-			_, err := s.Run(context.Background(), mcpcall.Call{Tool: "t", Client: newClient},
+			res, err := s.Run(context.Background(), mcpcall.Call{Tool: "t", Client: newClient},
 				func(context.Context, json.RawMessage, toolnexus.Answers) toolnexus.ToolResult { return tc.r })
+			if tc.invalid {
+				// The model reads why, as on every carrier.
+				require.NoError(t, err)
+				assert.True(t, res.IsError)
+				assert.Contains(t, wire(t, res), tc.want)
+				assert.Contains(t, log.String(), "tool returned an invalid result")
+				return
+			}
 			var e *mcpcall.Error
 			require.ErrorAs(t, err, &e)
 			assert.Equal(t, -32603, e.Code)
@@ -768,7 +839,6 @@ func TestNewRunner(t *testing.T) {
 		wantMsg string
 	}{
 		{"no sealer", nil, mcpcall.Options{}, "toolnexus: invalid MCP runner options: no Sealer"},
-		{"negative expiry", sealer, mcpcall.Options{Expiry: -time.Second}, "toolnexus: invalid MCP runner options: Expiry -1s is negative"},
 		{"negative refusal lines", sealer, mcpcall.Options{RefusalLines: -1}, "toolnexus: invalid MCP runner options: RefusalLines -1 is negative"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -857,8 +927,8 @@ func TestRunnerThrottlesRefusals(t *testing.T) {
 	t.Parallel()
 	var mu sync.Mutex
 	now := serveNow
-	s, log := newRunner(t, requeststate.Options{Claims: requeststate.NewMemoryClaims()},
-		mcpcall.Options{Time: func() time.Time { mu.Lock(); defer mu.Unlock(); return now }})
+	s, log := newRunner(t, requeststate.Options{},
+		mcpcall.Options{Park: park.Runner{Time: func() time.Time { mu.Lock(); defer mu.Unlock(); return now }}})
 	forged := mcpcall.Call{Tool: "name", RequestState: "tn1.forged", Client: newClient}
 	for range 25 {
 		_, err := s.Run(context.Background(), forged, nameTool(nil))
@@ -876,14 +946,10 @@ func TestRunnerThrottlesRefusals(t *testing.T) {
 	_, err = s.Run(context.Background(), again, nameTool(nil))
 	require.NoError(t, err)
 	_, err = s.Run(context.Background(), again, nameTool(nil))
-	var e *mcpcall.Error
-	require.ErrorAs(t, err, &e)
-	assert.Equal(t, mcpcall.CodeInvalidParams, e.Code)
-	assert.Equal(t, "Invalid or expired requestState", e.Message)
-	assert.ErrorIs(t, err, requeststate.ErrReplayed)
+	require.NoError(t, err, "a retry gets the first run's result")
 	lines := strings.Split(strings.TrimSpace(log.String()), "\n")
 	last := lines[len(lines)-1]
-	assert.Contains(t, last, `level=WARN msg="toolnexus: MCP request state already used" tool=name err="toolnexus: request state already used: state `)
+	assert.Contains(t, last, `level=INFO msg="toolnexus: MCP retry answered with the kept reply" tool=name`)
 	assert.Contains(t, last, "suppressed=15")
 	assert.Equal(t, mcpcall.DefaultRefusalLines+1, len(lines))
 }
@@ -909,10 +975,10 @@ func TestRunnerRunAuthenticatedWithoutPrincipal(t *testing.T) {
 
 // TestRunnerPanicKeepsClaim runs a tool that panics once it has its
 // answer: the call is -32603, and its state stays claimed, so the same
-// retry is refused as a state already used, logged apart from a forged one.
+// retry gets the same error, and the tool does not run again.
 func TestRunnerPanicKeepsClaim(t *testing.T) {
 	t.Parallel()
-	s, log := runnerWith(t, requeststate.Options{Claims: requeststate.NewMemoryClaims()})
+	s, log := runnerWith(t, requeststate.Options{})
 	runs := 0
 	tool := func(ctx context.Context, _ json.RawMessage, as toolnexus.Answers) toolnexus.ToolResult {
 		if len(as) > 0 {
@@ -932,16 +998,17 @@ func TestRunnerPanicKeepsClaim(t *testing.T) {
 	assert.ErrorIs(t, err, toolnexus.ErrToolPanicked)
 	_, err = s.Run(context.Background(), again, tool)
 	require.ErrorAs(t, err, &e)
-	assert.Equal(t, mcpcall.CodeInvalidParams, e.Code)
-	assert.ErrorIs(t, err, requeststate.ErrReplayed)
+	assert.Equal(t, mcpcall.CodeInternalError, e.Code)
+	assert.Equal(t, "Internal error", e.Message)
+	assert.ErrorIs(t, err, mcpcall.ErrReplayed)
 	assert.Equal(t, 1, runs, "the tool ran once")
-	assert.Contains(t, log.String(), `msg="toolnexus: MCP request state already used"`)
+	assert.Contains(t, log.String(), `msg="toolnexus: MCP retry answered with the kept reply"`)
 	assert.NotContains(t, log.String(), `msg="toolnexus: MCP request state refused"`)
 }
 
 // TestRunnerRunSelfReferringData runs a tool that suspends on a
-// Request whose Data holds itself: the call is the error -32603, logged,
-// and the server goes on.
+// Request whose Data holds itself: the model reads an error result, the
+// reason is logged, and the server goes on.
 func TestRunnerRunSelfReferringData(t *testing.T) {
 	t.Parallel()
 	s, log := runnerWith(t, requeststate.Options{})
@@ -956,11 +1023,10 @@ func TestRunnerRunSelfReferringData(t *testing.T) {
 					return nil, errors.New("never asked")
 				}
 			}
-			_, err := s.Run(context.Background(), c, tool)
-			var e *mcpcall.Error
-			require.ErrorAs(t, err, &e, "%s %s", client.Protocol, kind)
-			assert.Equal(t, mcpcall.CodeInternalError, e.Code)
-			assert.ErrorIs(t, err, toolnexus.ErrInvalidRequest)
+			res, err := s.Run(context.Background(), c, tool)
+			require.NoError(t, err, "%s %s", client.Protocol, kind)
+			assert.True(t, res.IsError)
+			assert.Contains(t, wire(t, res), "returned an invalid result")
 		}
 	}
 	assert.Contains(t, log.String(), "data nests deeper than 10000 levels, or holds itself")

@@ -1,33 +1,35 @@
-// Package redisclaims is a [requeststate.ClaimStore] over Redis, for servers
-// behind a load balancer that let each request state finish at most once:
-// every instance claims a state in the same Redis, so a state that one
-// instance finished is refused on all. It is a module of its own so that
-// users of toolnexus without Redis never download a Redis client.
+// Package redisclaims is a [park.Store] over Redis, for servers behind a
+// load balancer, or one server across restarts, that answer each parked
+// call once: every instance claims an answered parking in the same Redis
+// and keeps the result of its one run there, so that a retry on any
+// instance gets that result and the tool does not run again. Give it to
+// the park.Runner of every carrier (park.Runner{Store: store}): one store
+// for the MCP bridges, tasks, the Turn, the framework adapters and the
+// approvals of package approval. It is a module of its own so that users
+// of toolnexus without Redis never download a Redis client.
 //
 // Single use is only as durable as the Redis that keeps the claims. Give
 // the claims a Redis, or a database of one, that nothing else fills, with
 // maxmemory-policy noeviction (a Redis that evicts keys forgets live
-// claims, and their states finish again) and the append-only file on
+// claims, and their calls run again) and the append-only file on
 // (appendonly yes, appendfsync everysec or always: a Redis restarted
 // without it has forgotten every claim). FLUSHALL or FLUSHDB forget them
 // all. A replica promoted after a failover may lack the last claims the
 // primary acknowledged, since Redis replicates them after it answers: a
-// state claimed just before a failover may finish once more, unless the
+// call claimed just before a failover may run once more, unless the
 // primary waits for its replicas (WAIT), which this store does not ask.
 // [Store.Check] reads what it can of this from the server at start.
 package redisclaims
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
-	"github.com/toolnexus-go/toolnexus/requeststate"
+	"github.com/toolnexus-go/toolnexus/park"
 )
 
 // DefaultPrefix is the prefix of the keys of a Store when
@@ -57,30 +59,31 @@ type Options struct {
 	Prefix string
 }
 
-// Store is a [requeststate.ClaimStore] that keeps each claim as a Redis key,
-// the prefix followed by the state's ID, expiring with its state.
+// Store is a [park.Store] that keeps each record as a Redis key, the
+// prefix followed by the record's key, expiring with its parking.
 //
-// A claim is one command, SET key token NX GET PX ms (Redis 7.0 or newer),
-// with a token drawn for each claim: it sets the key only if it does not
-// exist, and gives back the token it holds. A client that sends the
-// command again, as go-redis does after a read timeout, finds its own
-// token when its first attempt was applied, and the claim is still the
-// first: a stall of Redis is an error or a success, never a replay. Claim
-// sends the command again itself, with the same token, up to three times in
-// all while the client reports a network error. The
-// expiry is sent as a duration, so that the Redis server's clock does not
-// matter. A Store is safe for concurrent use, as its client is.
+// A claim is one command, SET key record NX GET PX ms (Redis 7.0 or newer):
+// it sets the key only if it does not exist, and gives back the record it
+// holds. Each record the park.Runner writes is unique to its claim, so a
+// client that sends the command again, as go-redis does after a read
+// timeout, finds its own record when its first attempt was applied, and
+// the claim is still the first: a stall of Redis is an error or a
+// success, never a replay. Claim and Finish send the command again
+// themselves, up to three times in all while the client reports a network
+// error. The expiry is sent as a duration, so that the Redis server's
+// clock does not matter. A Store is safe for concurrent use, as its client
+// is.
 //
 // A claim is at most once: it is taken before the tool runs, so a call
 // whose claim was applied but whose tool did not finish (the server
-// crashed, or the claim's answer never came back and the call was refused)
-// cannot finish on a retry, which is refused as a state already used.
+// crashed) cannot run on a retry, which is told that the call still runs
+// until its parking expires.
 type Store struct {
 	client redis.Cmdable
 	prefix string
 }
 
-var _ requeststate.ClaimStore = (*Store)(nil)
+var _ park.Store = (*Store)(nil)
 
 // New returns a Store that claims in client's Redis: a *redis.Client, a
 // *redis.ClusterClient, a *redis.Ring or any other [redis.Cmdable]. A nil
@@ -96,35 +99,70 @@ func New(client redis.Cmdable, opts *Options) (*Store, error) {
 	return s, nil
 }
 
-// Claim implements [requeststate.ClaimStore]: it sets the key of id until
-// until, rounded up to the millisecond (at least one), and reports whether
-// the key was not set before, or was set by this claim's own earlier
-// attempt. It reports the client's error, such as a Redis that cannot be
-// reached or a read that timed out on every attempt, wrapped: the caller
-// must refuse the call, and a client may retry it (its claim may have been
-// applied, and the retry then refused as a state already used).
-func (s *Store) Claim(ctx context.Context, id string, until time.Time) (bool, error) {
-	ttl := max(time.Until(until), 1)
-	ttl = (ttl + time.Millisecond - 1).Truncate(time.Millisecond)
-	var b [16]byte
-	rand.Read(b[:]) // never fails
-	token := hex.EncodeToString(b[:])
+// Claim implements [park.Store]: it sets the key of key to rec until
+// until, rounded up to the millisecond (at least one; the zero until sets
+// no expiry), when the key does not exist, and returns what the key held
+// (nil when it did not exist). A record is unique to its claim, so an
+// earlier attempt of this claim that landed is returned as rec itself,
+// which the park.Runner knows as its own. It reports the client's error,
+// such as a Redis that cannot be reached or a read that timed out on every
+// attempt, wrapped: the call is refused. A claim that timed out may still
+// have landed: its parking is then held as running until it expires, and
+// its retries are told so (park.ErrRunning); the tool runs at most once.
+func (s *Store) Claim(ctx context.Context, key string, rec []byte, until time.Time) ([]byte, error) {
+	args := redis.SetArgs{Mode: "NX", Get: true, TTL: ttl(until)}
 	var err error
 	for range claimAttempts {
 		var held string
-		held, err = s.client.SetArgs(ctx, s.prefix+id, token, redis.SetArgs{Mode: "NX", Get: true, TTL: ttl}).Result()
+		held, err = s.client.SetArgs(ctx, s.prefix+key, rec, args).Result()
 		switch {
 		case errors.Is(err, redis.Nil):
-			return true, nil // the key did not exist: this claim set it
+			return nil, nil // the key did not exist: this claim set it
 		case err == nil:
-			return held == token, nil // held by this claim's earlier attempt, or another's
+			return []byte(held), nil // this claim's earlier attempt, or another's
 		}
-		var reply redis.Error
-		if errors.As(err, &reply) || ctx.Err() != nil {
-			break // Redis refused the command, or the caller gave up
+		if !transient(ctx, err) {
+			break
 		}
 	}
-	return false, fmt.Errorf("redisclaims: cannot claim state %s: %w", id, err)
+	return nil, fmt.Errorf("redisclaims: cannot claim %s: %w", key, err)
+}
+
+// Finish implements [park.Store]: it sets the key of key to rec until
+// until, whatever it held, sending the command again while the client
+// reports an error of the network (the same write, so a retry that lands
+// twice is one).
+func (s *Store) Finish(ctx context.Context, key string, rec []byte, until time.Time) error {
+	args := redis.SetArgs{TTL: ttl(until)}
+	var err error
+	for range claimAttempts {
+		if err = s.client.SetArgs(ctx, s.prefix+key, rec, args).Err(); err == nil {
+			return nil
+		}
+		if !transient(ctx, err) {
+			break
+		}
+	}
+	return fmt.Errorf("redisclaims: cannot keep the result of %s: %w", key, err)
+}
+
+// ttl returns the time to live of a key kept until until: from now,
+// rounded up to the millisecond, at least one; zero (no expiry) for the
+// zero until.
+func ttl(until time.Time) time.Duration {
+	if until.IsZero() {
+		return 0
+	}
+	d := max(time.Until(until), 1)
+	return (d + time.Millisecond - 1).Truncate(time.Millisecond)
+}
+
+// transient reports whether err, the error of a command, may pass if the
+// command is sent again: not a reply of Redis refusing it, and the caller
+// has not given up.
+func transient(ctx context.Context, err error) bool {
+	var reply redis.Error
+	return !errors.As(err, &reply) && ctx.Err() == nil
 }
 
 // claimAttempts is how many times a claim sends its command, with its one

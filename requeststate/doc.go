@@ -4,9 +4,8 @@
 // answers given so far) with AES-256-GCM, bound to its [Call] (the tool, the
 // arguments by their value, the principal), the Sealer's audience and an
 // expiry; the state comes back from a peer, so [Sealer.Open] treats it as
-// hostile. Keys rotate through a ring ([Options].Keys, [KeysFromHex]), and
-// a [ClaimStore] lets each state finish at most once on every server that
-// shares it. The MCP core, package mcpcall, seals its input_required
+// hostile. Keys rotate through a ring ([Options].Keys, [KeysFromHex]); the
+// Runner of package park answers each state once, by its ID. The MCP core, package mcpcall, seals its input_required
 // results with it, and [Expiry] tells a host, without the key, until when
 // a parked call can be answered.
 package requeststate

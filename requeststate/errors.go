@@ -25,10 +25,4 @@ var (
 	// ErrInvalidOptions reports [Options] whose MaxAge or ClockSkew is out
 	// of bounds.
 	ErrInvalidOptions = errors.New("toolnexus: invalid sealer options")
-	// ErrReplayed reports a request state that [Sealer.Claim] has already
-	// claimed: it may finish only once.
-	ErrReplayed = errors.New("toolnexus: request state already used")
-	// ErrClaimStore reports a [ClaimStore] that could not claim a state;
-	// the error also wraps the store's. The call must be refused.
-	ErrClaimStore = errors.New("toolnexus: cannot claim request state")
 )

@@ -17,8 +17,6 @@ func TestSentinels(t *testing.T) {
 		requeststate.ErrShortKey:       "toolnexus: request state key too short",
 		requeststate.ErrInvalidKey:     "toolnexus: invalid request state key",
 		requeststate.ErrInvalidOptions: "toolnexus: invalid sealer options",
-		requeststate.ErrReplayed:       "toolnexus: request state already used",
-		requeststate.ErrClaimStore:     "toolnexus: cannot claim request state",
 	}
 	for err, msg := range sentinels {
 		assert.EqualError(t, err, msg)

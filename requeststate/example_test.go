@@ -1,7 +1,6 @@
 package requeststate_test
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -50,33 +49,4 @@ func ExampleKeysFromHex() {
 	_, err := requeststate.KeysFromHex(strings.Repeat("ab", 32) + ",not-hex")
 	fmt.Println(err)
 	// Output: toolnexus: invalid request state key: key 2 of 2 is not hex
-}
-
-// With a ClaimStore, a state finishes once: the client's replay of a retry
-// that ran is refused.
-func ExampleSealer_Claim() {
-	sealer, err := requeststate.NewSealer(requeststate.Options{
-		Keys:   [][]byte{[]byte("an example key of 32 bytes, at least")},
-		Claims: requeststate.NewMemoryClaims(), // one process; a shared store behind a load balancer
-	})
-	if err != nil {
-		panic(err)
-	}
-	call := requeststate.Call{Tool: "deploy"}
-	ask := toolnexus.Request{ID: "pnd-1", Kind: toolnexus.KindApproval, Prompt: "Deploy?"}
-	state, err := sealer.Seal(call, requeststate.State{Requests: []toolnexus.Request{ask}}, time.Now())
-	if err != nil {
-		panic(err)
-	}
-	for range 2 {
-		st, err := sealer.Open(state, call, time.Now())
-		if err != nil {
-			panic(err)
-		}
-		err = sealer.Claim(context.Background(), st)
-		fmt.Println(err == nil, errors.Is(err, requeststate.ErrReplayed))
-	}
-	// Output:
-	// true false
-	// false true
 }

@@ -7,14 +7,6 @@ import (
 
 // The internals of the package that its external tests need.
 
-// NewMemoryClaimsCapacity returns a memory claim store of capacity claims
-// that reads the time from now, and a function that reports how many
-// claims it holds.
-func NewMemoryClaimsCapacity(now func() time.Time, capacity int) (ClaimStore, func() int) {
-	m := newMemoryClaims(capacity, now)
-	return m, m.Len
-}
-
 // StatePlaintext returns the plaintext and the associated data that s
 // seals for call and st at now, for the benchmark of a bare AES-GCM seal
 // of the same bytes.

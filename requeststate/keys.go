@@ -57,10 +57,6 @@ type Options struct {
 	// may have been issued by another server's, at most
 	// MaxClockSkew; zero means DefaultClockSkew.
 	ClockSkew time.Duration
-	// Claims, when set, lets each state finish at most once: see
-	// [Sealer.Claim]. Nil lets a client retry a state until it expires,
-	// as it may after a lost response.
-	Claims ClaimStore
 }
 
 // String returns o's fields, its keys as their number, for %v.

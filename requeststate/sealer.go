@@ -2,7 +2,6 @@ package requeststate
 
 import (
 	"bytes"
-	"context"
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
@@ -42,7 +41,7 @@ import (
 // expiry in Unix milliseconds (8 bytes, big-endian), the 12-byte random
 // nonce (drawn from crypto/rand by the AEAD as it seals the state, so that
 // no two processes, even clones of one memory, hand out a nonce twice; it
-// names the state for [Sealer.Claim] too),
+// names the state's parking for the Runner of package park too),
 // the encrypted claims and the 16-byte tag. The prefix, key id and expiry
 // are authenticated as associated data; the key id lets Open try one key,
 // and the expiry lets a host read, with [Expiry], until when
@@ -66,7 +65,6 @@ type Sealer struct {
 	audience string
 	maxAge   time.Duration
 	skew     time.Duration
-	claims   ClaimStore
 }
 
 // NewSealer returns a Sealer with o's keys and limits. It reports
@@ -74,7 +72,7 @@ type Sealer struct {
 // for no key or a key given twice, and [ErrInvalidOptions] for a MaxAge or
 // ClockSkew out of bounds.
 func NewSealer(o Options) (*Sealer, error) {
-	s := &Sealer{audience: o.Audience, maxAge: o.MaxAge, skew: o.ClockSkew, claims: o.Claims}
+	s := &Sealer{audience: o.Audience, maxAge: o.MaxAge, skew: o.ClockSkew}
 	if s.maxAge == 0 {
 		s.maxAge = DefaultMaxAge
 	}
@@ -169,7 +167,7 @@ func (st State) LogValue() slog.Value { return wire.Log(st) }
 // [State] that was sealed as the state's bytes, which
 // [Opened.Requests] and [Opened.Answers] build anew at each
 // call: Open builds neither, and costs no more than its checks, and a
-// caller that needs neither (a replay that [Sealer.Claim] refuses) pays
+// caller that needs neither (a replay that the Runner of package park refuses) pays
 // nothing for them. An Opened is a value that never changes, and its
 // copies share its bytes. The zero Opened holds no request and cannot
 // be claimed.
@@ -178,7 +176,7 @@ type Opened struct {
 	IssuedAt time.Time
 	// ExpiresAt is when the state stops opening, to the millisecond.
 	ExpiresAt time.Time
-	// ID identifies the state for [Sealer.Claim]: the URL-safe base64 of
+	// ID identifies the state for the Runner of package park: the URL-safe base64 of
 	// the random nonce it was sealed with, which no other state shares.
 	ID string
 	// rounds holds the requests, then the answers, as appendState wrote
@@ -320,7 +318,7 @@ func (s *Sealer) Seal(call Call, st State, now time.Time) (string, error) {
 // ([toolnexus.ErrInvalidJSON] when the arguments are not JSON,
 // [toolnexus.ErrDuplicateKey] when they repeat a name); and
 // [toolnexus.ErrExpired] for one that has expired. Open does not claim the
-// state: see [Sealer.Claim].
+// state: see the Runner of package park.
 func (s *Sealer) Open(state string, call Call, now time.Time) (Opened, error) {
 	var argsBuf [jsonscan.MaxBinding]byte
 	args, argsErr := jsonscan.AppendBinding(argsBuf[:0], call.Arguments)
@@ -414,40 +412,18 @@ func (s *Sealer) expired(st Opened, now time.Time) error {
 	return msg.Errorf(toolnexus.ErrExpired, "the state expired at %s", st.ExpiresAt.Format(time.RFC3339Nano))
 }
 
-// Claim marks st, which [Sealer.Open] returned, as finished, once
-// for all the servers that share s's [ClaimStore]: call it before running
-// the tool with st's answers, and run the tool only when it succeeds. A
-// second Claim of the same state reports [ErrReplayed]; a store that
-// fails reports [ErrClaimStore], wrapping the store's error, and the call
-// must be refused, never run unchecked. Without a ClaimStore, Claim does
-// nothing: a state may then finish any number of times until it expires.
-//
-// The claim lasts until the state can open on no server: until the expiry
-// its sealer wrote in it, which no server's maximum age extends, plus
-// [MaxClockSkew], the most by which a server's clock may lag. A state
-// is so used at most once: taken before the tool runs, its claim stays when
-// the tool does not finish (the process crashed, or the tool panicked,
-// perhaps after it acted), and the client's retry is refused as a state
-// already used. Each call runs at most once; one may not run at all.
-func (s *Sealer) Claim(ctx context.Context, st Opened) error {
-	if s.claims == nil {
-		return nil
+// Until returns the latest time at which o, which [Sealer.Open]
+// returned, may open on any server that shares its keys: the expiry its
+// sealer wrote in it, which no server's maximum age extends, plus
+// [MaxClockSkew], the most by which a server's clock may lag. The Runner
+// of package park keeps the claim of an answered state until then, so
+// that the state is answered once.
+func (o Opened) Until() time.Time {
+	at := o.ExpiresAt
+	if o.sealedExpiry != 0 {
+		at = time.UnixMilli(o.sealedExpiry).UTC()
 	}
-	if st.ID == "" || st.ExpiresAt.IsZero() {
-		return msg.Errorf(ErrInvalidState, "the state to claim has no ID or no expiry: claim the Opened value that Open returned")
-	}
-	until := st.ExpiresAt
-	if st.sealedExpiry != 0 {
-		until = time.UnixMilli(st.sealedExpiry).UTC()
-	}
-	fresh, err := s.claims.Claim(ctx, st.ID, until.Add(MaxClockSkew))
-	if err != nil {
-		return fmt.Errorf("%w: state %s: %w", ErrClaimStore, st.ID, err)
-	}
-	if !fresh {
-		return msg.Errorf(ErrReplayed, "state %s has already been used", st.ID)
-	}
-	return nil
+	return at.Add(MaxClockSkew)
 }
 
 // Expiry returns the time until which state, sealed by a [Sealer], may be

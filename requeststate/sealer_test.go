@@ -2,10 +2,8 @@ package requeststate_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -387,102 +385,21 @@ func TestExpiry(t *testing.T) {
 	}
 }
 
-// TestSealerClaim claims states sealed now: a ClaimStore keeps a claim
-// until its state expires, by its own clock.
-func TestSealerClaim(t *testing.T) {
+// TestOpenedUntil checks until when a state may open on any server: its
+// sealed expiry, which a shorter maximum age does not shorten for a server
+// with a longer one, plus the clock skew any server may have.
+func TestOpenedUntil(t *testing.T) {
 	t.Parallel()
-	stateNow := time.Now()
-	st := requeststate.State{Requests: []toolnexus.Request{{ID: "pnd-1", Kind: toolnexus.KindApproval, Prompt: "Deploy?"}}}
-	t.Run("once", func(t *testing.T) {
-		t.Parallel()
-		claims := requeststate.NewMemoryClaims()
-		s := newSealer(t, requeststate.Options{Claims: claims})
-		twin := newSealer(t, requeststate.Options{Claims: claims})
-		state := seal(t, s, stagingFor, st, stateNow)
-		opened, err := s.Open(state, stagingFor, stateNow)
-		require.NoError(t, err)
-		require.NoError(t, s.Claim(context.Background(), opened))
-		again, err := twin.Open(state, stagingFor, stateNow)
-		require.NoError(t, err, "a claimed state still opens")
-		err = twin.Claim(context.Background(), again)
-		assertErr(t, err, requeststate.ErrReplayed, "toolnexus: request state already used: state "+opened.ID+" has already been used")
-		require.ErrorIs(t, s.Claim(context.Background(), opened), requeststate.ErrReplayed)
-
-		other, err := s.Open(seal(t, s, stagingFor, st, stateNow), stagingFor, stateNow)
-		require.NoError(t, err)
-		require.NoError(t, twin.Claim(context.Background(), other), "each state is claimed on its own")
-	})
-	t.Run("without a store", func(t *testing.T) {
-		t.Parallel()
-		s := newSealer(t, requeststate.Options{})
-		opened, err := s.Open(seal(t, s, stagingFor, st, stateNow), stagingFor, stateNow)
-		require.NoError(t, err)
-		require.NoError(t, s.Claim(context.Background(), opened))
-		require.NoError(t, s.Claim(context.Background(), opened))
-	})
-	t.Run("a store that fails", func(t *testing.T) {
-		t.Parallel()
-		down := errors.New("connection refused")
-		s := newSealer(t, requeststate.Options{Claims: failingClaims{down}})
-		opened, err := s.Open(seal(t, s, stagingFor, st, stateNow), stagingFor, stateNow)
-		require.NoError(t, err)
-		err = s.Claim(context.Background(), opened)
-		assertErr(t, err, requeststate.ErrClaimStore, "toolnexus: cannot claim request state: state "+opened.ID+": connection refused")
-		require.ErrorIs(t, err, down)
-		require.NotErrorIs(t, err, requeststate.ErrReplayed)
-	})
-	t.Run("an Opened value that Open did not return", func(t *testing.T) {
-		t.Parallel()
-		s := newSealer(t, requeststate.Options{Claims: requeststate.NewMemoryClaims()})
-		err := s.Claim(context.Background(), requeststate.Opened{ID: "made-up"})
-		assertErr(t, err, requeststate.ErrInvalidState,
-			"toolnexus: invalid request state: the state to claim has no ID or no expiry: claim the Opened value that Open returned")
-	})
-	t.Run("the store is told the state's expiry", func(t *testing.T) {
-		t.Parallel()
-		rec := &recordingClaims{}
-		s := newSealer(t, requeststate.Options{Claims: rec, MaxAge: time.Minute})
-		opened, err := s.Open(seal(t, s, stagingFor, st, stateNow), stagingFor, stateNow)
-		require.NoError(t, err)
-		require.NoError(t, s.Claim(context.Background(), opened))
-		until := stateNow.Add(time.Minute).Truncate(time.Millisecond).Add(requeststate.MaxClockSkew)
-		assert.Equal(t, []string{opened.ID + " until " + until.UTC().Format(time.RFC3339Nano)}, rec.calls,
-			"the expiry it was sealed with, and the largest skew a server may have")
-	})
-	t.Run("a claim outlives the state on every server", func(t *testing.T) {
-		t.Parallel()
-		// A state sealed by a server with a longer maximum age opens on one
-		// with a shorter one until the shorter age, and on the sealer's
-		// until the longer age, and on a server whose clock lags by the
-		// most skew allowed until that much later: the claim lasts past
-		// all of them.
-		rec := &recordingClaims{}
-		long := newSealer(t, requeststate.Options{Claims: rec, MaxAge: 2 * time.Hour})
-		short := newSealer(t, requeststate.Options{Claims: rec, MaxAge: time.Hour, ClockSkew: requeststate.MaxClockSkew})
-		state := seal(t, long, stagingFor, st, stateNow)
-		opened, err := short.Open(state, stagingFor, stateNow)
-		require.NoError(t, err)
-		assert.Equal(t, stateNow.Add(time.Hour).Truncate(time.Millisecond).UTC(), opened.ExpiresAt, "the short server's view")
-		require.NoError(t, short.Claim(context.Background(), opened))
-		lagging := stateNow.Add(2*time.Hour - time.Millisecond)
-		_, err = long.Open(state, stagingFor, lagging)
-		require.NoError(t, err, "the long server still opens it")
-		until := stateNow.Add(2 * time.Hour).Truncate(time.Millisecond).Add(requeststate.MaxClockSkew)
-		assert.Equal(t, []string{opened.ID + " until " + until.UTC().Format(time.RFC3339Nano)}, rec.calls)
-	})
-}
-
-// failingClaims is a ClaimStore whose every claim fails.
-type failingClaims struct{ err error }
-
-func (f failingClaims) Claim(context.Context, string, time.Time) (bool, error) { return false, f.err }
-
-// recordingClaims is a ClaimStore that records its calls and claims all.
-type recordingClaims struct{ calls []string }
-
-func (r *recordingClaims) Claim(_ context.Context, id string, until time.Time) (bool, error) {
-	r.calls = append(r.calls, id+" until "+until.Format(time.RFC3339Nano))
-	return true, nil
+	long := newSealer(t, requeststate.Options{MaxAge: 2 * time.Hour})
+	short := newSealer(t, requeststate.Options{MaxAge: time.Hour})
+	call := requeststate.Call{Tool: "deploy"}
+	state, err := long.Seal(call, requeststate.State{Requests: []toolnexus.Request{{ID: "pnd-1", Kind: toolnexus.KindApproval, Prompt: "Deploy?"}}}, stateNow)
+	require.NoError(t, err)
+	opened, err := short.Open(state, call, stateNow)
+	require.NoError(t, err)
+	assert.Equal(t, stateNow.Add(time.Hour).UTC(), opened.ExpiresAt, "this server's maximum age")
+	assert.Equal(t, stateNow.Add(2*time.Hour+requeststate.MaxClockSkew).UTC(), opened.Until(), "the sealer's expiry, and the skew")
+	assert.Equal(t, stateNow.Add(time.Minute+requeststate.MaxClockSkew).UTC(), requeststate.Opened{ExpiresAt: stateNow.Add(time.Minute)}.Until(), "an Opened made by hand")
 }
 
 // assertStateSecret checks that an error shows neither the state nor the key.

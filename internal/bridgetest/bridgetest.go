@@ -23,7 +23,9 @@ import (
 	"time"
 
 	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/approval"
 	"github.com/toolnexus-go/toolnexus/mcpcall"
+	"github.com/toolnexus-go/toolnexus/park"
 	"github.com/toolnexus-go/toolnexus/requeststate"
 )
 
@@ -45,8 +47,8 @@ func Runner(t testing.TB, key []byte, c Config) *mcpcall.Runner {
 	if err != nil {
 		t.Fatalf("bridgetest: %v", err)
 	}
-	if c.Runner.Logger == nil {
-		c.Runner.Logger = slog.New(slog.DiscardHandler)
+	if c.Runner.Park.Logger == nil {
+		c.Runner.Park.Logger = slog.New(slog.DiscardHandler)
 	}
 	r, err := mcpcall.NewRunner(sealer, c.Runner)
 	if err != nil {
@@ -126,8 +128,8 @@ type Gated struct {
 	now  atomic.Pointer[time.Time]
 }
 
-// NewGated returns the gated deploy tool, its clock at start, its
-// refusals logged nowhere. It stops the test on an error.
+// NewGated returns the gated deploy tool, its clock at start (set it as the
+// Time of the park.Runner that runs it). It stops the test on an error.
 func NewGated(t testing.TB, start time.Time) *Gated {
 	t.Helper()
 	g := &Gated{}
@@ -146,12 +148,25 @@ func NewGated(t testing.TB, start time.Time) *Gated {
 		}
 		return toolnexus.Request{Kind: toolnexus.KindApproval, Prompt: "Deploy to production?"}, true
 	}
-	tool, err := toolnexus.Gate(inner, onlyProd, &toolnexus.GateOptions{Time: g.Now, Logger: slog.New(slog.DiscardHandler)})
+	tool, err := approval.Gate(inner, onlyProd, nil)
 	if err != nil {
 		t.Fatalf("bridgetest: %v", err)
 	}
 	g.Tool = tool
 	return g
+}
+
+// Park returns the park.Runner to run the gated tool with: its clock is
+// the gate's, its refusals logged nowhere.
+func (g *Gated) Park() park.Runner {
+	return park.Runner{Time: g.Now, Logger: slog.New(slog.DiscardHandler)}
+}
+
+// Run runs the gated tool once with args and answers, as [Gated.Park]
+// runs it, without a claim of its own.
+func (g *Gated) Run(ctx context.Context, args json.RawMessage, answers toolnexus.Answers) toolnexus.ToolResult {
+	res, _ := g.Park().Exec(ctx, park.Call{Tool: "deploy", Arguments: args, Answers: answers}, g.Tool)
+	return res
 }
 
 // Runs returns how many times the deploy tool behind the gate has run.

@@ -12,6 +12,7 @@ import (
 	"github.com/toolnexus-go/toolnexus"
 	"github.com/toolnexus-go/toolnexus/internal/bridgetest"
 	"github.com/toolnexus-go/toolnexus/mcpcall"
+	"github.com/toolnexus-go/toolnexus/park"
 	"github.com/toolnexus-go/toolnexus/requeststate"
 )
 
@@ -24,7 +25,7 @@ func TestRunner(t *testing.T) {
 	var log bridgetest.Log
 	old := bridgetest.Runner(t, []byte(strings.Repeat("o", 32)), bridgetest.Config{})
 	r := bridgetest.Runner(t, key, bridgetest.Config{State: requeststate.Options{Keys: [][]byte{[]byte(strings.Repeat("o", 32))}},
-		Runner: mcpcall.Options{Expiry: time.Minute, Logger: log.Logger()}})
+		Runner: mcpcall.Options{Park: park.Runner{Expiry: time.Minute, Logger: log.Logger()}}})
 	tool := func(_ context.Context, _ json.RawMessage, as toolnexus.Answers) toolnexus.ToolResult {
 		if len(as) == 0 {
 			return toolnexus.Pending(toolnexus.Request{ID: "q", Kind: toolnexus.KindApproval, Prompt: "Go?"})
@@ -69,19 +70,19 @@ func TestGated(t *testing.T) {
 	ctx := context.Background()
 	start := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
 	g := bridgetest.NewGated(t, start)
-	assert.Equal(t, toolnexus.Ok("deployed to dev"), g.Tool(ctx, json.RawMessage(`{"env":"dev"}`), nil))
+	assert.Equal(t, toolnexus.Ok("deployed to dev"), g.Run(ctx, json.RawMessage(`{"env":"dev"}`), nil))
 	prod := json.RawMessage(`{"env":"prod"}`)
-	req, ok := toolnexus.PendingOf(g.Tool(ctx, prod, nil))
+	req, ok := toolnexus.PendingOf(g.Run(ctx, prod, nil))
 	require.True(t, ok)
 	assert.Equal(t, "Deploy to production?", req.Prompt)
 	assert.Equal(t, int32(1), g.Runs())
-	assert.Equal(t, toolnexus.Ok("deployed to prod"), g.Tool(ctx, prod, toolnexus.Answers{req.Resolve(nil)}))
-	assert.Equal(t, toolnexus.Error(`toolnexus: approval already used: approval "`+req.ID+`" has run its tool`), g.Tool(ctx, prod, toolnexus.Answers{req.Resolve(nil)}))
+	assert.Equal(t, toolnexus.Ok("deployed to prod"), g.Run(ctx, prod, toolnexus.Answers{req.Resolve(nil)}))
+	assert.Equal(t, toolnexus.Error(`toolnexus: approval already used: approval "`+req.ID+`" has run its tool`), g.Run(ctx, prod, toolnexus.Answers{req.Resolve(nil)}))
 	assert.Equal(t, int32(2), g.Runs())
 
-	req, _ = toolnexus.PendingOf(g.Tool(ctx, prod, nil))
-	g.SetNow(start.Add(toolnexus.DefaultExpiry))
-	assert.Equal(t, start.Add(toolnexus.DefaultExpiry), g.Now())
-	assert.Equal(t, toolnexus.Error(`toolnexus: request expired: approval "`+req.ID+`" expired at 2026-12-01T09:10:00Z`), g.Tool(ctx, prod, toolnexus.Answers{req.Resolve(nil)}))
+	req, _ = toolnexus.PendingOf(g.Run(ctx, prod, nil))
+	g.SetNow(start.Add(park.DefaultExpiry))
+	assert.Equal(t, start.Add(park.DefaultExpiry), g.Now())
+	assert.Equal(t, toolnexus.Error(`toolnexus: request expired: approval "`+req.ID+`" expired at 2026-12-01T09:10:00Z`), g.Run(ctx, prod, toolnexus.Answers{req.Resolve(nil)}))
 	assert.Equal(t, int32(2), g.Runs())
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/park"
 )
 
 // Expiry is a case of the expiry tests of the framework bridges
@@ -24,9 +25,9 @@ type Expiry struct {
 var Asked = time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 
 // Expiries are the cases of the expiry tests: the default,
-// [toolnexus.DefaultExpiry], and one set.
+// [park.DefaultExpiry], and one set.
 var Expiries = []Expiry{
-	{"default", 0, "2026-12-01T12:10:00Z", toolnexus.DefaultExpiry, toolnexus.DefaultExpiry - time.Second},
+	{"default", 0, "2026-12-01T12:10:00Z", park.DefaultExpiry, park.DefaultExpiry - time.Second},
 	{"set", 30 * time.Second, "2026-12-01T12:00:30Z", 31 * time.Second, 29 * time.Second},
 }
 

@@ -1,19 +1,23 @@
-// Package claims is the module's in-memory store of single-use claims: the
-// store of requeststate.NewMemoryClaims, which lets a request state finish
-// once, and the default store of the root's Gate, which lets an approval
-// run its tool once. Users of the module never name it.
+// Package claims is the module's in-memory store of claims: the default
+// store of package park, which lets each parking of a tool call be
+// answered once and keeps the result of its one run for a retry. Users of
+// the module never name it; park.NewMemoryStore returns one.
 package claims
 
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 )
 
-// DefaultCapacity is the most claims a [Memory] holds at once when it is
-// given no capacity, about 120 MiB of them.
-const DefaultCapacity = 1 << 20
+// The default bounds of a [Memory] given none: the most records it holds
+// at once, and the most bytes of records.
+const (
+	DefaultCapacity = 1 << 20
+	DefaultBytes    = 256 << 20
+)
 
 // minSweep is the size of a memory store below which it is never swept,
 // and sweepEvery how often a larger one is swept, whatever its growth.
@@ -22,36 +26,50 @@ const (
 	sweepEvery = time.Minute
 )
 
-// Memory keeps claims in memory, for one process: each until the time it
-// was claimed until, then forgotten within a minute, or sooner as claims
+// entryOverhead is what a record costs besides its key and bytes, counted
+// against the byte bound.
+const entryOverhead = 64
+
+// entry is one record and until when it is kept; the zero until keeps it
+// for as long as the process runs.
+type entry struct {
+	rec   []byte
+	until time.Time
+}
+
+// Memory keeps records in memory, for one process: each until the time it
+// was stored until, then forgotten within a minute, or sooner as records
 // come, and never before. It is safe for concurrent use.
 type Memory struct {
 	mu       sync.Mutex
-	until    map[string]time.Time
-	capacity int       // the most claims held
-	earliest time.Time // no claim held expires before
-	sweep    int       // the size at which expired claims are swept next
+	entries  map[string]entry
+	capacity int       // the most records held
+	maxBytes int       // the most bytes held
+	bytes    int       // the bytes held
+	earliest time.Time // no record held with an until expires before
+	sweep    int       // the size at which expired records are swept next
 	minSweep int       // the size below which the store is never swept
 	swept    time.Time // when they were swept last
 	now      func() time.Time
-	of       string // what the claims are of, for the error of a full store
 }
 
-// NewMemory returns a Memory of capacity claims (zero or less means
-// [DefaultCapacity]) that reads the time from now (nil means time.Now).
-// of says what its claims are of, such as "states that may still open",
-// in the error of a full store.
-func NewMemory(capacity int, now func() time.Time, of string) *Memory {
+// NewMemory returns a Memory of at most capacity records and maxBytes
+// bytes of them (zero or less means [DefaultCapacity] and
+// [DefaultBytes]), which reads the time from now (nil means time.Now).
+func NewMemory(capacity, maxBytes int, now func() time.Time) *Memory {
 	if capacity <= 0 {
 		capacity = DefaultCapacity
+	}
+	if maxBytes <= 0 {
+		maxBytes = DefaultBytes
 	}
 	if now == nil {
 		now = time.Now
 	}
-	return &Memory{until: map[string]time.Time{}, capacity: capacity, sweep: minSweep, minSweep: minSweep, now: now, of: of}
+	return &Memory{entries: map[string]entry{}, capacity: capacity, maxBytes: maxBytes, sweep: minSweep, minSweep: minSweep, now: now}
 }
 
-// SetSweep makes m sweep its expired claims from the size sweep on, for
+// SetSweep makes m sweep its expired records from the size sweep on, for
 // the tests that watch it forget them.
 func (m *Memory) SetSweep(sweep int) {
 	m.mu.Lock()
@@ -59,58 +77,100 @@ func (m *Memory) SetSweep(sweep int) {
 	m.sweep, m.minSweep = sweep, sweep
 }
 
-// Claim records id as claimed until until, and reports whether id was not
-// claimed before: a claim whose time has passed is forgotten. A store whose
-// capacity is held by claims that have not expired refuses a new one with
-// an error, rather than forget one and let it be claimed twice.
-func (m *Memory) Claim(_ context.Context, id string, until time.Time) (bool, error) {
+// Claim stores rec under key until until (the zero time: as long as the
+// process runs) when m holds nothing live under key, and returns nil;
+// otherwise it returns a copy of what m holds, and stores nothing. A store
+// whose bounds are held by live records refuses a new one with an error,
+// rather than forget one and let it be claimed twice.
+func (m *Memory) Claim(_ context.Context, key string, rec []byte, until time.Time) ([]byte, error) {
 	now := m.now()
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	t, held := m.until[id]
-	if held && now.Before(t) {
-		return false, nil
+	if e, ok := m.live(key, now); ok {
+		return slices.Clone(e.rec), nil
 	}
-	if !held && len(m.until) >= m.capacity {
-		if !now.Before(m.earliest) { // a claim may have expired since the last sweep
-			m.forget(now)
-		}
-		if len(m.until) >= m.capacity {
-			return false, fmt.Errorf("toolnexus: memory claim store is full: its %d claims are of %s", len(m.until), m.of)
-		}
+	if err := m.put(key, rec, until, now); err != nil {
+		return nil, err
 	}
-	m.until[id] = until
-	if len(m.until) == 1 || until.Before(m.earliest) {
-		m.earliest = until
-	}
-	if len(m.until) >= m.sweep || len(m.until) > m.minSweep && now.Sub(m.swept) >= sweepEvery {
-		m.forget(now)
-	}
-	return true, nil
+	return nil, nil
 }
 
-// forget drops the claims that have expired at now and sets the next
-// sweep at twice the claims left: each sweep is paid for by as many claims
-// as it looks at, or by a minute.
+// Finish replaces what m holds under key with rec, until until, whether
+// or not m holds anything under key.
+func (m *Memory) Finish(_ context.Context, key string, rec []byte, until time.Time) error {
+	now := m.now()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.put(key, rec, until, now)
+}
+
+// live returns the record m holds under key at now, if it has not expired.
+func (m *Memory) live(key string, now time.Time) (entry, bool) {
+	e, ok := m.entries[key]
+	if !ok || !e.until.IsZero() && !now.Before(e.until) {
+		return entry{}, false
+	}
+	return e, true
+}
+
+// put stores rec under key until until, within m's bounds.
+func (m *Memory) put(key string, rec []byte, until time.Time, now time.Time) error {
+	old, held := m.entries[key]
+	size := len(key) + len(rec) + entryOverhead
+	freed := 0
+	if held {
+		freed = len(key) + len(old.rec) + entryOverhead
+	}
+	if !held && len(m.entries) >= m.capacity || m.bytes-freed+size > m.maxBytes {
+		if !now.Before(m.earliest) { // a record may have expired since the last sweep
+			m.forget(now)
+			old, held = m.entries[key]
+			freed = 0
+			if held {
+				freed = len(key) + len(old.rec) + entryOverhead
+			}
+		}
+		if !held && len(m.entries) >= m.capacity {
+			return fmt.Errorf("toolnexus: memory claim store is full: it holds %d live claims, its capacity", len(m.entries))
+		}
+		if m.bytes-freed+size > m.maxBytes {
+			return fmt.Errorf("toolnexus: memory claim store is full: a record of %d bytes would pass its %d bytes", len(rec), m.maxBytes)
+		}
+	}
+	m.entries[key] = entry{rec: slices.Clone(rec), until: until}
+	m.bytes += size - freed
+	if !until.IsZero() && (m.earliest.IsZero() || until.Before(m.earliest)) {
+		m.earliest = until
+	}
+	if len(m.entries) >= m.sweep || len(m.entries) > m.minSweep && now.Sub(m.swept) >= sweepEvery {
+		m.forget(now)
+	}
+	return nil
+}
+
+// forget drops the records that have expired at now and sets the next
+// sweep at twice the records left: each sweep is paid for by as many
+// records as it looks at, or by a minute.
 func (m *Memory) forget(now time.Time) {
-	live := make(map[string]time.Time, len(m.until)/2)
-	m.earliest = time.Time{}
-	for id, t := range m.until {
-		if now.Before(t) {
-			live[id] = t
-			if len(live) == 1 || t.Before(m.earliest) {
-				m.earliest = t
+	live := make(map[string]entry, len(m.entries)/2)
+	m.earliest, m.bytes = time.Time{}, 0
+	for key, e := range m.entries {
+		if e.until.IsZero() || now.Before(e.until) {
+			live[key] = e
+			m.bytes += len(key) + len(e.rec) + entryOverhead
+			if !e.until.IsZero() && (m.earliest.IsZero() || e.until.Before(m.earliest)) {
+				m.earliest = e.until
 			}
 		}
 	}
-	m.until = live // a new map: a map's memory does not shrink as it empties
+	m.entries = live // a new map: a map's memory does not shrink as it empties
 	m.sweep = max(2*len(live), m.minSweep)
 	m.swept = now
 }
 
-// Len returns the number of claims held.
+// Len returns the number of records held.
 func (m *Memory) Len() int {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return len(m.until)
+	return len(m.entries)
 }

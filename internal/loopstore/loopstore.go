@@ -19,6 +19,7 @@ import (
 	"github.com/toolnexus-go/toolnexus/internal/jsonscan"
 	"github.com/toolnexus-go/toolnexus/internal/msg"
 	"github.com/toolnexus-go/toolnexus/internal/wire"
+	"github.com/toolnexus-go/toolnexus/park"
 )
 
 // ErrNoReply reports a conversation asked to run a reply that holds no
@@ -226,12 +227,12 @@ func Runnable(parked toolnexus.Turn, noReply bool) error {
 }
 
 // Resume records a in parked, runs the call that waits on it again with
-// tools, as [toolnexus.Turn.Resume] does, and returns the turn to keep
+// tools, as [park.Resume] does, and returns the turn to keep
 // parked (the zero Turn once every call has finished) and what answers
 // it, made by send once it is complete.
 func Resume[M any](ctx context.Context, parked toolnexus.Turn, a toolnexus.Answer, tools map[string]toolnexus.Tool,
 	send func(toolnexus.Turn) ([]M, error)) (toolnexus.Turn, []M, error) {
-	turn, err := parked.Resume(ctx, tools, a)
+	turn, err := park.Resume(ctx, tools, parked, a)
 	if err != nil {
 		return toolnexus.Turn{}, nil, err
 	}

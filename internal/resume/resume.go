@@ -5,7 +5,6 @@
 package resume
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -47,22 +46,4 @@ func ids(reqs []toolnexus.Request) string {
 		quoted[i] = strconv.Quote(r.ID)
 	}
 	return "request " + strings.Join(quoted, ", ")
-}
-
-// Expire returns reqs, the requests a tool parked in a framework's store,
-// with an ExpiresAt on each that it asked without one: expiry from now, as
-// [toolnexus.TurnRunner] sets it in a Turn. Zero expiry is
-// [toolnexus.DefaultExpiry]; a negative one sets none. reqs is not changed.
-func Expire(reqs []toolnexus.Request, now time.Time, expiry time.Duration) []toolnexus.Request {
-	if expiry < 0 {
-		return reqs
-	}
-	at := now.Add(cmp.Or(expiry, toolnexus.DefaultExpiry))
-	out := slices.Clone(reqs)
-	for i, r := range out {
-		if r.ExpiresAt == "" {
-			out[i] = r.WithExpiry(at)
-		}
-	}
-	return out
 }

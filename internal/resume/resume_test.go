@@ -52,18 +52,3 @@ func TestAnswers(t *testing.T) {
 	}
 	assert.Len(t, earlier, 2, "earlier is not changed")
 }
-
-func TestExpire(t *testing.T) {
-	t.Parallel()
-	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
-	asked := []toolnexus.Request{
-		{ID: "a", Kind: toolnexus.KindApproval, Prompt: "A?"},
-		{ID: "b", Kind: toolnexus.KindInput, Prompt: "B?", ExpiresAt: "2026-12-01T12:01:00Z"},
-	}
-	got := resume.Expire(asked, now, 0)
-	assert.Equal(t, "2026-12-01T12:10:00Z", got[0].ExpiresAt, "DefaultExpiry, ten minutes")
-	assert.Equal(t, "2026-12-01T12:01:00Z", got[1].ExpiresAt, "the tool's own is kept")
-	assert.Empty(t, asked[0].ExpiresAt, "the requests given are not changed")
-	assert.Equal(t, "2026-12-01T12:00:30Z", resume.Expire(asked, now, 30*time.Second)[0].ExpiresAt)
-	assert.Equal(t, asked, resume.Expire(asked, now, -1), "a negative expiry sets none")
-}

@@ -1,24 +1,27 @@
-package toolnexus_test
+package approval_test
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"strings"
 
 	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/approval"
+	"github.com/toolnexus-go/toolnexus/park"
 )
 
 // A deploy tool that asks a person first, but only for production: a
 // deploy to dev runs at once, one to prod parks the model's turn on an
-// approval, the answer runs it once, and the same approval given again
-// runs nothing.
+// approval, and the answer runs it once. A host that resumes the same
+// parked turn again gets the result of that one run.
 func ExampleGate() {
 	type deployIn struct {
 		Env string `json:"env"`
 	}
+	runs := 0
 	deploy := toolnexus.ToolFor(func(_ context.Context, in deployIn, _ toolnexus.Answers) toolnexus.ToolResult {
+		runs++
 		return toolnexus.Ok("deployed to " + in.Env)
 	})
 	onlyProd := func(_ context.Context, args json.RawMessage) (toolnexus.Request, bool) {
@@ -28,17 +31,16 @@ func ExampleGate() {
 		}
 		return toolnexus.Request{Kind: toolnexus.KindApproval, Prompt: "Deploy to production?"}, true
 	}
-	gated, err := toolnexus.Gate(deploy, onlyProd, &toolnexus.GateOptions{
-		Logger: slog.New(slog.DiscardHandler), // where refused approvals are logged
-	})
+	gated, err := approval.Gate(deploy, onlyProd, nil)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	tools := map[string]toolnexus.Tool{"deploy": gated}
+	runner := park.Runner{Logger: slog.New(slog.DiscardHandler)} // where refused approvals are logged
 	ctx := context.Background()
 
-	turn, err := toolnexus.RunTurn(ctx, tools,
+	turn, err := runner.RunTurn(ctx, tools,
 		toolnexus.ToolCall{ID: "call_1", Name: "deploy", Arguments: json.RawMessage(`{"env":"dev"}`)},
 		toolnexus.ToolCall{ID: "call_2", Name: "deploy", Arguments: json.RawMessage(`{"env":"prod"}`)})
 	if err != nil {
@@ -49,24 +51,23 @@ func ExampleGate() {
 	req := turn.Waiting()[0].Request
 	fmt.Println(req.Kind+":", req.Prompt)
 
-	done, err := turn.Resume(ctx, tools, req.Resolve(nil)) // the person said yes
+	done, err := runner.Resume(ctx, tools, turn, req.Resolve(nil)) // the person said yes
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	fmt.Println(done.Calls[1].Result.Output)
 
-	// A host that kept the parked turn runs it again with the same answer.
-	again, err := turn.Resume(ctx, tools, req.Resolve(nil))
+	// A host that kept the parked turn resumes it again with the same answer.
+	again, err := runner.Resume(ctx, tools, turn, req.Resolve(nil))
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	refused := again.Calls[1].Result
-	fmt.Println(refused.IsError, strings.HasPrefix(refused.Output, toolnexus.ErrApprovalUsed.Error()))
+	fmt.Println(again.Calls[1].Result.Output, "- runs:", runs)
 	// Output:
 	// deployed to dev
 	// approval: Deploy to production?
 	// deployed to prod
-	// true true
+	// deployed to prod - runs: 2
 }
