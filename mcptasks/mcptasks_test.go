@@ -82,7 +82,7 @@ func TestCreateTaskResult(t *testing.T) {
 	assert.Equal(t, "task", res["resultType"])
 	assert.Equal(t, "working", res["status"])
 	assert.Equal(t, float64(time.Hour.Milliseconds()), res["ttlMs"])
-	assert.Equal(t, float64(time.Second.Milliseconds()), res["pollIntervalMs"])
+	assert.Equal(t, float64(mcptasks.FirstPollInterval.Milliseconds()), res["pollIntervalMs"], "a new task is polled soon")
 	assert.Regexp(t, `^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$`, res["createdAt"])
 	assert.Equal(t, res["createdAt"], res["lastUpdatedAt"])
 	id := res["taskId"].(string)
@@ -114,7 +114,7 @@ func TestTaskIDsAreUnguessable(t *testing.T) {
 
 func TestToolErrorCompletes(t *testing.T) {
 	t.Parallel()
-	c := tasktest.Start(t, nil, nil).Client()
+	c := tasktest.Start(t, &mcptasks.Options{InlineWait: -1}, nil).Client()
 	task := c.Wait(t, create(t, c, "fail", nil), "completed")
 	assert.Equal(t, map[string]any{"content": []any{map[string]any{"type": "text", "text": "it failed"}}, "isError": true}, task["result"])
 	assert.NotContains(t, task, "error")
@@ -217,7 +217,7 @@ func TestKeysAreNeverReused(t *testing.T) {
 
 func TestCancel(t *testing.T) {
 	t.Parallel()
-	in := tasktest.Start(t, nil, nil)
+	in := tasktest.Start(t, &mcptasks.Options{InlineWait: -1}, nil)
 	c := in.Client()
 	id := create(t, c, "wait", map[string]any{"label": "cancel-me"})
 	ack := c.Call(t, "tasks/cancel", map[string]any{"taskId": id})
@@ -289,7 +289,7 @@ func TestWithoutTheExtension(t *testing.T) {
 	assert.Equal(t, "input_required", res["resultType"], "and asks as a multi round trip")
 	assert.NotContains(t, res, "taskId")
 
-	opted := c.Call(t, "tools/call", map[string]any{"name": "fail", "_meta": map[string]any{
+	opted := c.Call(t, "tools/call", map[string]any{"name": "required", "_meta": map[string]any{
 		"io.modelcontextprotocol/clientCapabilities": tasktest.Caps()}})
 	assert.Equal(t, "task", opted["resultType"], "a per-request declaration is what counts")
 }
