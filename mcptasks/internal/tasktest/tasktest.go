@@ -329,6 +329,13 @@ func Start(t testing.TB, opts *mcptasks.Options, ts *Tools) *Instance {
 // besides Key, which seals them.
 func StartSealed(t testing.TB, so requeststate.Options, opts *mcptasks.Options, ts *Tools) *Instance {
 	t.Helper()
+	return StartWrapped(t, so, opts, ts, nil)
+}
+
+// StartWrapped is StartSealed with the server's HTTP handler wrapped by
+// wrap (nil: as it is), such as an authenticating middleware.
+func StartWrapped(t testing.TB, so requeststate.Options, opts *mcptasks.Options, ts *Tools, wrap func(http.Handler) http.Handler) *Instance {
+	t.Helper()
 	if ts == nil {
 		ts = &Tools{Release: make(chan struct{}), Cancelled: make(chan string, 16)}
 	}
@@ -347,6 +354,9 @@ func StartSealed(t testing.TB, so requeststate.Options, opts *mcptasks.Options, 
 	}
 	h := mcptasks.RoutingHandler(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
 		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true}))
+	if wrap != nil {
+		h = wrap(h)
+	}
 	hs := httptest.NewServer(h)
 	t.Cleanup(func() {
 		hs.Close()
