@@ -150,11 +150,17 @@ func (f *Faulty) Create(ctx context.Context, id string, data []byte, ttl time.Du
 	if fault == Refuse {
 		return ErrFault
 	}
-	if err := f.TaskStore.Create(ctx, id, data, ttl); err != nil || fault == Pass {
+	return spoil(fault, f.TaskStore.Create(ctx, id, data, ttl), mcptasks.ErrTaskExists)
+}
+
+// spoil returns what a write with fault reports once the store answered
+// it with err: conflict, what a second copy gets, for Twice.
+func spoil(fault Fault, err, conflict error) error {
+	switch {
+	case err != nil || fault == Pass:
 		return err
-	}
-	if fault == Twice {
-		return mcptasks.ErrTaskExists
+	case fault == Twice:
+		return conflict
 	}
 	return ErrFault
 }
@@ -176,11 +182,5 @@ func (f *Faulty) Update(ctx context.Context, id string, version uint64, data []b
 	if fault == Refuse {
 		return ErrFault
 	}
-	if err := f.TaskStore.Update(ctx, id, version, data); err != nil || fault == Pass {
-		return err
-	}
-	if fault == Twice {
-		return mcptasks.ErrTaskConflict
-	}
-	return ErrFault
+	return spoil(fault, f.TaskStore.Update(ctx, id, version, data), mcptasks.ErrTaskConflict)
 }
