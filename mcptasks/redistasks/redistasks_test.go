@@ -140,3 +140,30 @@ func keysOf(v any) []string {
 	}
 	return ks
 }
+
+func TestCheck(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	c := client(t, tasktest.StartRedis(t).Addr) // no persistence, as the tests start it
+	s := &redistasks.Store{Client: c}
+	err := s.Check(ctx)
+	assert.ErrorIs(t, err, redistasks.ErrNotPersistent)
+	assert.NotErrorIs(t, err, redistasks.ErrEvicting)
+
+	require.NoError(t, c.ConfigSet(ctx, "maxmemory-policy", "allkeys-lru").Err())
+	err = s.Check(ctx)
+	assert.ErrorIs(t, err, redistasks.ErrEvicting)
+	assert.ErrorIs(t, err, redistasks.ErrNotPersistent)
+	assert.ErrorContains(t, err, "maxmemory-policy is allkeys-lru, not noeviction")
+
+	require.NoError(t, c.ConfigSet(ctx, "maxmemory-policy", "noeviction").Err())
+	require.NoError(t, c.ConfigSet(ctx, "appendonly", "yes").Err())
+	assert.NoError(t, s.Check(ctx))
+
+	require.NoError(t, c.Do(ctx, "ACL", "SETUSER", "limited", "on", ">pw", "~*", "+@all", "-config").Err())
+	limited := redis.NewClient(&redis.Options{Addr: c.Options().Addr, Username: "limited", Password: "pw"})
+	t.Cleanup(func() { limited.Close() })
+	assert.NoError(t, (&redistasks.Store{Client: limited}).Check(ctx), "a Redis that refuses CONFIG cannot be checked")
+	var none redistasks.Store
+	assert.ErrorIs(t, none.Check(ctx), redistasks.ErrNoClient)
+}

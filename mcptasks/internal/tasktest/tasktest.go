@@ -378,19 +378,20 @@ type Redis struct {
 }
 
 // StartRedis starts a redis-server without persistence on a free port of
-// 127.0.0.1 and stops it when the test ends. A machine without
+// 127.0.0.1, in a temporary folder, and stops it when the test ends. A machine without
 // redis-server fails the test: install the Debian package redis-server.
 func StartRedis(t testing.TB) *Redis {
 	t.Helper()
 	bin, err := exec.LookPath("redis-server")
 	require.NoError(t, err, "redis-server is not installed: apt-get install redis-server")
 	var out bytes.Buffer
+	dir := t.TempDir() // where an append-only file a test turns on is written
 	for range 5 { // a free port may be taken between finding and binding it
 		l, err := net.Listen("tcp", "127.0.0.1:0")
 		require.NoError(t, err)
 		port := l.Addr().(*net.TCPAddr).Port
 		l.Close()
-		cmd := exec.Command(bin, "--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no")
+		cmd := exec.Command(bin, "--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir)
 		out.Reset()
 		cmd.Stdout, cmd.Stderr = &out, &out
 		require.NoError(t, cmd.Start())
