@@ -385,7 +385,8 @@ func StartRedis(t testing.TB) *Redis {
 	bin, err := exec.LookPath("redis-server")
 	require.NoError(t, err, "redis-server is not installed: apt-get install redis-server")
 	var out bytes.Buffer
-	dir := t.TempDir() // where an append-only file a test turns on is written
+	// An append-only file that a test turns on is written in dir.
+	dir := t.TempDir()
 	for range 5 { // a free port may be taken between finding and binding it
 		l, err := net.Listen("tcp", "127.0.0.1:0")
 		require.NoError(t, err)
