@@ -75,7 +75,7 @@ func TestDiscoverAdvertisesTheExtension(t *testing.T) {
 
 func TestCreateTaskResult(t *testing.T) {
 	t.Parallel()
-	in := tasktest.Start(t, nil, nil)
+	in := tasktest.Start(t, &mcptasks.Options{Time: newClock().Now}, nil)
 	c := in.Client()
 	res := c.Call(t, "tools/call", map[string]any{"name": "wait", "arguments": map[string]any{"label": "create"}})
 	assert.Equal(t, []string{"_meta", "createdAt", "lastUpdatedAt", "pollIntervalMs", "resultType", "status", "taskId", "ttlMs"}, keys(res),

@@ -19,6 +19,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -422,6 +423,13 @@ func (r *Redis) ready() bool {
 	}
 	return false
 }
+
+// Stall stops the server with SIGSTOP, as a Redis that hangs: it keeps its
+// connections and answers nothing until Resume.
+func (r *Redis) Stall() error { return r.cmd.Process.Signal(syscall.SIGSTOP) }
+
+// Resume lets a stalled server go on, with SIGCONT.
+func (r *Redis) Resume() error { return r.cmd.Process.Signal(syscall.SIGCONT) }
 
 // stop kills the server and waits for it, once.
 func (r *Redis) stop() {
