@@ -5,8 +5,10 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/toolnexus-go/toolnexus/mcptasks"
+	"github.com/toolnexus-go/toolnexus/mcptasks/internal/tasktest"
 )
 
 // BenchmarkDecodeRecord reads a stored task with exact keys, against
@@ -59,4 +61,30 @@ func BenchmarkRoutingHandler(b *testing.B) {
 	}
 	b.Run("routed", func(b *testing.B) { run(b, mcptasks.RoutingHandler(next)) })
 	b.Run("bare", func(b *testing.B) { run(b, next) })
+}
+
+// BenchmarkQuickTask is the time a client that honours pollIntervalMs
+// waits for a tool that returns at once: answered within the call, and as
+// a task it must poll ("required"), sleeping pollIntervalMs before each
+// tasks/get:
+//
+//	go test -run '^$' -bench QuickTask .
+func BenchmarkQuickTask(b *testing.B) {
+	c := tasktest.Start(b, nil, nil).Client()
+	b.Run("inline", func(b *testing.B) {
+		for b.Loop() {
+			if res := c.Call(b, "tools/call", map[string]any{"name": "fail"}); res["resultType"] != "complete" {
+				b.Fatalf("got %v", res)
+			}
+		}
+	})
+	b.Run("task", func(b *testing.B) {
+		for b.Loop() {
+			task := c.Call(b, "tools/call", map[string]any{"name": "required"})
+			for task["status"] != "completed" {
+				time.Sleep(time.Duration(task["pollIntervalMs"].(float64)) * time.Millisecond)
+				task = c.Call(b, "tasks/get", map[string]any{"taskId": task["taskId"]})
+			}
+		}
+	})
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/toolnexus-go/toolnexus"
 	"github.com/toolnexus-go/toolnexus/mcpbridge"
 	"github.com/toolnexus-go/toolnexus/mcpcall"
+	"github.com/toolnexus-go/toolnexus/requeststate"
 )
 
 // ExtensionID names the tasks extension in a client's and a server's
@@ -35,9 +36,27 @@ const ExtensionID = "io.modelcontextprotocol/tasks"
 const (
 	// DefaultTTL is how long a task can be read after it was created.
 	DefaultTTL = time.Hour
-	// DefaultPollInterval is how often a client is asked to poll a task.
+	// DefaultPollInterval is the longest interval a client is asked to
+	// poll a task at.
 	DefaultPollInterval = time.Second
+	// FirstPollInterval is the interval a client is asked to poll a task
+	// at once it has just been created or changed: the interval then grows
+	// to half the time since the task last changed, up to the server's
+	// PollInterval.
+	FirstPollInterval = 25 * time.Millisecond
+	// DefaultLease is how long a running task stays working without the
+	// instance that runs it renewing its lease.
+	DefaultLease = 30 * time.Second
+	// DefaultInlineWait is how long a call of a [TaskOptional] tool waits
+	// for the tool before it becomes a task.
+	DefaultInlineWait = 20 * time.Millisecond
 )
+
+// LapsedMessage is the status message of a task that failed because the
+// instance that ran it stopped renewing its lease: it was killed, lost its
+// node or could not reach the store for longer than the lease. Its tool
+// may have acted; what it returned, if it returned, is lost.
+const LapsedMessage = "The server that ran the task stopped before it finished."
 
 // The errors of [New] and [Server.AddTool], for [errors.Is].
 var (
@@ -95,18 +114,43 @@ type Options struct {
 	// TTL is how long a task can be read after it was created, its
 	// ttlMs; zero means DefaultTTL.
 	TTL time.Duration
-	// PollInterval is how often a client is asked to poll, its
-	// pollIntervalMs, and how often a running task checks whether
-	// another instance cancelled it; zero means DefaultPollInterval.
+	// PollInterval is the longest interval a client is asked to poll at,
+	// its pollIntervalMs (a task asks for [FirstPollInterval] once it
+	// changed, then for half the time since), and how often a running
+	// task checks whether another instance cancelled it; zero means
+	// DefaultPollInterval.
 	PollInterval time.Duration
+	// Lease is how long a task stays working without word from the
+	// instance that runs it: that instance renews the lease of each of
+	// its runs about every third of Lease, and a task whose lease has
+	// lapsed (its instance was killed, or cut off from the store) is
+	// failed by the next tasks/get, on any instance, with the status
+	// message [LapsedMessage] and the error -32603. The instances'
+	// clocks must agree to well within Lease. Zero means DefaultLease;
+	// it is at least three milliseconds.
+	Lease time.Duration
+	// InlineWait is how long a call of a [TaskOptional] tool from a client
+	// that declared the extension waits for the tool: a tool that returns
+	// a result within it (not a suspension; a tool that panics makes a
+	// failed task) is answered within the call, as the extension allows,
+	// and no task is stored; else the call becomes a task while its tool
+	// goes on running. Zero means DefaultInlineWait; a negative InlineWait
+	// makes every such call a task at once. A [TaskRequired] tool is
+	// always a task.
+	InlineWait time.Duration
 	// Logger gets what a client is never told, such as the stack of a
 	// tool that panicked; nil means [slog.Default].
 	Logger *slog.Logger
 	// Principal returns the authenticated user a request is made for:
 	// a task is bound to the user of the call that created it, and any
-	// other user's request is answered as for an unknown task. Nil means
+	// other user's request is answered as for an unknown task. Nil means,
+	// as the mcpbridge package binds a call, [requeststate.Principal] of
+	// the issuer (the string under "iss" in the token's Extra, if any) and
 	// the UserID of the request's token (extra.TokenInfo), or no user
-	// without a token. extra is nil on a transport that is not HTTP.
+	// without a token. A request with a token for which the principal is
+	// empty (a TokenInfo without UserID) is refused with -32603, never
+	// bound to no user: tools/call, tasks/get, tasks/update and
+	// tasks/cancel alike. extra is nil on a transport that is not HTTP.
 	Principal func(extra *mcp.RequestExtra) string
 	// Time, when set, returns the current time; nil means time.Now.
 	Time func() time.Time
@@ -125,6 +169,8 @@ type Server struct {
 	bridge    *mcpbridge.Bridge
 	store     TaskStore
 	ttl, poll time.Duration
+	lease     time.Duration
+	inline    time.Duration
 	logger    *slog.Logger
 	principal func(*mcp.RequestExtra) string
 	time      func() time.Time
@@ -164,20 +210,24 @@ func New(server *mcp.Server, r *mcpcall.Runner, opts *Options) (*Server, error) 
 		return nil, fmt.Errorf("%w: TTL %v is negative", ErrInvalidOptions, o.TTL)
 	case o.PollInterval < 0:
 		return nil, fmt.Errorf("%w: PollInterval %v is negative", ErrInvalidOptions, o.PollInterval)
+	case o.Lease < 0:
+		return nil, fmt.Errorf("%w: Lease %v is negative", ErrInvalidOptions, o.Lease)
 	}
 	s := &Server{
 		sdk:       server,
 		store:     o.Store,
 		ttl:       cmp.Or(o.TTL, DefaultTTL).Truncate(time.Millisecond),
 		poll:      cmp.Or(o.PollInterval, DefaultPollInterval).Truncate(time.Millisecond),
+		lease:     cmp.Or(o.Lease, DefaultLease).Truncate(time.Millisecond),
+		inline:    cmp.Or(o.InlineWait, DefaultInlineWait),
 		logger:    cmp.Or(o.Logger, slog.Default()),
 		principal: o.Principal,
 		time:      o.Time,
 		tools:     map[string]*Tool{},
 		running:   map[string]*run{},
 	}
-	if s.ttl <= 0 || s.poll <= 0 {
-		return nil, fmt.Errorf("%w: TTL and PollInterval must be at least a millisecond", ErrInvalidOptions)
+	if s.ttl <= 0 || s.poll <= 0 || s.lease < 3*time.Millisecond {
+		return nil, fmt.Errorf("%w: TTL and PollInterval must be at least a millisecond, Lease at least three", ErrInvalidOptions)
 	}
 	if s.store == nil {
 		s.store = NewMemoryStore()
@@ -290,8 +340,9 @@ func (s *Server) principalOf(extra *mcp.RequestExtra) string {
 	if s.principal != nil {
 		return s.principal(extra)
 	}
-	if extra != nil && extra.TokenInfo != nil {
-		return extra.TokenInfo.UserID
+	if extra == nil || extra.TokenInfo == nil || extra.TokenInfo.UserID == "" {
+		return ""
 	}
-	return ""
+	issuer, _ := extra.TokenInfo.Extra["iss"].(string)
+	return requeststate.Principal(issuer, extra.TokenInfo.UserID)
 }

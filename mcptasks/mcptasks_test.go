@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -74,7 +75,7 @@ func TestDiscoverAdvertisesTheExtension(t *testing.T) {
 
 func TestCreateTaskResult(t *testing.T) {
 	t.Parallel()
-	in := tasktest.Start(t, nil, nil)
+	in := tasktest.Start(t, &mcptasks.Options{Time: newClock().Now}, nil)
 	c := in.Client()
 	res := c.Call(t, "tools/call", map[string]any{"name": "wait", "arguments": map[string]any{"label": "create"}})
 	assert.Equal(t, []string{"_meta", "createdAt", "lastUpdatedAt", "pollIntervalMs", "resultType", "status", "taskId", "ttlMs"}, keys(res),
@@ -82,7 +83,7 @@ func TestCreateTaskResult(t *testing.T) {
 	assert.Equal(t, "task", res["resultType"])
 	assert.Equal(t, "working", res["status"])
 	assert.Equal(t, float64(time.Hour.Milliseconds()), res["ttlMs"])
-	assert.Equal(t, float64(time.Second.Milliseconds()), res["pollIntervalMs"])
+	assert.Equal(t, float64(mcptasks.FirstPollInterval.Milliseconds()), res["pollIntervalMs"], "a new task is polled soon")
 	assert.Regexp(t, `^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$`, res["createdAt"])
 	assert.Equal(t, res["createdAt"], res["lastUpdatedAt"])
 	id := res["taskId"].(string)
@@ -114,7 +115,7 @@ func TestTaskIDsAreUnguessable(t *testing.T) {
 
 func TestToolErrorCompletes(t *testing.T) {
 	t.Parallel()
-	c := tasktest.Start(t, nil, nil).Client()
+	c := tasktest.Start(t, &mcptasks.Options{InlineWait: -1}, nil).Client()
 	task := c.Wait(t, create(t, c, "fail", nil), "completed")
 	assert.Equal(t, map[string]any{"content": []any{map[string]any{"type": "text", "text": "it failed"}}, "isError": true}, task["result"])
 	assert.NotContains(t, task, "error")
@@ -217,7 +218,7 @@ func TestKeysAreNeverReused(t *testing.T) {
 
 func TestCancel(t *testing.T) {
 	t.Parallel()
-	in := tasktest.Start(t, nil, nil)
+	in := tasktest.Start(t, &mcptasks.Options{InlineWait: -1}, nil)
 	c := in.Client()
 	id := create(t, c, "wait", map[string]any{"label": "cancel-me"})
 	ack := c.Call(t, "tasks/cancel", map[string]any{"taskId": id})
@@ -289,7 +290,7 @@ func TestWithoutTheExtension(t *testing.T) {
 	assert.Equal(t, "input_required", res["resultType"], "and asks as a multi round trip")
 	assert.NotContains(t, res, "taskId")
 
-	opted := c.Call(t, "tools/call", map[string]any{"name": "fail", "_meta": map[string]any{
+	opted := c.Call(t, "tools/call", map[string]any{"name": "required", "_meta": map[string]any{
 		"io.modelcontextprotocol/clientCapabilities": tasktest.Caps()}})
 	assert.Equal(t, "task", opted["resultType"], "a per-request declaration is what counts")
 }
@@ -551,4 +552,79 @@ func TestRunnerSealer(t *testing.T) {
 	assert.Equal(t, -32602, e.Code)
 	assert.Equal(t, "Invalid or expired requestState", e.Message)
 	assert.Equal(t, "task", a.Call(t, "tools/call", retry)["resultType"])
+}
+
+// tokens verifies the bearer tokens of TestDefaultPrincipal: "alice" and
+// "bob" name a user of one issuer, "alice-elsewhere" the same subject of
+// another issuer, and "nobody" no user.
+func tokens(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
+	info := &auth.TokenInfo{Expiration: time.Now().Add(time.Hour), Extra: map[string]any{"iss": "https://issuer.example"}}
+	switch token {
+	case "alice", "bob":
+		info.UserID = token
+	case "alice-elsewhere":
+		info.UserID, info.Extra["iss"] = "alice", "https://other.example"
+	case "nobody":
+	default:
+		return nil, auth.ErrInvalidToken
+	}
+	return info, nil
+}
+
+// TestDefaultPrincipal binds a task to its token's issuer and subject, as
+// the bridges bind a call, and refuses a token that names no subject.
+func TestDefaultPrincipal(t *testing.T) {
+	t.Parallel()
+	in := tasktest.StartWrapped(t, requeststate.Options{}, nil, nil, auth.RequireBearerToken(tokens, nil))
+	as := func(token string) *tasktest.Client {
+		c := in.Client()
+		c.Header = http.Header{"Authorization": {"Bearer " + token}}
+		return c
+	}
+	alice := as("alice")
+	id := create(t, alice, "ask", nil)
+	alice.Wait(t, id, "input_required")
+	for _, other := range []string{"bob", "alice-elsewhere"} {
+		e := rpcError(t, as(other), "tasks/get", map[string]any{"taskId": id})
+		assert.Equal(t, tasktest.Error{Code: -32602, Message: "Failed to retrieve task: Task not found"}, *e, other)
+	}
+	nobody := as("nobody")
+	for _, method := range []string{"tasks/get", "tasks/update", "tasks/cancel"} {
+		e := rpcError(t, nobody, method, map[string]any{"taskId": id, "inputResponses": map[string]any{}})
+		assert.Equal(t, tasktest.Error{Code: -32603, Message: "Internal error"}, *e, method)
+	}
+	for _, tool := range []string{"required", "fail"} {
+		e := rpcError(t, nobody, "tools/call", map[string]any{"name": tool})
+		assert.Equal(t, -32603, e.Code, tool)
+	}
+	assert.Equal(t, "input_required", alice.Call(t, "tasks/get", map[string]any{"taskId": id})["status"])
+}
+
+// TestQuickTool answers a task tool that returns at once within the call,
+// and asks a client to poll a task soon after it changed, then ever less
+// often, up to PollInterval.
+func TestQuickTool(t *testing.T) {
+	t.Parallel()
+	clk := newClock()
+	in := tasktest.Start(t, &mcptasks.Options{Time: clk.Now}, nil)
+	c := in.Client()
+	res := c.Call(t, "tools/call", map[string]any{"name": "fail"})
+	assert.Equal(t, map[string]any{"resultType": "complete", "isError": true,
+		"content": []any{map[string]any{"type": "text", "text": "it failed"}}}, without(res), "a result within the call, no task")
+	for _, tool := range []string{"ask", "panic", "required"} {
+		assert.Equal(t, "task", c.Call(t, "tools/call", map[string]any{"name": tool})["resultType"],
+			"%s: a suspension, a panic and a required task are tasks", tool)
+	}
+
+	id := create(t, c, "wait", nil)
+	for _, tt := range []struct {
+		after time.Duration
+		want  float64
+	}{{0, 25}, {40 * time.Millisecond, 25}, {60 * time.Millisecond, 50}, {400 * time.Millisecond, 250}, {time.Second, 750}, {time.Second, 1000}, {10 * time.Second, 1000}} {
+		clk.Add(tt.after)
+		assert.Equal(t, tt.want, c.Call(t, "tasks/get", map[string]any{"taskId": id})["pollIntervalMs"], "after %v more", tt.after)
+	}
+	close(in.Tools.Release)
+	task := c.Wait(t, id, "completed")
+	assert.Equal(t, float64(25), task["pollIntervalMs"], "it changed just now")
 }

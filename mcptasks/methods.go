@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -145,33 +146,88 @@ func (s *Server) handler(t *Tool) mcpbridge.CallFunc[json.RawMessage] {
 		if sl == nil {
 			return t.Run(ctx, args, c.Answers)
 		}
-		task, err := s.create(ctx, t, args, c.Answers, c.Request)
-		if err != nil {
+		task, inline, err := s.create(ctx, t, args, c.Answers, c.Request)
+		switch {
+		case err != nil:
 			sl.err = err
 			return toolnexus.Error("")
+		case task == nil:
+			return inline
 		}
 		sl.task = task
 		return toolnexus.Ok("")
 	}
 }
 
-// create stores a new task of t, called with args, given answers before it
-// became a task, and starts its run on this instance.
-func (s *Server) create(ctx context.Context, t *Tool, args json.RawMessage, answers toolnexus.Answers, req *mcp.CallToolRequest) (*createTaskResult, error) {
-	now := s.time().UnixMilli()
+// create runs a call of t, with args and the answers given before it
+// became a task, as a task: it stores a new task, and runs its tool on
+// this instance. A call of a TaskOptional tool waits s.inline for the tool
+// first, and returns its result, with no task, when it has one by then.
+func (s *Server) create(ctx context.Context, t *Tool, args json.RawMessage, answers toolnexus.Answers, req *mcp.CallToolRequest) (*createTaskResult, toolnexus.ToolResult, error) {
+	now := s.time()
 	rec := record{
 		Tool: t.Tool.Name, Arguments: args, Principal: s.principalOf(req.Extra), Protocol: req.ProtocolVersion(),
-		Status: StatusWorking, Created: now, Updated: now, TTL: s.ttl.Milliseconds(), Poll: s.poll.Milliseconds(),
-		Run: 1, Answers: answers,
+		Status: StatusWorking, Created: now.UnixMilli(), Updated: now.UnixMilli(), TTL: s.ttl.Milliseconds(), Poll: s.poll.Milliseconds(),
+		Run: 1, Lease: now.Add(s.lease).UnixMilli(), Answers: answers,
 	}
 	caps := capsOf(req.ClientCapabilities())
 	rec.ElicitForm, rec.ElicitURL, rec.Sampling, rec.Roots = caps.form, caps.url, caps.sampling, caps.roots
-	id := newTaskID()
-	if err := s.store.Create(ctx, id, rec.encode(), s.ttl); err != nil {
-		return nil, s.wire(ctx, fmt.Errorf("mcptasks: creating a task of %q: %w", t.Tool.Name, err))
+	var (
+		done   <-chan outcome
+		cancel context.CancelFunc
+	)
+	if t.Support == TaskOptional && s.inline > 0 {
+		done, cancel = s.launch(t, rec)
+		wait := time.NewTimer(s.inline)
+		select {
+		case out := <-done:
+			wait.Stop()
+			if _, asks := toolnexus.PendingAllOf(out.result); out.panic == "" && !asks {
+				cancel()
+				return nil, out.result, nil
+			}
+			again := make(chan outcome, 1) // a task's outcome, stored as the task is
+			again <- out
+			done = again
+		case <-wait.C:
+		}
 	}
-	s.start(id, rec, t)
-	return &createTaskResult{ResultType: "task", taskInfo: rec.info(id)}, nil
+	id := newID()
+	if err := s.put(ctx, id, &rec); err != nil {
+		if cancel != nil {
+			cancel()
+		}
+		return nil, toolnexus.ToolResult{}, s.wire(ctx, fmt.Errorf("mcptasks: creating a task of %q: %w", t.Tool.Name, err))
+	}
+	if done == nil {
+		done, cancel = s.launch(t, rec)
+	}
+	s.watch(id, rec, done, cancel)
+	return &createTaskResult{ResultType: "task", taskInfo: rec.info(id, now)}, toolnexus.ToolResult{}, nil
+}
+
+// put stores rec as the new task id, under a write token of its own, so
+// that a create whose reply is lost, or which the store's client sent
+// twice and was told the task exists, is known as the one that stored it.
+func (s *Server) put(ctx context.Context, id string, rec *record) error {
+	rec.Write = newID()
+	err := s.store.Create(ctx, id, rec.encode(), s.ttl)
+	if err != nil && s.landed(ctx, id, rec.Write) {
+		return nil
+	}
+	return err
+}
+
+// landed reports whether the task id holds the write of token: read again
+// after a write that failed, or whose reply is lost, it tells whether the
+// write was applied all the same.
+func (s *Server) landed(ctx context.Context, id, token string) bool {
+	st, err := s.store.Get(ctx, id)
+	if err != nil {
+		return false
+	}
+	rec, err := decodeRecord(st.Data)
+	return err == nil && rec.Write == token
 }
 
 // caller returns the principal of a request of the extension's methods,
@@ -182,7 +238,11 @@ func (s *Server) caller(ctx context.Context, ss *mcp.ServerSession, p mcp.Params
 		return "", missingExtension()
 	}
 	extra, _ := ctx.Value(extraKey{}).(*mcp.RequestExtra)
-	return s.principalOf(extra), nil
+	principal := s.principalOf(extra)
+	if principal == "" && extra != nil && extra.TokenInfo != nil {
+		return "", s.wire(ctx, errors.New("mcptasks: a request of the tasks extension with a token that names no subject"))
+	}
+	return principal, nil
 }
 
 // get serves tasks/get.
@@ -195,7 +255,21 @@ func (s *Server) get(ctx context.Context, ss *mcp.ServerSession, p *taskParams) 
 	if err != nil {
 		return nil, s.wire(ctx, err)
 	}
-	return rec.detailed(p.TaskID), nil
+	now := s.time()
+	if lapsed(&rec, now) {
+		rec, err = s.change(ctx, p.TaskID, principal, func(r *record) (bool, error) {
+			if !lapsed(r, now) {
+				return false, nil
+			}
+			r.Updated, r.Lease = now.UnixMilli(), 0
+			fail(r, &rpcError{Code: jsonrpc.CodeInternalError, Message: "Internal error"}, LapsedMessage)
+			return true, nil
+		})
+		if err != nil {
+			return nil, s.wire(ctx, err)
+		}
+	}
+	return rec.detailed(p.TaskID, now), nil
 }
 
 // update serves tasks/update: each response under the key of a request the
@@ -236,7 +310,7 @@ func (s *Server) update(ctx context.Context, ss *mcp.ServerSession, p *updatePar
 		}
 		rec.Answers, rec.Pending, rec.Updated = answers, left, now.UnixMilli()
 		if len(left) == 0 {
-			rec.Status = StatusWorking
+			rec.Status, rec.Lease = StatusWorking, now.Add(s.lease).UnixMilli()
 			rec.Run++
 			resume = rec
 		}
@@ -247,7 +321,8 @@ func (s *Server) update(ctx context.Context, ss *mcp.ServerSession, p *updatePar
 	}
 	if resume != nil {
 		if t := s.tool(resume.Tool); t != nil {
-			s.start(p.TaskID, *resume, t)
+			done, cancel := s.launch(t, *resume)
+			s.watch(p.TaskID, *resume, done, cancel)
 		} else {
 			s.orphan(ctx, p.TaskID, *resume)
 		}
@@ -267,7 +342,10 @@ func invalidResponse(a asked, err error) *jsonrpc.Error {
 
 // cancel serves tasks/cancel: a task that has not ended is cancelled, and
 // its tool's context, on this instance or, within a poll interval, on the
-// one that runs it, is cancelled. A task that has ended is left as it is.
+// one that runs it, is cancelled. A task that has ended is left as it is,
+// and so is work that was done: a task whose tool had returned before the
+// cancel came, its result not yet stored (a store that stalled), is
+// completed with that result once it is stored.
 func (s *Server) cancel(ctx context.Context, ss *mcp.ServerSession, p *taskParams) (*ackResult, error) {
 	principal, err := s.caller(ctx, ss, p)
 	if err != nil {
@@ -299,6 +377,10 @@ const maxAttempts = 16
 // change reads the task id of principal, lets fn change it, and stores the
 // change, reading it again when another change came between; fn returns
 // false to leave the task as it is. It returns the task as fn left it.
+// Each write carries a token of its own, so that one the store reports as
+// failed or as a conflict, but applied (its reply lost, or the store's
+// client sent it twice and the second copy was refused), is known as
+// stored.
 func (s *Server) change(ctx context.Context, id, principal string, fn func(*record) (bool, error)) (record, error) {
 	for attempt := 1; ; attempt++ {
 		st, rec, err := s.load(ctx, id, principal)
@@ -309,8 +391,16 @@ func (s *Server) change(ctx context.Context, id, principal string, fn func(*reco
 		if err != nil || !changed {
 			return rec, err
 		}
+		rec.Write = newID()
 		err = s.store.Update(ctx, id, st.Version, rec.encode())
-		if err == nil || !errors.Is(err, ErrTaskConflict) || attempt == maxAttempts {
+		switch {
+		case err == nil:
+			return rec, nil
+		case errors.Is(err, ErrTaskNotFound):
+			return rec, err
+		case s.landed(ctx, id, rec.Write):
+			return rec, nil // applied, its reply lost or a resent copy refused
+		case !errors.Is(err, ErrTaskConflict) || attempt == maxAttempts:
 			return rec, err
 		}
 	}

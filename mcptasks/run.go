@@ -201,13 +201,27 @@ func fail(rec *record, err *rpcError, message string) {
 	rec.Status, rec.Message, rec.Error, rec.Pending = StatusFailed, message, err, nil
 }
 
-// start runs the tool of the task id, in state rec, on this instance: its
-// context ends when the task is cancelled here, when another instance's
-// change of the task is seen (checked every poll interval), or at
-// Shutdown. The task then takes the status the run ended with, unless it
-// changed meanwhile.
-func (s *Server) start(id string, rec record, t *Tool) {
+// launch starts t's work on this instance with the arguments and answers
+// of rec, in a context that ends at Shutdown or with the returned cancel;
+// its outcome comes on the returned channel.
+func (s *Server) launch(t *Tool, rec record) (<-chan outcome, context.CancelFunc) {
 	ctx, cancel := context.WithCancel(s.base)
+	done := make(chan outcome, 1)
+	s.runs.Add(1)
+	go func() {
+		defer s.runs.Done()
+		done <- execute(ctx, t, rec)
+	}()
+	return done, cancel
+}
+
+// watch sees the run of the task id, in state rec, through on this
+// instance, its outcome to come on done: every poll interval, and every
+// third of the lease, it checks that the task is still in that run, ending
+// the run's context (with cancel) when another instance cancelled the task
+// or it expired, and renews the run's lease. Once the run has ended, the
+// task takes the status it ended with (see finish).
+func (s *Server) watch(id string, rec record, done <-chan outcome, cancel context.CancelFunc) {
 	r := &run{gen: rec.Run, cancel: cancel}
 	s.mu.Lock()
 	if old := s.running[id]; old != nil {
@@ -219,9 +233,7 @@ func (s *Server) start(id string, rec record, t *Tool) {
 	go func() {
 		defer s.runs.Done()
 		defer cancel()
-		done := make(chan outcome, 1)
-		go func() { done <- execute(ctx, t, rec) }()
-		tick := time.NewTicker(s.poll)
+		tick := time.NewTicker(min(s.poll, s.lease/3))
 		var out outcome
 	wait:
 		for {
@@ -229,57 +241,120 @@ func (s *Server) start(id string, rec record, t *Tool) {
 			case out = <-done:
 				break wait
 			case <-tick.C:
-				if !s.current(ctx, id, rec) {
+				if !s.keep(id, rec) {
 					cancel()
 				}
 			}
 		}
 		tick.Stop()
+		finished := s.time()
 		s.mu.Lock()
 		if s.running[id] == r {
 			delete(s.running, id)
 		}
 		s.mu.Unlock()
-		s.finish(id, rec, out)
+		s.finish(id, rec, out, finished)
 	}()
 }
 
-// current reports whether the task id is still in the run of rec: not
+// keep reports whether the task id is still in the run of rec: not
 // changed, cancelled, expired or dropped by a request another instance
-// served. It reports true when the store cannot tell.
-func (s *Server) current(ctx context.Context, id string, rec record) bool {
-	_, now, err := s.load(ctx, id, rec.Principal)
-	switch {
-	case errors.Is(err, ErrTaskNotFound):
-		return false
-	case err != nil:
-		return true
-	}
-	return now.Status == StatusWorking && now.Run == rec.Run
-}
-
-// finish stores how the run of rec ended, unless the task left that run
-// meanwhile (it was cancelled, or it expired). A run that Shutdown ended
-// fails the task.
-func (s *Server) finish(id string, rec record, out outcome) {
-	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+// served; and renews the run's lease once a third of it has passed. It
+// reports true when the store cannot tell.
+func (s *Server) keep(id string, rec record) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), s.lease/3)
 	defer cancel()
-	stopped := s.base.Err() != nil
+	gone := false
 	_, err := s.change(ctx, id, rec.Principal, func(now *record) (bool, error) {
 		if now.Status != StatusWorking || now.Run != rec.Run {
+			gone = true
 			return false, nil
 		}
-		if stopped {
-			now.Updated = s.time().UnixMilli()
-			fail(now, &rpcError{Code: jsonrpc.CodeInternalError, Message: "Internal error"}, "The server stopped while the task ran.")
-			return true, nil
+		at, lease := s.time().UnixMilli(), s.lease.Milliseconds()
+		if now.Lease-at > lease*2/3 {
+			return false, nil
 		}
-		s.settle(now, out, s.time())
+		now.Lease = at + lease
 		return true, nil
 	})
-	if err != nil && !errors.Is(err, ErrTaskNotFound) {
-		s.logger.Error("mcptasks: a task's result was not stored", "tool", rec.Tool, "err", err)
+	return !gone && !errors.Is(err, ErrTaskNotFound)
+}
+
+// awaits reports whether now, the stored state of a task whose run of rec
+// ended at finished, still waits for that run's outcome: working in that
+// run, or ended by a cancel or a lapsed lease that came after the run had
+// ended, while its outcome was not stored yet. Work that was done is
+// never marked cancelled or lost.
+func awaits(now *record, rec record, finished time.Time) bool {
+	if now.Run != rec.Run {
+		return false
 	}
+	switch now.Status {
+	case StatusWorking:
+		return true
+	case StatusCancelled:
+		return now.Updated > finished.UnixMilli()
+	case StatusFailed:
+		return now.Message == LapsedMessage && now.Updated > finished.UnixMilli()
+	}
+	return false
+}
+
+// The bounds of storing how a run ended: each attempt within
+// storeTimeout, attempts firstRetry apart and then twice as far each time,
+// up to lastRetry, for resultBound in all.
+const (
+	storeTimeout = 10 * time.Second
+	firstRetry   = 50 * time.Millisecond
+	lastRetry    = 2 * time.Second
+	resultBound  = 2 * time.Minute
+)
+
+// finish stores how the run of rec, which ended at finished, ended, unless
+// the task left that run meanwhile (a new run, a cancel or a lapse that
+// came before the run ended, an expiry). A run that Shutdown ended fails
+// the task. A write the store refuses, or whose reply is lost, is tried
+// again until the outcome is known to be stored, for up to resultBound:
+// a store that fails one write, or stalls for seconds, loses no result.
+func (s *Server) finish(id string, rec record, out outcome, finished time.Time) {
+	ctx, cancel := context.WithTimeout(context.Background(), resultBound)
+	defer cancel()
+	stopped := s.base.Err() != nil
+	for wait := firstRetry; ; wait = min(2*wait, lastRetry) {
+		attempt, end := context.WithTimeout(ctx, storeTimeout)
+		_, err := s.change(attempt, id, rec.Principal, func(now *record) (bool, error) {
+			if !awaits(now, rec, finished) {
+				return false, nil
+			}
+			now.Lease = 0
+			if stopped {
+				now.Updated = s.time().UnixMilli()
+				fail(now, &rpcError{Code: jsonrpc.CodeInternalError, Message: "Internal error"}, "The server stopped while the task ran.")
+				return true, nil
+			}
+			s.settle(now, out, s.time())
+			return true, nil
+		})
+		end()
+		if err == nil || errors.Is(err, ErrTaskNotFound) {
+			return
+		}
+		s.logger.Warn("mcptasks: storing a task's result failed; trying again", "tool", rec.Tool, "err", err)
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			s.logger.Error("mcptasks: a task's result was not stored", "tool", rec.Tool, "err", err)
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// lapsed reports whether r is a working task whose lease has lapsed at
+// now: the instance that ran it stopped renewing it.
+func lapsed(r *record, now time.Time) bool {
+	return r.Status == StatusWorking && r.Lease != 0 && now.UnixMilli() > r.Lease
 }
 
 // orphan fails the task id, in state rec, whose tool this instance does
@@ -290,7 +365,7 @@ func (s *Server) orphan(ctx context.Context, id string, rec record) {
 		if now.Status != StatusWorking || now.Run != rec.Run {
 			return false, nil
 		}
-		now.Updated = s.time().UnixMilli()
+		now.Updated, now.Lease = s.time().UnixMilli(), 0
 		fail(now, &rpcError{Code: jsonrpc.CodeInternalError, Message: "Internal error"}, "The tool is not served here.")
 		return true, nil
 	})
@@ -298,6 +373,3 @@ func (s *Server) orphan(ctx context.Context, id string, rec record) {
 		s.logger.ErrorContext(ctx, "mcptasks: a task was not failed", "tool", rec.Tool, "err", err)
 	}
 }
-
-// storeTimeout bounds the store's work for a run that has ended.
-const storeTimeout = 10 * time.Second

@@ -5,8 +5,13 @@ import (
 	"container/heap"
 	"context"
 	"errors"
+	"fmt"
+	"log/slog"
+	"reflect"
 	"sync"
 	"time"
+
+	"github.com/toolnexus-go/toolnexus/internal/wire"
 )
 
 // The errors of a [TaskStore], which its implementations wrap so that
@@ -24,11 +29,31 @@ var (
 
 // StoredTask is a task as a [TaskStore] holds it: its ID, its Version (1
 // once created, one more at each update) and Data, the task's state as the
-// [Server] encodes it, which the store keeps as it is given.
+// [Server] encodes it, which the store keeps as it is given. Data holds the
+// task's arguments, answers and result: a StoredTask prints and logs it as
+// its size.
 type StoredTask struct {
 	ID      string
 	Version uint64
 	Data    []byte
+}
+
+// String returns t's fields, its Data as its size, for %v.
+func (t StoredTask) String() string { return wire.Show(t, false) }
+
+// GoString returns t in Go syntax, its Data as its size, for %#v.
+func (t StoredTask) GoString() string { return wire.Show(t, true) }
+
+// Format prints t for every verb without its Data, as [StoredTask.String]
+// (%#v: [StoredTask.GoString]).
+func (t StoredTask) Format(f fmt.State, verb rune) { wire.Format(f, verb, t) }
+
+// LogValue implements [slog.LogValuer]: t logs as a group of its non-empty
+// fields, its Data as its size.
+func (t StoredTask) LogValue() slog.Value { return wire.Log(t) }
+
+func init() {
+	wire.Register(reflect.TypeFor[StoredTask](), "Data")
 }
 
 // TaskStore holds the tasks of every [Server] that shares it: the instances
@@ -156,6 +181,20 @@ func (m *memoryStore) Update(_ context.Context, id string, version uint64, data 
 	m.tasks[id] = memoryTask{version: version + 1, data: bytes.Clone(data), expires: t.expires}
 	return nil
 }
+
+// String describes m by how many tasks it holds, never their data.
+func (m *memoryStore) String() string {
+	return fmt.Sprintf("mcptasks memory store (%d tasks)", m.held())
+}
+
+// GoString describes m as String does, for %#v.
+func (m *memoryStore) GoString() string { return m.String() }
+
+// Format prints m for every verb as String does.
+func (m *memoryStore) Format(f fmt.State, verb rune) { wire.Format(f, verb, m) }
+
+// LogValue implements [slog.LogValuer]: m logs as how many tasks it holds.
+func (m *memoryStore) LogValue() slog.Value { return slog.IntValue(m.held()) }
 
 // held returns how many tasks m holds.
 func (m *memoryStore) held() int {

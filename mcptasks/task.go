@@ -34,15 +34,20 @@ const idBytes = 18
 // no ID this package made.
 const maxIDLen = 128
 
-// newTaskID returns a fresh task ID from crypto/rand, which never fails.
-func newTaskID() string {
+// newID returns a fresh task ID, or write token, from crypto/rand, which
+// never fails.
+func newID() string {
 	var b [idBytes]byte
 	rand.Read(b[:])
 	return base64.RawURLEncoding.EncodeToString(b[:])
 }
 
 // record is a task's state, as the store holds it in JSON. Times are Unix
-// milliseconds.
+// milliseconds. Poll is the longest poll interval a client is asked for.
+// Lease is when the run of a working task lapses unless the instance that
+// runs it renews it. Write is the token of the write that stored this
+// version, so that a writer whose reply was lost, or whose write a client
+// sent twice, knows its own.
 type record struct {
 	Tool       string            `json:"tool"`
 	Arguments  json.RawMessage   `json:"arguments"`
@@ -59,6 +64,8 @@ type record struct {
 	TTL        int64             `json:"ttlMs"`
 	Poll       int64             `json:"pollIntervalMs"`
 	Run        int64             `json:"run"`
+	Lease      int64             `json:"leaseUntil,omitempty"`
+	Write      string            `json:"write,omitempty"`
 	Pending    []asked           `json:"pending,omitempty"`
 	Keys       []string          `json:"keys,omitempty"`
 	Answers    toolnexus.Answers `json:"answers,omitempty"`
@@ -98,7 +105,8 @@ func decodeRecord(data []byte) (record, error) {
 		"tool": &r.Tool, "arguments": &r.Arguments, "principal": &r.Principal, "protocol": &r.Protocol,
 		"elicitForm": &r.ElicitForm, "elicitURL": &r.ElicitURL, "sampling": &r.Sampling, "roots": &r.Roots,
 		"status": &r.Status, "statusMessage": &r.Message, "createdAt": &r.Created, "lastUpdatedAt": &r.Updated,
-		"ttlMs": &r.TTL, "pollIntervalMs": &r.Poll, "run": &r.Run, "pending": &r.Pending, "keys": &r.Keys,
+		"ttlMs": &r.TTL, "pollIntervalMs": &r.Poll, "run": &r.Run, "leaseUntil": &r.Lease, "write": &r.Write,
+		"pending": &r.Pending, "keys": &r.Keys,
 		"answers": &r.Answers, "result": &r.Result, "error": &r.Error,
 	})
 	if err != nil {
@@ -178,8 +186,16 @@ type taskInfo struct {
 	PollIntervalMs int64  `json:"pollIntervalMs,omitempty"`
 }
 
-// info returns the task id's state r as the wire has it.
-func (r *record) info(id string) taskInfo {
+// pollInterval returns the poll interval, in milliseconds, that a client
+// is asked for at now: half the time since r last changed, so that a task
+// that just changed is polled soon and a long one ever less often, at
+// least [FirstPollInterval] and at most r.Poll.
+func (r *record) pollInterval(now time.Time) int64 {
+	return min(r.Poll, max(FirstPollInterval.Milliseconds(), (now.UnixMilli()-r.Updated)/2))
+}
+
+// info returns the task id's state r as the wire has it at now.
+func (r *record) info(id string, now time.Time) taskInfo {
 	return taskInfo{
 		TaskID:         id,
 		Status:         r.Status,
@@ -187,7 +203,7 @@ func (r *record) info(id string) taskInfo {
 		CreatedAt:      time.UnixMilli(r.Created).UTC().Format(stamp),
 		LastUpdatedAt:  time.UnixMilli(r.Updated).UTC().Format(stamp),
 		TTLMs:          r.TTL,
-		PollIntervalMs: r.Poll,
+		PollIntervalMs: r.pollInterval(now),
 	}
 }
 
@@ -210,9 +226,10 @@ type getTaskResult struct {
 	Error         *rpcError                            `json:"error,omitempty"`
 }
 
-// detailed returns the result of tasks/get for the task id in state r.
-func (r *record) detailed(id string) *getTaskResult {
-	res := &getTaskResult{ResultType: "complete", taskInfo: r.info(id)}
+// detailed returns the result of tasks/get for the task id in state r at
+// now.
+func (r *record) detailed(id string, now time.Time) *getTaskResult {
+	res := &getTaskResult{ResultType: "complete", taskInfo: r.info(id, now)}
 	switch r.Status {
 	case StatusInputRequired:
 		res.InputRequests = make(map[string]toolnexus.MCPInputRequest, len(r.Pending))

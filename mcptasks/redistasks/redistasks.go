@@ -2,6 +2,20 @@
 // servers behind a load balancer: every instance keeps its tasks in the
 // same Redis, so that a task created on one is read, answered and finished
 // on any other.
+//
+// The tasks are only as durable as the Redis that keeps them. Give them a
+// Redis that nothing else fills, with maxmemory-policy noeviction (a Redis
+// that evicts keys drops live tasks, and their clients are told they do
+// not exist) and the append-only file on (appendonly yes, appendfsync
+// everysec or always: a Redis restarted without it has forgotten every
+// task, those whose tools ran among them). FLUSHALL or FLUSHDB drop them
+// all. A replica promoted after a failover may lack the last writes the
+// primary acknowledged, since Redis replicates them after it answers: a
+// task created just before may be gone, and a result stored just before
+// may be lost, the task then working until its lease lapses and failed
+// (see [mcptasks.Options].Lease), unless the primary waits for its
+// replicas (WAIT), which this store does not ask. [Store.Check] reads
+// what it can of this from the server at start.
 package redistasks
 
 import (
@@ -9,6 +23,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -21,6 +36,62 @@ const DefaultPrefix = "toolnexus:task:"
 
 // ErrNoClient reports a Store without a Redis client.
 var ErrNoClient = errors.New("redistasks: no Redis client")
+
+// The errors of [Store.Check]: what makes the tasks less durable than the
+// Redis's word.
+var (
+	// ErrEvicting reports a Redis whose maxmemory-policy is not
+	// noeviction: under memory pressure it may drop a live task.
+	ErrEvicting = errors.New("redistasks: Redis may evict tasks")
+	// ErrNotPersistent reports a Redis without its append-only file: a
+	// restart forgets the tasks written since its last snapshot, or all.
+	ErrNotPersistent = errors.New("redistasks: Redis does not persist every task")
+)
+
+// Check reads, with CONFIG GET, whether the Redis of s keeps tasks as the
+// package's doc says they need: it reports [ErrEvicting] for a
+// maxmemory-policy other than noeviction and [ErrNotPersistent] for
+// appendonly no, joined when both hold, [ErrNoClient] without a client, and
+// the client's error when Redis cannot be reached. A Redis that refuses
+// CONFIG (a managed service, a user without the permission) cannot be
+// checked: Check reports nil. Call it at start, and warn: Redis may change
+// its configuration later.
+func (s *Store) Check(ctx context.Context) error {
+	if s.Client == nil {
+		return ErrNoClient
+	}
+	values := map[string]string{}
+	for _, name := range []string{"maxmemory-policy", "appendonly"} {
+		got, err := s.Client.ConfigGet(ctx, name).Result()
+		var reply redis.Error
+		switch {
+		case errors.As(err, &reply) && !transient(reply.Error()):
+			return nil // CONFIG is renamed, disabled or not permitted
+		case err != nil:
+			return fmt.Errorf("redistasks: cannot read the Redis configuration: %w", err)
+		}
+		values[name] = got[name]
+	}
+	var errs []error
+	if p := values["maxmemory-policy"]; p != "noeviction" {
+		errs = append(errs, fmt.Errorf("%w: maxmemory-policy is %s, not noeviction", ErrEvicting, p))
+	}
+	if values["appendonly"] == "no" {
+		errs = append(errs, fmt.Errorf("%w: appendonly is no, so a restart forgets tasks", ErrNotPersistent))
+	}
+	return errors.Join(errs...)
+}
+
+// transient reports whether a Redis error reply says that the server
+// cannot answer now, rather than that it refuses the command.
+func transient(msg string) bool {
+	for _, p := range []string{"LOADING", "BUSY", "TRYAGAIN", "CLUSTERDOWN", "MASTERDOWN"} {
+		if strings.HasPrefix(msg, p) {
+			return true
+		}
+	}
+	return false
+}
 
 // Store is an [mcptasks.TaskStore] in Redis. Each task is a hash under
 // Prefix (empty: DefaultPrefix) followed by the task's ID, holding its

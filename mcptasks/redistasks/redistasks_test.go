@@ -140,3 +140,70 @@ func keysOf(v any) []string {
 	}
 	return ks
 }
+
+func TestCheck(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	c := client(t, tasktest.StartRedis(t).Addr) // no persistence, as the tests start it
+	s := &redistasks.Store{Client: c}
+	err := s.Check(ctx)
+	assert.ErrorIs(t, err, redistasks.ErrNotPersistent)
+	assert.NotErrorIs(t, err, redistasks.ErrEvicting)
+
+	require.NoError(t, c.ConfigSet(ctx, "maxmemory-policy", "allkeys-lru").Err())
+	err = s.Check(ctx)
+	assert.ErrorIs(t, err, redistasks.ErrEvicting)
+	assert.ErrorIs(t, err, redistasks.ErrNotPersistent)
+	assert.ErrorContains(t, err, "maxmemory-policy is allkeys-lru, not noeviction")
+
+	require.NoError(t, c.ConfigSet(ctx, "maxmemory-policy", "noeviction").Err())
+	require.NoError(t, c.ConfigSet(ctx, "appendonly", "yes").Err())
+	assert.NoError(t, s.Check(ctx))
+
+	require.NoError(t, c.Do(ctx, "ACL", "SETUSER", "limited", "on", ">pw", "~*", "+@all", "-config").Err())
+	limited := redis.NewClient(&redis.Options{Addr: c.Options().Addr, Username: "limited", Password: "pw"})
+	t.Cleanup(func() { limited.Close() })
+	assert.NoError(t, (&redistasks.Store{Client: limited}).Check(ctx), "a Redis that refuses CONFIG cannot be checked")
+	var none redistasks.Store
+	assert.ErrorIs(t, none.Check(ctx), redistasks.ErrNoClient)
+}
+
+// TestStall stalls Redis (SIGSTOP) for five seconds while 200 tasks store
+// their results, through a client whose reads time out after 200 ms and
+// which sends a command again after a timeout: once Redis is back, every
+// result is stored, each task completed.
+func TestStall(t *testing.T) {
+	t.Parallel()
+	const tasks = 200
+	r := tasktest.StartRedis(t)
+	c := redis.NewClient(&redis.Options{Addr: r.Addr, ReadTimeout: 200 * time.Millisecond, WriteTimeout: 200 * time.Millisecond})
+	t.Cleanup(func() { c.Close() })
+	in := tasktest.Start(t, &mcptasks.Options{Store: &redistasks.Store{Client: c}, PollInterval: 50 * time.Millisecond}, nil)
+	cl := in.Client()
+	ids := make([]string, tasks)
+	for i := range ids {
+		ids[i] = cl.Call(t, "tools/call", map[string]any{"name": "wait"})["taskId"].(string)
+	}
+	require.NoError(t, r.Stall())
+	close(in.Tools.Release)
+	time.Sleep(5 * time.Second)
+	require.NoError(t, r.Resume())
+	lost := 0
+	deadline := time.Now().Add(30 * time.Second)
+	for _, id := range ids {
+		for {
+			task := cl.Call(t, "tasks/get", map[string]any{"taskId": id})
+			if task["status"] == "completed" {
+				assert.Equal(t, "released", task["result"].(map[string]any)["content"].([]any)[0].(map[string]any)["text"])
+				break
+			}
+			if task["status"] != "working" || time.Now().After(deadline) {
+				lost++
+				t.Errorf("task %s is %v: %v", id, task["status"], task)
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	t.Logf("%d of %d results lost after a 5 s stall", lost, tasks)
+}

@@ -19,6 +19,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -329,6 +330,13 @@ func Start(t testing.TB, opts *mcptasks.Options, ts *Tools) *Instance {
 // besides Key, which seals them.
 func StartSealed(t testing.TB, so requeststate.Options, opts *mcptasks.Options, ts *Tools) *Instance {
 	t.Helper()
+	return StartWrapped(t, so, opts, ts, nil)
+}
+
+// StartWrapped is StartSealed with the server's HTTP handler wrapped by
+// wrap (nil: as it is), such as an authenticating middleware.
+func StartWrapped(t testing.TB, so requeststate.Options, opts *mcptasks.Options, ts *Tools, wrap func(http.Handler) http.Handler) *Instance {
+	t.Helper()
 	if ts == nil {
 		ts = &Tools{Release: make(chan struct{}), Cancelled: make(chan string, 16)}
 	}
@@ -347,6 +355,9 @@ func StartSealed(t testing.TB, so requeststate.Options, opts *mcptasks.Options, 
 	}
 	h := mcptasks.RoutingHandler(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
 		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true}))
+	if wrap != nil {
+		h = wrap(h)
+	}
 	hs := httptest.NewServer(h)
 	t.Cleanup(func() {
 		hs.Close()
@@ -368,19 +379,21 @@ type Redis struct {
 }
 
 // StartRedis starts a redis-server without persistence on a free port of
-// 127.0.0.1 and stops it when the test ends. A machine without
+// 127.0.0.1, in a temporary folder, and stops it when the test ends. A machine without
 // redis-server fails the test: install the Debian package redis-server.
 func StartRedis(t testing.TB) *Redis {
 	t.Helper()
 	bin, err := exec.LookPath("redis-server")
 	require.NoError(t, err, "redis-server is not installed: apt-get install redis-server")
 	var out bytes.Buffer
+	// An append-only file that a test turns on is written in dir.
+	dir := t.TempDir()
 	for range 5 { // a free port may be taken between finding and binding it
 		l, err := net.Listen("tcp", "127.0.0.1:0")
 		require.NoError(t, err)
 		port := l.Addr().(*net.TCPAddr).Port
 		l.Close()
-		cmd := exec.Command(bin, "--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no")
+		cmd := exec.Command(bin, "--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir)
 		out.Reset()
 		cmd.Stdout, cmd.Stderr = &out, &out
 		require.NoError(t, cmd.Start())
@@ -410,6 +423,13 @@ func (r *Redis) ready() bool {
 	}
 	return false
 }
+
+// Stall stops the server with SIGSTOP, as a Redis that hangs: it keeps its
+// connections and answers nothing until Resume.
+func (r *Redis) Stall() error { return r.cmd.Process.Signal(syscall.SIGSTOP) }
+
+// Resume lets a stalled server go on, with SIGCONT.
+func (r *Redis) Resume() error { return r.cmd.Process.Signal(syscall.SIGCONT) }
 
 // stop kills the server and waits for it, once.
 func (r *Redis) stop() {
