@@ -60,7 +60,10 @@ var ErrReplayed = errors.New("toolnexus: parked call already resumed")
 // to an expired request ([toolnexus.ErrExpired]), or to a call already
 // resumed ([ErrReplayed]) gives the model that error, and the tool does not
 // run. A request asked without ExpiresAt expires [Tool.Expiry] after the
-// call is parked.
+// call is parked. A resumed call that parks again is answered through the
+// confirmation that resumed it: ADK v2.2.0 emits no new confirmation call
+// for it, and asks the model meanwhile; [Waiting] finds it in the function
+// response's event.
 //
 // A tool that panics gives the model an error result matching
 // [toolnexus.ErrToolPanicked]. A Tool is safe for concurrent use once set up.
@@ -159,14 +162,14 @@ func (t *Tool) Run(ctx agent.Context, args any) (map[string]any, error) {
 	if string(raw) == "null" {
 		raw = []byte("{}")
 	}
-	var answers toolnexus.Answers
 	var was *parked
+	var reply answered
 	if c := ctx.ToolConfirmation(); c != nil {
-		if was, answers, err = t.resume(ctx, c.Payload, raw); err != nil {
+		if was, reply, err = t.resume(ctx, c.Payload, raw); err != nil {
 			return nil, err
 		}
 	}
-	r := t.run(ctx, raw, answers)
+	r := t.run(ctx, raw, reply.Answers)
 	if was != nil {
 		was.Done = true
 		if err := was.save(ctx.State()); err != nil {
@@ -174,7 +177,7 @@ func (t *Tool) Run(ctx agent.Context, args any) (map[string]any, error) {
 		}
 	}
 	if reqs, ok := toolnexus.PendingAllOf(r); ok {
-		return t.park(ctx, r, reqs, raw, answers)
+		return t.park(ctx, r, reqs, raw, reply.Answers, reply.ConfirmationID)
 	}
 	return t.response(r), nil
 }

@@ -1,10 +1,12 @@
 package adkbridge_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"iter"
+	"log/slog"
 	"os"
 	"sync"
 	"sync/atomic"
@@ -359,10 +361,14 @@ func TestRunPanics(t *testing.T) {
 	h := newHost(t, func(context.Context, json.RawMessage, toolnexus.Answers) toolnexus.ToolResult {
 		panic("boom")
 	})
-	events, m := h.run(h.tool(), genai.NewContentFromText("delete /tmp/x", genai.RoleUser), calls(), says("it broke"))
+	var log bytes.Buffer
+	tl := h.tool()
+	tl.Logger = slog.New(slog.NewTextHandler(&log, nil))
+	events, m := h.run(tl, genai.NewContentFromText("delete /tmp/x", genai.RoleUser), calls(), says("it broke"))
 	frs := responses(events)
 	require.Len(t, frs, 1)
 	assert.Equal(t, map[string]any{"error": `toolnexus: tool panicked: "delete"`}, frs[0].Response)
+	assert.Contains(t, log.String(), `level=ERROR msg="toolnexus: tool panicked" tool=delete panic=boom stack=`)
 	assert.Len(t, m.seen(), 2, "the model read the error")
 }
 
@@ -398,4 +404,55 @@ func TestResumeExpiry(t *testing.T) {
 			assert.Equal(t, int32(1), runs.Load())
 		})
 	}
+}
+
+func TestNew(t *testing.T) {
+	t.Parallel()
+	run := (&deleteTool{}).run
+	tests := []struct {
+		name string
+		tool func() (*adkbridge.Tool, error)
+		msg  string
+	}{
+		{"no name", func() (*adkbridge.Tool, error) { return adkbridge.New("", "d", nil, run) }, "toolnexus: invalid ADK tool: the tool has no name"},
+		{"no function", func() (*adkbridge.Tool, error) { return adkbridge.New("t", "d", nil, nil) }, `toolnexus: invalid ADK tool: tool "t" has no function`},
+		{"infer without a function", func() (*adkbridge.Tool, error) {
+			return adkbridge.Infer[struct{}]("t", "d", nil)
+		}, `toolnexus: invalid ADK tool: tool "t" has no function`},
+		{"infer from a channel", func() (*adkbridge.Tool, error) {
+			return adkbridge.Infer("t", "d", func(context.Context, chan int, toolnexus.Answers) toolnexus.ToolResult { return toolnexus.Ok("") })
+		}, `toolnexus: invalid ADK tool: tool "t": For[chan int](): type chan int is unsupported by jsonschema`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			tl, err := tc.tool()
+			assert.Nil(t, tl)
+			require.ErrorIs(t, err, adkbridge.ErrInvalidTool)
+			assert.EqualError(t, err, tc.msg)
+		})
+	}
+}
+
+// TestInfer runs a tool whose parameters are inferred from a struct: the
+// model is given their schema, and the arguments are decoded with exact
+// keys.
+func TestInfer(t *testing.T) {
+	t.Parallel()
+	type in struct {
+		Path string `json:"path" jsonschema:"the file to delete"`
+	}
+	tl, err := adkbridge.Infer("delete", "Deletes a file", func(_ context.Context, in in, _ toolnexus.Answers) toolnexus.ToolResult {
+		return toolnexus.Ok("deleted " + in.Path)
+	})
+	require.NoError(t, err)
+	assert.False(t, tl.IsLongRunning())
+	assert.Equal(t, "Deletes a file", tl.Description())
+	b, err := json.Marshal(tl.Declaration())
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"name":"delete","description":"Deletes a file","parametersJsonSchema":{"type":"object","properties":{"path":{"type":"string","description":"the file to delete"}},"required":["path"],"additionalProperties":false}}`, string(b))
+	h := newHost(t, nil)
+	events, m := h.run(tl, genai.NewContentFromText("delete", genai.RoleUser), calls(), says("done"))
+	assert.Equal(t, []*genai.FunctionResponse{{ID: "call-1", Name: "delete", Response: map[string]any{"output": "deleted /tmp/x"}}}, responses(events))
+	assert.Len(t, m.seen(), 2)
 }

@@ -41,17 +41,23 @@ type parked struct {
 }
 
 // asked is the payload of the confirmation a parked call asks for: its park
-// id and its requests.
+// id and its requests. A call that parks again once resumed also holds the
+// ID of the confirmation that resumed it, which a reply answers again, and
+// its arguments: ADK emits no new confirmation call for it.
 type asked struct {
-	ParkID   string              `json:"parkId"`
-	Requests []toolnexus.Request `json:"requests"`
+	ParkID         string              `json:"parkId"`
+	Requests       []toolnexus.Request `json:"requests"`
+	ConfirmationID string              `json:"confirmationId,omitempty"`
+	Args           json.RawMessage     `json:"args,omitempty"`
 }
 
 // answered is the payload of a confirmation that answers a parked call:
-// its park id and the answers.
+// its park id, the answers, and the ID of the confirmation call it
+// answers.
 type answered struct {
-	ParkID  string            `json:"parkId"`
-	Answers toolnexus.Answers `json:"answers"`
+	ParkID         string            `json:"parkId"`
+	Answers        toolnexus.Answers `json:"answers,omitempty"`
+	ConfirmationID string            `json:"confirmationId,omitempty"`
 }
 
 // save writes p into state.
@@ -85,14 +91,19 @@ func loadParked(state session.State, tool, id string) (*parked, error) {
 
 // park records the call of ctx, run with args and answers, as waiting on
 // reqs, the requests of r, and asks ADK for the confirmation that answers
-// them. It returns what the model reads meanwhile.
-func (t *Tool) park(ctx agent.Context, r toolnexus.ToolResult, reqs []toolnexus.Request, args json.RawMessage, answers toolnexus.Answers) (map[string]any, error) {
+// them; resumedBy is the ID of the confirmation that resumed the call, if
+// one did. It returns what the model reads meanwhile.
+func (t *Tool) park(ctx agent.Context, r toolnexus.ToolResult, reqs []toolnexus.Request, args json.RawMessage, answers toolnexus.Answers, resumedBy string) (map[string]any, error) {
 	p := &parked{ParkID: newParkID(), Tool: t.name, CallID: ctx.FunctionCallID(), Args: args,
 		Requests: resume.Expire(reqs, t.now(), t.Expiry), Answers: answers}
 	if err := p.save(ctx.State()); err != nil {
 		return nil, err
 	}
-	if err := ctx.RequestConfirmation(r.Output, asked{ParkID: p.ParkID, Requests: p.Requests}); err != nil {
+	a := asked{ParkID: p.ParkID, Requests: p.Requests}
+	if resumedBy != "" {
+		a.ConfirmationID, a.Args = resumedBy, args
+	}
+	if err := ctx.RequestConfirmation(r.Output, a); err != nil {
 		return nil, err
 	}
 	return map[string]any{"output": r.Output, "status": "waiting for a person's answer"}, nil
@@ -100,41 +111,41 @@ func (t *Tool) park(ctx agent.Context, r toolnexus.ToolResult, reqs []toolnexus.
 
 // resume checks payload, the payload of the confirmation that resumes the
 // call of ctx, whose arguments are args, against the call it names, and
-// returns that call and the answers to run the tool with. Every refusal
-// leaves the call as it was, but one that has already been resumed.
-func (t *Tool) resume(ctx agent.Context, payload any, args json.RawMessage) (*parked, toolnexus.Answers, error) {
+// returns that call, the answers to run the tool with and the reply itself.
+// Every refusal leaves the call as it was, but one that has already been
+// resumed.
+func (t *Tool) resume(ctx agent.Context, payload any, args json.RawMessage) (*parked, answered, error) {
 	var a answered
 	b, err := json.Marshal(payload)
 	if err == nil {
 		err = toolnexus.DecodeArguments(b, &a)
 	}
 	if err != nil || len(a.ParkID) != parkIDLen {
-		return nil, nil, fmt.Errorf("%w: tool %s was resumed by a confirmation that names no parked call", toolnexus.ErrAnswerMismatch, strconv.Quote(t.name))
+		return nil, answered{}, fmt.Errorf("%w: tool %s was resumed by a confirmation that names no parked call", toolnexus.ErrAnswerMismatch, strconv.Quote(t.name))
 	}
 	p, err := loadParked(ctx.State(), t.name, a.ParkID)
 	if err != nil {
-		return nil, nil, err
+		return nil, answered{}, err
 	}
 	switch {
 	case p.Tool != t.name || p.CallID != ctx.FunctionCallID():
-		return nil, nil, fmt.Errorf("%w: the call parked as %s is not this call of tool %s", toolnexus.ErrAnswerMismatch, strconv.Quote(a.ParkID), strconv.Quote(t.name))
+		return nil, answered{}, fmt.Errorf("%w: the call parked as %s is not this call of tool %s", toolnexus.ErrAnswerMismatch, strconv.Quote(a.ParkID), strconv.Quote(t.name))
 	case p.Done:
-		return nil, nil, fmt.Errorf("%w: tool %s, parked as %s", ErrReplayed, strconv.Quote(t.name), strconv.Quote(a.ParkID))
+		return nil, answered{}, fmt.Errorf("%w: tool %s, parked as %s", ErrReplayed, strconv.Quote(t.name), strconv.Quote(a.ParkID))
 	case !sameJSON(args, p.Args):
-		return nil, nil, fmt.Errorf("%w: tool %s was resumed with arguments other than those it was parked with", toolnexus.ErrAnswerMismatch, strconv.Quote(t.name))
+		return nil, answered{}, fmt.Errorf("%w: tool %s was resumed with arguments other than those it was parked with", toolnexus.ErrAnswerMismatch, strconv.Quote(t.name))
 	}
-	answers, err := resume.Answers(t.name, p.Requests, p.Answers, a.Answers, t.now())
-	if err != nil {
-		return nil, nil, err
+	if a.Answers, err = resume.Answers(t.name, p.Requests, p.Answers, a.Answers, t.now()); err != nil {
+		return nil, answered{}, err
 	}
 	fresh, err := t.claim(ctx, p.ParkID, claimUntil(p.Requests))
 	if err != nil {
-		return nil, nil, err
+		return nil, answered{}, err
 	}
 	if !fresh {
-		return nil, nil, fmt.Errorf("%w: tool %s, parked as %s", ErrReplayed, strconv.Quote(t.name), strconv.Quote(a.ParkID))
+		return nil, answered{}, fmt.Errorf("%w: tool %s, parked as %s", ErrReplayed, strconv.Quote(t.name), strconv.Quote(a.ParkID))
 	}
-	return p, answers, nil
+	return p, a, nil
 }
 
 // claim claims the parked call id until until, and reports whether no
@@ -203,7 +214,10 @@ func (w Wait) LogValue() slog.Value {
 
 // Waiting returns the parked calls of [Tool]s that events ask a person to
 // answer, in order: the adk_request_confirmation calls whose payload a
-// Tool wrote. Confirmations asked by anything else are left out.
+// Tool wrote, and the function responses of calls that a confirmation
+// resumed and that parked again, for which ADK emits no new confirmation
+// call (their Wait answers the confirmation that resumed them).
+// Confirmations asked by anything else are left out.
 func Waiting(events ...*session.Event) []Wait {
 	var waits []Wait
 	for _, ev := range events {
@@ -211,15 +225,53 @@ func Waiting(events ...*session.Event) []Wait {
 			continue
 		}
 		for _, part := range ev.Content.Parts {
-			if part == nil || part.FunctionCall == nil || part.FunctionCall.Name != toolconfirmation.FunctionCallName {
-				continue
+			var w Wait
+			var ok bool
+			switch {
+			case part == nil:
+			case part.FunctionCall != nil && part.FunctionCall.Name == toolconfirmation.FunctionCallName:
+				w, ok = waitOf(part.FunctionCall)
+			case part.FunctionResponse != nil:
+				w, ok = parkedAgain(part.FunctionResponse, ev.Actions.RequestedToolConfirmations)
 			}
-			if w, ok := waitOf(part.FunctionCall); ok {
+			if ok {
 				waits = append(waits, w)
 			}
 		}
 	}
 	return waits
+}
+
+// parkedAgain reads the Wait of fr, the function response of a call, when
+// the call parked again once resumed: confirmations, the confirmations its
+// event requested, hold one for fr's call whose payload names the
+// confirmation that resumed it.
+func parkedAgain(fr *genai.FunctionResponse, confirmations map[string]toolconfirmation.ToolConfirmation) (Wait, bool) {
+	c, ok := confirmations[fr.ID]
+	if !ok {
+		return Wait{}, false
+	}
+	a, ok := askedOf(c.Payload)
+	if !ok || a.ConfirmationID == "" {
+		return Wait{}, false
+	}
+	return Wait{ConfirmationID: a.ConfirmationID, Tool: fr.Name, CallID: fr.ID, Args: a.Args,
+		ParkID: a.ParkID, Requests: a.Requests}, true
+}
+
+// askedOf reads the payload a Tool gives a confirmation it asks for, and
+// reports whether payload is one.
+func askedOf(payload any) (asked, bool) {
+	var a asked
+	b, err := json.Marshal(map[string]any{"payload": payload})
+	if err == nil {
+		var c struct {
+			Payload asked `json:"payload"`
+		}
+		err = toolnexus.DecodeArguments(b, &c)
+		a = c.Payload
+	}
+	return a, err == nil && len(a.ParkID) == parkIDLen && len(a.Requests) > 0
 }
 
 // waitOf reads the Wait of fc, an adk_request_confirmation call, and
@@ -230,13 +282,14 @@ func waitOf(fc *genai.FunctionCall) (Wait, bool) {
 		return Wait{}, false
 	}
 	var c struct {
-		Payload asked `json:"payload"`
+		Payload any `json:"payload"`
 	}
 	b, err := json.Marshal(fc.Args["toolConfirmation"])
 	if err == nil {
 		err = toolnexus.DecodeArguments(b, &c)
 	}
-	if err != nil || len(c.Payload.ParkID) != parkIDLen || len(c.Payload.Requests) == 0 {
+	a, ok := askedOf(c.Payload)
+	if err != nil || !ok {
 		return Wait{}, false
 	}
 	args, err := json.Marshal(orig.Args)
@@ -244,7 +297,7 @@ func waitOf(fc *genai.FunctionCall) (Wait, bool) {
 		return Wait{}, false
 	}
 	return Wait{ConfirmationID: fc.ID, Tool: orig.Name, CallID: orig.ID, Args: args,
-		ParkID: c.Payload.ParkID, Requests: c.Payload.Requests}, true
+		ParkID: a.ParkID, Requests: a.Requests}, true
 }
 
 // Reply returns the user content that answers w: the function response to
@@ -262,7 +315,7 @@ func (w Wait) Reply(answers ...toolnexus.Answer) *genai.Content {
 		Name: toolconfirmation.FunctionCallName,
 		Response: map[string]any{
 			"confirmed": ok,
-			"payload":   answered{ParkID: w.ParkID, Answers: answers},
+			"payload":   answered{ParkID: w.ParkID, Answers: answers, ConfirmationID: w.ConfirmationID},
 		},
 	}
 	return &genai.Content{Role: genai.RoleUser, Parts: []*genai.Part{{FunctionResponse: fr}}}
