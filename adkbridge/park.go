@@ -1,0 +1,322 @@
+package adkbridge
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"reflect"
+	"strconv"
+	"time"
+
+	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/internal/resume"
+	"google.golang.org/adk/v2/agent"
+	"google.golang.org/adk/v2/session"
+	"google.golang.org/adk/v2/tool/toolconfirmation"
+	"google.golang.org/genai"
+)
+
+// stateKeyPrefix begins the session state key of a parked call, which ends
+// in its park id.
+const stateKeyPrefix = "toolnexus.adk.park."
+
+// parkIDLen is the length of a park id: 16 random bytes in hex.
+const parkIDLen = 32
+
+// parked is a parked call as the session's state keeps it, as a JSON
+// string: the call, the arguments the tool ran with, the requests it waits
+// on, the answers so far, and whether a confirmation has resumed it.
+type parked struct {
+	ParkID   string              `json:"parkId"`
+	Tool     string              `json:"tool"`
+	CallID   string              `json:"callId"`
+	Args     json.RawMessage     `json:"args"`
+	Requests []toolnexus.Request `json:"requests"`
+	Answers  toolnexus.Answers   `json:"answers,omitempty"`
+	Done     bool                `json:"done,omitempty"`
+}
+
+// asked is the payload of the confirmation a parked call asks for: its park
+// id and its requests. A call that parks again once resumed also holds the
+// ID of the confirmation that resumed it, which a reply answers again, and
+// its arguments: ADK emits no new confirmation call for it.
+type asked struct {
+	ParkID         string              `json:"parkId"`
+	Requests       []toolnexus.Request `json:"requests"`
+	ConfirmationID string              `json:"confirmationId,omitempty"`
+	Args           json.RawMessage     `json:"args,omitempty"`
+}
+
+// answered is the payload of a confirmation that answers a parked call:
+// its park id, the answers, and the ID of the confirmation call it
+// answers.
+type answered struct {
+	ParkID         string            `json:"parkId"`
+	Answers        toolnexus.Answers `json:"answers,omitempty"`
+	ConfirmationID string            `json:"confirmationId,omitempty"`
+}
+
+// save writes p into state.
+func (p *parked) save(state session.State) error {
+	b, err := json.Marshal(p)
+	if err != nil {
+		return fmt.Errorf("%w: %v", toolnexus.ErrInvalidRequest, err)
+	}
+	return state.Set(stateKeyPrefix+p.ParkID, string(b))
+}
+
+// loadParked reads the parked call id from state.
+func loadParked(state session.State, tool, id string) (*parked, error) {
+	v, err := state.Get(stateKeyPrefix + id)
+	if errors.Is(err, session.ErrStateKeyNotExist) {
+		return nil, fmt.Errorf("%w: no call of tool %s is parked as %s", toolnexus.ErrAnswerMismatch, strconv.Quote(tool), strconv.Quote(id))
+	}
+	if err != nil {
+		return nil, err
+	}
+	s, ok := v.(string)
+	var p parked
+	if ok {
+		err = toolnexus.DecodeArguments(json.RawMessage(s), &p)
+	}
+	if !ok || err != nil || p.ParkID != id {
+		return nil, fmt.Errorf("%w: the session's record of the call parked as %s is not one", toolnexus.ErrInvalidRequest, strconv.Quote(id))
+	}
+	return &p, nil
+}
+
+// park records the call of ctx, run with args and answers, as waiting on
+// reqs, the requests of r, and asks ADK for the confirmation that answers
+// them; resumedBy is the ID of the confirmation that resumed the call, if
+// one did. It returns what the model reads meanwhile.
+func (t *Tool) park(ctx agent.Context, r toolnexus.ToolResult, reqs []toolnexus.Request, args json.RawMessage, answers toolnexus.Answers, resumedBy string) (map[string]any, error) {
+	p := &parked{ParkID: newParkID(), Tool: t.name, CallID: ctx.FunctionCallID(), Args: args,
+		Requests: resume.Expire(reqs, t.now(), t.Expiry), Answers: answers}
+	if err := p.save(ctx.State()); err != nil {
+		return nil, err
+	}
+	a := asked{ParkID: p.ParkID, Requests: p.Requests}
+	if resumedBy != "" {
+		a.ConfirmationID, a.Args = resumedBy, args
+	}
+	if err := ctx.RequestConfirmation(r.Output, a); err != nil {
+		return nil, err
+	}
+	return map[string]any{"output": r.Output, "status": "waiting for a person's answer"}, nil
+}
+
+// resume checks payload, the payload of the confirmation that resumes the
+// call of ctx, whose arguments are args, against the call it names, and
+// returns that call, the answers to run the tool with and the reply itself.
+// Every refusal leaves the call as it was, but one that has already been
+// resumed.
+func (t *Tool) resume(ctx agent.Context, payload any, args json.RawMessage) (*parked, answered, error) {
+	var a answered
+	b, err := json.Marshal(payload)
+	if err == nil {
+		err = toolnexus.DecodeArguments(b, &a)
+	}
+	if err != nil || len(a.ParkID) != parkIDLen {
+		return nil, answered{}, fmt.Errorf("%w: tool %s was resumed by a confirmation that names no parked call", toolnexus.ErrAnswerMismatch, strconv.Quote(t.name))
+	}
+	p, err := loadParked(ctx.State(), t.name, a.ParkID)
+	if err != nil {
+		return nil, answered{}, err
+	}
+	switch {
+	case p.Tool != t.name || p.CallID != ctx.FunctionCallID():
+		return nil, answered{}, fmt.Errorf("%w: the call parked as %s is not this call of tool %s", toolnexus.ErrAnswerMismatch, strconv.Quote(a.ParkID), strconv.Quote(t.name))
+	case p.Done:
+		return nil, answered{}, fmt.Errorf("%w: tool %s, parked as %s", ErrReplayed, strconv.Quote(t.name), strconv.Quote(a.ParkID))
+	case !sameJSON(args, p.Args):
+		return nil, answered{}, fmt.Errorf("%w: tool %s was resumed with arguments other than those it was parked with", toolnexus.ErrAnswerMismatch, strconv.Quote(t.name))
+	}
+	if a.Answers, err = resume.Answers(t.name, p.Requests, p.Answers, a.Answers, t.now()); err != nil {
+		return nil, answered{}, err
+	}
+	fresh, err := t.claim(ctx, p.ParkID, claimUntil(p.Requests))
+	if err != nil {
+		return nil, answered{}, err
+	}
+	if !fresh {
+		return nil, answered{}, fmt.Errorf("%w: tool %s, parked as %s", ErrReplayed, strconv.Quote(t.name), strconv.Quote(a.ParkID))
+	}
+	return p, a, nil
+}
+
+// claim claims the parked call id until until, and reports whether no
+// resume claimed it before.
+func (t *Tool) claim(ctx context.Context, id string, until time.Time) (bool, error) {
+	return t.claims.Claim(ctx, id, until)
+}
+
+// claimUntil returns how long the claim on a call waiting on reqs must
+// last: until the last of them expires, after which no answer is taken;
+// forever when one never expires.
+func claimUntil(reqs []toolnexus.Request) time.Time {
+	var until time.Time
+	for _, r := range reqs {
+		at, err := r.Expiry()
+		if err != nil || at.IsZero() {
+			return time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC)
+		}
+		if at.After(until) {
+			until = at
+		}
+	}
+	return until
+}
+
+// sameJSON reports whether a and b are one JSON value.
+func sameJSON(a, b json.RawMessage) bool {
+	var va, vb any
+	return json.Unmarshal(a, &va) == nil && json.Unmarshal(b, &vb) == nil && reflect.DeepEqual(va, vb)
+}
+
+// newParkID returns a fresh random park id.
+func newParkID() string {
+	b := make([]byte, parkIDLen/2)
+	_, _ = rand.Read(b) // crypto/rand.Read never fails
+	return hex.EncodeToString(b)
+}
+
+// Wait is a parked call of a [Tool], as an event of ADK's asks a person to
+// answer it: ConfirmationID is the ID of the adk_request_confirmation call
+// to reply to, Tool, CallID and Args the call of the model that was parked
+// (Args are the arguments the tool runs with once answered), ParkID the
+// call's park id, and Requests what to put to the person. It survives
+// JSON, for a host to keep until the answers come.
+type Wait struct {
+	ConfirmationID string              `json:"confirmationId"`
+	Tool           string              `json:"tool"`
+	CallID         string              `json:"callId"`
+	Args           json.RawMessage     `json:"args"`
+	ParkID         string              `json:"parkId"`
+	Requests       []toolnexus.Request `json:"requests"`
+}
+
+// String returns w without its arguments and requests, only their sizes.
+func (w Wait) String() string {
+	return fmt.Sprintf("Wait{tool %s, call %s, park %s, %d requests, %d bytes of arguments}",
+		strconv.Quote(w.Tool), strconv.Quote(w.CallID), strconv.Quote(w.ParkID), len(w.Requests), len(w.Args))
+}
+
+// LogValue implements [slog.LogValuer]: w logs without its arguments and
+// requests, only their sizes.
+func (w Wait) LogValue() slog.Value {
+	return slog.GroupValue(slog.String("tool", w.Tool), slog.String("callId", w.CallID),
+		slog.String("parkId", w.ParkID), slog.Int("requests", len(w.Requests)), slog.Int("argsBytes", len(w.Args)))
+}
+
+// Waiting returns the parked calls of [Tool]s that events ask a person to
+// answer, in order: the adk_request_confirmation calls whose payload a
+// Tool wrote, and the function responses of calls that a confirmation
+// resumed and that parked again, for which ADK emits no new confirmation
+// call (their Wait answers the confirmation that resumed them).
+// Confirmations asked by anything else are left out.
+func Waiting(events ...*session.Event) []Wait {
+	var waits []Wait
+	for _, ev := range events {
+		if ev == nil || ev.Content == nil {
+			continue
+		}
+		for _, part := range ev.Content.Parts {
+			var w Wait
+			var ok bool
+			switch {
+			case part == nil:
+			case part.FunctionCall != nil && part.FunctionCall.Name == toolconfirmation.FunctionCallName:
+				w, ok = waitOf(part.FunctionCall)
+			case part.FunctionResponse != nil:
+				w, ok = parkedAgain(part.FunctionResponse, ev.Actions.RequestedToolConfirmations)
+			}
+			if ok {
+				waits = append(waits, w)
+			}
+		}
+	}
+	return waits
+}
+
+// parkedAgain reads the Wait of fr, the function response of a call, when
+// the call parked again once resumed: confirmations, the confirmations its
+// event requested, hold one for fr's call whose payload names the
+// confirmation that resumed it.
+func parkedAgain(fr *genai.FunctionResponse, confirmations map[string]toolconfirmation.ToolConfirmation) (Wait, bool) {
+	c, ok := confirmations[fr.ID]
+	if !ok {
+		return Wait{}, false
+	}
+	a, ok := askedOf(c.Payload)
+	if !ok || a.ConfirmationID == "" {
+		return Wait{}, false
+	}
+	return Wait{ConfirmationID: a.ConfirmationID, Tool: fr.Name, CallID: fr.ID, Args: a.Args,
+		ParkID: a.ParkID, Requests: a.Requests}, true
+}
+
+// askedOf reads the payload a Tool gives a confirmation it asks for, and
+// reports whether payload is one.
+func askedOf(payload any) (asked, bool) {
+	var a asked
+	b, err := json.Marshal(map[string]any{"payload": payload})
+	if err == nil {
+		var c struct {
+			Payload asked `json:"payload"`
+		}
+		err = toolnexus.DecodeArguments(b, &c)
+		a = c.Payload
+	}
+	return a, err == nil && len(a.ParkID) == parkIDLen && len(a.Requests) > 0
+}
+
+// waitOf reads the Wait of fc, an adk_request_confirmation call, and
+// reports whether a Tool asked it.
+func waitOf(fc *genai.FunctionCall) (Wait, bool) {
+	orig, err := toolconfirmation.OriginalCallFrom(fc)
+	if err != nil {
+		return Wait{}, false
+	}
+	var c struct {
+		Payload any `json:"payload"`
+	}
+	b, err := json.Marshal(fc.Args["toolConfirmation"])
+	if err == nil {
+		err = toolnexus.DecodeArguments(b, &c)
+	}
+	a, ok := askedOf(c.Payload)
+	if err != nil || !ok {
+		return Wait{}, false
+	}
+	args, err := json.Marshal(orig.Args)
+	if err != nil {
+		return Wait{}, false
+	}
+	return Wait{ConfirmationID: fc.ID, Tool: orig.Name, CallID: orig.ID, Args: args,
+		ParkID: a.ParkID, Requests: a.Requests}, true
+}
+
+// Reply returns the user content that answers w: the function response to
+// its adk_request_confirmation call, which a run of the session's agent
+// takes as its message (runner.Runner.Run). Its payload holds w's park id
+// and answers; "confirmed" is true when every answer resolves its request,
+// for clients that read it, while the tool reads the answers themselves.
+func (w Wait) Reply(answers ...toolnexus.Answer) *genai.Content {
+	ok := len(answers) > 0
+	for _, a := range answers {
+		ok = ok && a.OK
+	}
+	fr := &genai.FunctionResponse{
+		ID:   w.ConfirmationID,
+		Name: toolconfirmation.FunctionCallName,
+		Response: map[string]any{
+			"confirmed": ok,
+			"payload":   answered{ParkID: w.ParkID, Answers: answers, ConfirmationID: w.ConfirmationID},
+		},
+	}
+	return &genai.Content{Role: genai.RoleUser, Parts: []*genai.Part{{FunctionResponse: fr}}}
+}
