@@ -30,6 +30,10 @@ var (
 	// data or a URL, or a non-text part carrying text. Constructors report it
 	// for an empty payload, which a part cannot carry.
 	ErrInvalidPart = errors.New("toolnexus: invalid part")
+	// ErrNotCarried reports a part that a destination would not carry,
+	// which [ToolResult.Carried] refuses instead of letting a converter
+	// send it as a placeholder.
+	ErrNotCarried = errors.New("toolnexus: part not carried")
 	// ErrInvalidPath reports a name that an fs.FS does not take
 	// ([PartReader.FS]): absolute, outside the file system, or not a
 	// clean slash-separated path. Its message says what to send instead.

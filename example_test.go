@@ -68,6 +68,21 @@ func Example_metadata() {
 	// search: usage 2 [1 2]
 }
 
+// Java's ok(output, metadata) and error(output, metadata), with a whole
+// metadata map, are one struct literal each in Go: the fields are the value.
+func ExampleToolResult_metadataMap() {
+	meta := map[string]any{"durationMs": 42, "region": "eu"}
+	ok := toolnexus.ToolResult{Output: "deployed", Metadata: meta}
+	failed := toolnexus.ToolResult{Output: "deploy failed: quota", IsError: true, Metadata: meta}
+	b, _ := json.Marshal(ok)
+	fmt.Println(string(b))
+	b, _ = json.Marshal(failed)
+	fmt.Println(string(b), failed.Validate())
+	// Output:
+	// {"output":"deployed","isError":false,"metadata":{"durationMs":42,"region":"eu"}}
+	// {"output":"deploy failed: quota","isError":true,"metadata":{"durationMs":42,"region":"eu"}} <nil>
+}
+
 // screenshot returns an image part and an Output that describes it, for
 // models that cannot see images.
 func screenshot(path string) toolnexus.ToolResult {

@@ -1,5 +1,7 @@
 package toolnexus
 
+import "github.com/toolnexus-go/toolnexus/internal/msg"
+
 // The destinations the converters of [ToolResult] write for, by the name
 // [ToolResult.Unsupported] takes: a provider's API, through the method of
 // ToolResult that converts to it, or MCP.
@@ -73,6 +75,25 @@ type UnsupportedPart struct {
 // well as after. Text parts are always carried. An unknown destination
 // carries no other part.
 func (r ToolResult) Unsupported(d string) []UnsupportedPart {
+	return r.unsupported(d)
+}
+
+// Carried reports [ErrNotCarried] for the first part of r that the
+// destination d would not carry, naming it and why (an Unsupported
+// reason); nil when d carries every part. A host that would
+// rather fail than have the model read a placeholder calls it before
+// converting: the converters themselves always send the placeholder.
+func (r ToolResult) Carried(d string) error {
+	parts := r.unsupported(d)
+	if len(parts) == 0 {
+		return nil
+	}
+	p := parts[0]
+	return msg.Errorf(ErrNotCarried, "%s does not carry part %d, %s, for the reason %s", msg.Quote(d), p.Index, p.Part, msg.Quote(p.Reason))
+}
+
+// unsupported is [ToolResult.Unsupported].
+func (r ToolResult) unsupported(d string) []UnsupportedPart {
 	carries := carriesFor(d, r)
 	var out []UnsupportedPart
 	for i, p := range r.Parts {

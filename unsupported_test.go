@@ -151,3 +151,18 @@ func TestUnsupportedAgrees(t *testing.T) {
 		}
 	}
 }
+
+// TestCarried checks that a host can have a conversion fail on a part its
+// destination cannot carry, instead of the placeholder.
+func TestCarried(t *testing.T) {
+	t.Parallel()
+	audio, err := toolnexus.PartFromBytes([]byte("RIFF"), "audio/wav")
+	require.NoError(t, err)
+	r := toolnexus.Ok("a recording", audio)
+	assert.NoError(t, r.Carried(toolnexus.DestinationOpenAIChat))
+	assert.NoError(t, toolnexus.Ok("text only").Carried(toolnexus.DestinationAnthropic))
+	err = r.Carried(toolnexus.DestinationAnthropic)
+	require.ErrorIs(t, err, toolnexus.ErrNotCarried)
+	assert.Equal(t, r.Unsupported(toolnexus.DestinationAnthropic)[0].Reason, toolnexus.UnsupportedType)
+	assert.EqualError(t, err, `toolnexus: part not carried: "anthropic" does not carry part 0, audio (audio/wav, 4 bytes), for the reason "type"`)
+}
