@@ -148,9 +148,11 @@ func TestResponsesConversationPrintsNoPayload(t *testing.T) {
 	for name, v := range map[string]openailoop.ResponsesConversation{"parked": c, "answered": answered, "read back": stored} {
 		assert.NotContains(t, looptest.Shown(v), png[:24], name)
 	}
-	assert.Equal(t, `{PreviousResponseID:"resp_01" Input:(2 items) Turn:{}}`, fmt.Sprint(stored))
+	assert.Equal(t, `{PreviousResponseID:"resp_01" Input:(2 items) Turn:{} FunctionCalls:(0 items)}`, fmt.Sprint(stored))
 	assert.Equal(t, `openailoop.ResponsesConversation{PreviousResponseID:"resp_01", Input:[]responses.ResponseInputItemUnionParam(2 items), `+
-		`Turn:toolnexus.Turn{Calls:nil}}`, fmt.Sprintf("%#v", stored))
+		`Turn:toolnexus.Turn{Calls:nil}, FunctionCalls:[]responses.ResponseInputItemUnionParam(0 items)}`, fmt.Sprintf("%#v", stored))
+	assert.Contains(t, fmt.Sprint(c), ` FunctionCalls:(2 items)}`, "parked: the model's calls, by their number")
+	assert.NotContains(t, looptest.Shown(c), `"env"`, "no arguments")
 }
 
 func FuzzParseResponsesConversation(f *testing.F) {
