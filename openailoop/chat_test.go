@@ -108,3 +108,18 @@ func TestResumeChat(t *testing.T) {
 	assert.ErrorIs(t, err, openailoop.ErrTurnMismatch, "other arguments")
 	assert.Empty(t, more)
 }
+
+func TestParseChatMessage(t *testing.T) {
+	t.Parallel()
+	m, err := openailoop.ParseChatMessage([]byte(chatAssistantJSON), 1<<10)
+	require.NoError(t, err)
+	assert.Equal(t, chatAssistantJSON, mustJSON(t, m), "as it was stored")
+	for data, want := range map[string]error{
+		`{"content":"hi"}`:                toolnexus.ErrInvalidJSON,
+		`{"role":"user","role":"user"}`:   toolnexus.ErrDuplicateKey,
+		`{"role":"user","content":"hi"} `: toolnexus.ErrPartTooLarge,
+	} {
+		_, err := openailoop.ParseChatMessage([]byte(data), 30)
+		assert.ErrorIs(t, err, want, data)
+	}
+}

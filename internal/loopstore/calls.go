@@ -147,18 +147,15 @@ func ChatCalls(data []byte) ([]toolnexus.ToolCall, error) {
 }
 
 // ResponsesCalls reads the calls of data, a stored JSON array of Responses
-// output items: one for each item whose type is "function_call", with its
+// output items (absent or null: [ErrTurnMismatch], for none were stored): one for each item whose type is "function_call", with its
 // "call_id", "name" and the JSON its "arguments" string holds, kept as
 // [toolnexus.RunTurn] keeps it.
 func ResponsesCalls(data []byte) ([]toolnexus.ToolCall, error) {
-	if len(data) == 0 {
+	if len(data) == 0 || string(bytes.Trim(data, jsonscan.Space)) == "null" {
 		return nil, fmt.Errorf("%w: the model's function calls are missing", ErrTurnMismatch)
 	}
 	if !jsonscan.Valid(data) {
 		return nil, fmt.Errorf("%w: the model's function calls are not JSON", toolnexus.ErrInvalidJSON)
-	}
-	if string(bytes.Trim(data, jsonscan.Space)) == "null" {
-		return nil, nil
 	}
 	_, items, err := split("the model's function calls", data, '[')
 	if err != nil {

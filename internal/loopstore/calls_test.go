@@ -55,7 +55,9 @@ func TestCalls(t *testing.T) {
 		{"responses", loopstore.ResponsesCalls, `[{"type":"reasoning","id":"rs_1","summary":[]},` +
 			`{"type":"function_call","id":"fc_1","call_id":"c1","name":"deploy","arguments":"{\"env\":\"prod\"}","status":"completed"}]`,
 			[]toolnexus.ToolCall{deploy}, nil, ""},
-		{"responses, null", loopstore.ResponsesCalls, `null`, nil, nil, ""},
+		{"responses, null", loopstore.ResponsesCalls, `null`, nil, loopstore.ErrTurnMismatch,
+			"toolnexus: invalid turn: the parked turn is not the model's calls: the model's function calls are missing"},
+		{"responses, none", loopstore.ResponsesCalls, `[]`, nil, nil, ""},
 		{"responses, missing", loopstore.ResponsesCalls, ``, nil, loopstore.ErrTurnMismatch,
 			"toolnexus: invalid turn: the parked turn is not the model's calls: the model's function calls are missing"},
 		{"responses, not an array", loopstore.ResponsesCalls, `{}`, nil, toolnexus.ErrInvalidJSON,
