@@ -18,10 +18,6 @@ import (
 // matches [toolnexus.ErrInvalidTurn] too.
 var ErrTurnMismatch = fmt.Errorf("%w: the parked turn is not the model's calls", toolnexus.ErrInvalidTurn)
 
-// Calls reads the calls of the model's message, or items, from their
-// stored JSON, as a loop module's calls function does from the SDK's reply.
-type Calls func(data []byte) ([]toolnexus.ToolCall, error)
-
 // Agree reports whether the calls of turn, a parked turn, are calls, those
 // of the model's message it answers, in their order: the same ids, tools
 // and arguments (the same JSON value, as [toolnexus.Turn.WithCall] compares
@@ -60,9 +56,10 @@ func sameArguments(a, b json.RawMessage) bool {
 }
 
 // Check reads calls from last, the stored JSON of the model's message that
-// turn answers, with read, and reports whether they agree ([Agree]). A
+// turn answers, with read ([AnthropicCalls], [ChatCalls] or
+// [ResponsesCalls]), and reports whether they agree ([Agree]). A
 // turn with no calls needs no message.
-func Check(turn toolnexus.Turn, last []byte, read Calls) error {
+func Check(turn toolnexus.Turn, last []byte, read func([]byte) ([]toolnexus.ToolCall, error)) error {
 	if len(turn.Calls) == 0 {
 		return nil
 	}
@@ -76,7 +73,7 @@ func Check(turn toolnexus.Turn, last []byte, read Calls) error {
 // CheckLast is [Check] for the last of msgs, messages held as values that
 // marshal to their JSON (an SDK's message params): a turn with calls needs
 // a last message that marshals.
-func CheckLast[M any](turn toolnexus.Turn, msgs []M, read Calls) error {
+func CheckLast[M any](turn toolnexus.Turn, msgs []M, read func([]byte) ([]toolnexus.ToolCall, error)) error {
 	if len(turn.Calls) == 0 {
 		return nil
 	}

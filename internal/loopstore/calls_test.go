@@ -17,7 +17,7 @@ func TestCalls(t *testing.T) {
 	deploy := toolnexus.ToolCall{ID: "c1", Name: "deploy", Arguments: json.RawMessage(`{"env":"prod"}`)}
 	tests := []struct {
 		name string
-		read loopstore.Calls
+		read func([]byte) ([]toolnexus.ToolCall, error)
 		data string
 		want []toolnexus.ToolCall
 		err  error

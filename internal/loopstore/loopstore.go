@@ -288,7 +288,7 @@ func Append[M any](msgs []M, more ...M) []M {
 // document: [Document] with those two keys and maxBytes, [Messages] with
 // their roles, and [Turn], whose calls must be those that read finds in
 // the last message ([Check]).
-func Conversation(data []byte, maxBytes int64, read Calls) ([]Message, toolnexus.Turn, error) {
+func Conversation(data []byte, maxBytes int64, read func([]byte) ([]toolnexus.ToolCall, error)) ([]Message, toolnexus.Turn, error) {
 	members, err := Document("the stored conversation", data, maxBytes, "messages", "turn")
 	if err != nil {
 		return nil, toolnexus.Turn{}, err
@@ -321,7 +321,7 @@ func Last(msgs []Message) []byte {
 // whose calls it holds, read with read ([Check]), and resumes it with a
 // and tools, as [toolnexus.Turn.Resume] does. A turn that disagrees runs
 // nothing.
-func ResumeTurn(ctx context.Context, stored, last []byte, read Calls, a toolnexus.Answer, tools map[string]toolnexus.Tool) (toolnexus.Turn, error) {
+func ResumeTurn(ctx context.Context, stored, last []byte, read func([]byte) ([]toolnexus.ToolCall, error), a toolnexus.Answer, tools map[string]toolnexus.Tool) (toolnexus.Turn, error) {
 	turn, err := toolnexus.ParseTurn(stored, 0)
 	if err != nil {
 		return toolnexus.Turn{}, err
