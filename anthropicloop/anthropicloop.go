@@ -16,6 +16,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/packages/param"
 	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/internal/loopstore"
 )
 
 // Calls returns the calls m asks for: one for each tool_use block of its
@@ -54,24 +55,45 @@ func Run(ctx context.Context, m *anthropic.Message, tools map[string]toolnexus.T
 	return reply(turn, m.ToParam())
 }
 
-// Resume reads stored, the JSON of a turn that [Run] or Resume returned,
-// as [toolnexus.ParseTurn] reads it (exact keys, validated; no size limit,
-// for it is the host's own store), records a, the person's answer to a
-// request it waits on, and runs that call again, as
+// Resume reads turn, the JSON of a turn that [Run] or Resume returned, as
+// [toolnexus.ParseTurn] reads it (exact keys, validated; no size limit,
+// for it is the host's own store), and last, the JSON of the model's
+// message whose tool_use blocks made its calls (the message Run returned
+// first, as the host stored it); it records a, the person's answer to a
+// request the turn waits on, and runs that call again, as
 // [toolnexus.Turn.Resume] does: an unknown, finished or expired request is
-// an error, and nothing runs. It returns the turn and, once every call has
-// finished, the user message that answers them, to append to the stored
-// conversation and send; a turn that still waits gives none, and is to be
-// stored again.
-func Resume(ctx context.Context, stored []byte, a toolnexus.Answer, tools map[string]toolnexus.Tool) (toolnexus.Turn, []anthropic.MessageParam, error) {
-	turn, err := toolnexus.ParseTurn(stored, 0)
+// an error, and nothing runs. A turn whose calls are not last's tool_use
+// blocks, in their order, with their ids, tools and input (other input by
+// value, another tool or id, a call too many or too few), reports
+// [ErrTurnMismatch], and nothing runs either.
+//
+// It returns the turn and, once every call has finished, the user message
+// that answers them, to append to the stored conversation and send; a turn
+// that still waits gives none, and is to be stored again. It reads
+// nothing but the turn and the one message: a host that stores each
+// message on its own (read back with [ParseMessage]) and the turn apart
+// resumes a conversation at the same cost whatever its length.
+func Resume(ctx context.Context, turn, last []byte, a toolnexus.Answer, tools map[string]toolnexus.Tool) (toolnexus.Turn, []anthropic.MessageParam, error) {
+	t, err := loopstore.ResumeTurn(ctx, turn, last, loopstore.AnthropicCalls, a, tools)
 	if err != nil {
 		return toolnexus.Turn{}, nil, err
 	}
-	if turn, err = turn.Resume(ctx, tools, a); err != nil {
-		return toolnexus.Turn{}, nil, err
+	return reply(t)
+}
+
+// ParseMessage reads data, the JSON of one message of a conversation that
+// a host stored on its own, as [ParseConversation] reads each message: data
+// longer than maxBytes is refused with a *[toolnexus.PartTooLargeError]
+// (zero or less: no limit), and data that is not a JSON object with unique
+// keys and a "role" ([toolnexus.ErrInvalidJSON],
+// [toolnexus.ErrDuplicateKey]). The message is sent as it was stored
+// (param.Override), byte for byte.
+func ParseMessage(data []byte, maxBytes int64) (anthropic.MessageParam, error) {
+	m, err := loopstore.One("the stored message", data, maxBytes, true)
+	if err != nil {
+		return anthropic.MessageParam{}, err
 	}
-	return reply(turn)
+	return param.Override[anthropic.MessageParam](m.Raw()), nil
 }
 
 // reply returns turn and msgs, followed by the turn's message when it has

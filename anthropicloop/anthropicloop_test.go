@@ -3,6 +3,9 @@ package anthropicloop_test
 import (
 	"context"
 	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -39,6 +42,12 @@ const (
 	toolUseJSON = `{"id":"msg_01","type":"message","role":"assistant","model":"claude-sonnet-5-5","stop_reason":"tool_use",` +
 		`"content":[{"type":"text","text":"Checking."},{"type":"tool_use","id":"toolu_01","name":"screenshot","input":{}},` +
 		`{"type":"tool_use","id":"toolu_02","name":"deploy","input":{"env":"prod"}}],"usage":{"input_tokens":1,"output_tokens":1}}`
+	// oddJSON is a reply whose input has keys out of order, a number past
+	// float64's precision and characters that JSON may escape: the SDK's
+	// own MessageParam would read it back otherwise.
+	oddJSON = `{"id":"msg_05","type":"message","role":"assistant","model":"claude-sonnet-5-5","stop_reason":"tool_use","content":[` +
+		`{"type":"tool_use","id":"toolu_05","name":"deploy","input":{"env":"prod","big":12345678901234567891,"n":1.0,"note":"<b> & \u2028"}}],` +
+		`"usage":{"input_tokens":1,"output_tokens":1}}`
 	doneJSON = `{"id":"msg_02","type":"message","role":"assistant","model":"claude-sonnet-5-5","stop_reason":"end_turn",` +
 		`"content":[{"type":"text","text":"Deployed."}],"usage":{"input_tokens":1,"output_tokens":1}}`
 	assistantJSON = `{"content":[{"text":"Checking.","type":"text"},{"id":"toolu_01","input":{},"name":"screenshot","type":"tool_use"},{"id":"toolu_02","input":{"env":"prod"},"name":"deploy","type":"tool_use"}],"role":"assistant"}`
@@ -103,11 +112,12 @@ func TestRun(t *testing.T) {
 func TestResume(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	parked, _, err := anthropicloop.Run(ctx, message(t, toolUseJSON), tools)
+	parked, sent, err := anthropicloop.Run(ctx, message(t, toolUseJSON), tools)
 	require.NoError(t, err)
 	req := parked.Waiting()[0].Request
 	stored, err := json.Marshal(parked)
 	require.NoError(t, err)
+	last := []byte(mustJSON(t, sent[0]))
 
 	tests := []struct {
 		name   string
@@ -121,11 +131,12 @@ func TestResume(t *testing.T) {
 		{"another request", stored, toolnexus.Answer{ID: "pnd-other", OK: true}, toolnexus.ErrAnswerMismatch, ""},
 		{"not a turn", []byte(`{"calls":"no"}`), req.Resolve(nil), toolnexus.ErrInvalidJSON, ""},
 		{"a folded key", []byte(strings.Replace(string(stored), `"calls"`, `"CALLS"`, 1)), req.Resolve(nil), toolnexus.ErrInvalidTurn, ""},
+		{"other input", []byte(strings.Replace(string(stored), `"env":"prod"`, `"env":"dev"`, 1)), req.Resolve(nil), anthropicloop.ErrTurnMismatch, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			turn, more, err := anthropicloop.Resume(ctx, tt.stored, tt.answer, tools)
+			turn, more, err := anthropicloop.Resume(ctx, tt.stored, last, tt.answer, tools)
 			if tt.err != nil {
 				require.ErrorIs(t, err, tt.err)
 				assert.Empty(t, more)
@@ -148,7 +159,7 @@ func TestResume(t *testing.T) {
 // minutes after it was asked, its answer is refused.
 func TestResumeLate(t *testing.T) {
 	t.Parallel()
-	parked, _, err := anthropicloop.Run(context.Background(), message(t, toolUseJSON), tools)
+	parked, sent, err := anthropicloop.Run(context.Background(), message(t, toolUseJSON), tools)
 	require.NoError(t, err)
 	req := parked.Waiting()[0].Request
 	expiry, err := req.Expiry()
@@ -158,7 +169,7 @@ func TestResumeLate(t *testing.T) {
 	parked.Calls[1].Result = toolnexus.Pending(req)
 	stored, err := json.Marshal(parked)
 	require.NoError(t, err)
-	_, _, err = anthropicloop.Resume(context.Background(), stored, req.Resolve(nil), tools)
+	_, _, err = anthropicloop.Resume(context.Background(), stored, []byte(mustJSON(t, sent[0])), req.Resolve(nil), tools)
 	assert.ErrorIs(t, err, toolnexus.ErrExpired)
 }
 
@@ -189,14 +200,19 @@ func TestLoop(t *testing.T) {
 	assert.Len(t, msgs, 2)
 	stored, err := json.Marshal(turn)
 	require.NoError(t, err)
-	history, err := json.Marshal(msgs)
-	require.NoError(t, err)
+	rows := make([][]byte, len(msgs)) // each message stored on its own
+	for i, m := range msgs {
+		rows[i] = []byte(mustJSON(t, m))
+	}
 
-	var again []anthropic.MessageParam
-	require.NoError(t, json.Unmarshal(history, &again))
 	answer := turn.Waiting()[0].Request.Resolve(nil)
-	done, reply, err := anthropicloop.Resume(ctx, stored, answer, tools)
+	done, reply, err := anthropicloop.Resume(ctx, stored, rows[len(rows)-1], answer, tools)
 	require.NoError(t, err)
+	again := make([]anthropic.MessageParam, len(rows))
+	for i, row := range rows {
+		again[i], err = anthropicloop.ParseMessage(row, 1<<20)
+		require.NoError(t, err)
+	}
 	msgs, turn = converse(append(again, reply...))
 	assert.Empty(t, turn.Calls)
 	assert.Len(t, msgs, 4)
@@ -204,7 +220,7 @@ func TestLoop(t *testing.T) {
 
 	sent, err := json.Marshal(done)
 	require.NoError(t, err)
-	_, _, err = anthropicloop.Resume(ctx, sent, answer, tools)
+	_, _, err = anthropicloop.Resume(ctx, sent, rows[len(rows)-1], answer, tools)
 	assert.ErrorIs(t, err, toolnexus.ErrAnswerMismatch, "a finished turn takes no answer")
 }
 
@@ -213,4 +229,35 @@ func mustJSON(t testing.TB, v any) string {
 	b, err := json.Marshal(v)
 	require.NoError(t, err)
 	return string(b)
+}
+
+func TestParseMessage(t *testing.T) {
+	t.Parallel()
+	m, err := anthropicloop.ParseMessage([]byte(assistantJSON), 1<<10)
+	require.NoError(t, err)
+	assert.Equal(t, assistantJSON, mustJSON(t, m), "as it was stored")
+	for data, want := range map[string]error{
+		`{"content":"hi"}`:                toolnexus.ErrInvalidJSON,
+		`{"role":"user","role":"user"}`:   toolnexus.ErrDuplicateKey,
+		`{"role":"user","content":"hi"} `: toolnexus.ErrPartTooLarge,
+	} {
+		_, err := anthropicloop.ParseMessage([]byte(data), 30)
+		assert.ErrorIs(t, err, want, data)
+	}
+}
+
+// sent returns the body of the request the SDK sends with p.
+func sent(t *testing.T, p anthropic.MessageNewParams) string {
+	t.Helper()
+	var body []byte
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ = io.ReadAll(r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, doneJSON)
+	}))
+	defer api.Close()
+	client := anthropic.NewClient(option.WithBaseURL(api.URL), option.WithAPIKey("test"), option.WithMaxRetries(0))
+	_, err := client.Messages.New(context.Background(), p)
+	require.NoError(t, err)
+	return string(body)
 }

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
@@ -66,4 +69,83 @@ func BenchmarkParseConversation(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkStoreTurn stores and resumes one turn of a conversation of 10
+// and of 1,000 messages (rounds of the screenshot tool, then the model's
+// parked deploy), in the two ways a host can store it: form=apart stores
+// the messages the turn appends, each on its own, and replaces the parked
+// turn, then resumes from the turn and the model's message alone
+// ([anthropicloop.Resume]) and stores what that appends; form=one
+// marshals the whole conversation, resumes it with
+// [anthropicloop.ResumeConversation] and marshals it again. Running the
+// model's calls is not counted: it is the same in both.
+func BenchmarkStoreTurn(b *testing.B) {
+	ctx := context.Background()
+	shot := `{"id":"msg_01","type":"message","role":"assistant","model":"claude-sonnet-5-5","stop_reason":"tool_use",` +
+		`"content":[{"type":"tool_use","id":"toolu_01","name":"screenshot","input":{}}],"usage":{"input_tokens":1,"output_tokens":1}}`
+	deploy := strings.Replace(toolUseJSON, `{"type":"tool_use","id":"toolu_01","name":"screenshot","input":{}},`, "", 1)
+	for _, n := range []int{10, 1000} {
+		c := prompted()
+		var err error
+		for len(c.Messages) < n-1 {
+			if c, err = c.Run(ctx, message(b, shot), tools); err != nil {
+				b.Fatal(err)
+			}
+		}
+		before := c
+		turn, more, err := anthropicloop.Run(ctx, message(b, deploy), tools)
+		if err != nil {
+			b.Fatal(err)
+		}
+		parked := anthropicloop.Conversation{Messages: append(slices.Clone(before.Messages), more...), Turn: turn}
+		if len(parked.Messages) != n {
+			b.Fatalf("%d messages, want %d", len(parked.Messages), n)
+		}
+		answer := turn.Waiting()[0].Request.Resolve(nil)
+		rows := make([][]byte, n-len(more), n+8) // the host's store: a row per message
+		for i, m := range before.Messages {
+			if rows[i], err = json.Marshal(m); err != nil {
+				b.Fatal(err)
+			}
+		}
+
+		b.Run(fmt.Sprintf("form=apart/messages=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				rows = rows[:n-len(more)]
+				for _, m := range more {
+					rows = append(rows, mustMarshal(b, m))
+				}
+				stored := mustMarshal(b, turn)
+				done, reply, err := anthropicloop.Resume(ctx, stored, rows[len(rows)-1], answer, tools)
+				if err != nil || !done.Complete() || len(reply) != 1 {
+					b.Fatal(err)
+				}
+				for _, m := range reply {
+					rows = append(rows, mustMarshal(b, m))
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("form=one/messages=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				stored := mustMarshal(b, parked)
+				got, err := anthropicloop.ResumeConversation(ctx, stored, 0, answer, tools)
+				if err != nil || !got.Ready() {
+					b.Fatal(err)
+				}
+				mustMarshal(b, got)
+			}
+		})
+	}
+}
+
+// mustMarshal returns v's JSON.
+func mustMarshal(b *testing.B, v any) []byte {
+	out, err := json.Marshal(v)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return out
 }

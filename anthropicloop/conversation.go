@@ -17,6 +17,12 @@ import (
 // would leave the conversation as it was, for a loop to send again.
 var ErrNoReply = loopstore.ErrNoReply
 
+// ErrTurnMismatch reports a parked turn whose calls are not the tool_use
+// blocks of the model's last message: another id, tool or input, a call
+// the model did not make, or one it made that the turn lacks. Nothing
+// runs. It matches [toolnexus.ErrInvalidTurn] too.
+var ErrTurnMismatch = loopstore.ErrTurnMismatch
+
 // Conversation is an Anthropic conversation whose tool calls run toolnexus
 // tools: Messages, what was said so far, in the SDK's MessageParam, and
 // Turn, the turn of calls parked while one of them waits for a person (the
@@ -32,6 +38,14 @@ var ErrNoReply = loopstore.ErrNoReply
 // change it, and the copy they return shares no array they append to. The
 // zero Conversation has no messages and is not ready. It prints and logs
 // its messages by their roles only, and its turn without payload.
+//
+// The one value grows with the conversation, and so does storing it. A
+// host that stores each message on its own and the turn apart appends, at
+// each step, the messages past the old ones (their JSON), and replaces the
+// turn, or deletes it once none is parked; it resumes with [Resume], from
+// the turn and the model's message alone, and reads the messages back
+// with [ParseMessage] to send them: a turn costs the same at 10 messages
+// as at 1,000, and the request is the same, byte for byte.
 type Conversation struct {
 	Messages []anthropic.MessageParam `json:"messages"`
 	Turn     toolnexus.Turn           `json:"turn,omitzero"`
@@ -82,8 +96,13 @@ func (c Conversation) Run(ctx context.Context, m *anthropic.Message, tools map[s
 // is an error, and nothing runs). Once every call of the turn has
 // finished, the user message that answers them is appended, the turn is
 // no longer parked and c is ready to send; a turn that still waits stays
-// parked, to be stored again. On error, c is returned as it was.
+// parked, to be stored again. A turn whose calls are not the tool_use
+// blocks of c's last message, the model's, reports [ErrTurnMismatch], and
+// nothing runs. On error, c is returned as it was.
 func (c Conversation) Resume(ctx context.Context, a toolnexus.Answer, tools map[string]toolnexus.Tool) (Conversation, error) {
+	if err := loopstore.CheckLast(c.Turn, c.Messages, loopstore.AnthropicCalls); err != nil {
+		return c, err
+	}
 	turn, more, err := loopstore.Resume(ctx, c.Turn, a, tools, messages)
 	if err != nil {
 		return c, err
@@ -108,7 +127,8 @@ func messages(t toolnexus.Turn) ([]anthropic.MessageParam, error) {
 // unknown or repeated is refused ([toolnexus.ErrInvalidJSON],
 // [toolnexus.ErrDuplicateKey]), as is a message that is not a JSON object
 // with a "role"; the turn must pass [toolnexus.ParseTurn] and wait on a
-// request ([toolnexus.ErrInvalidTurn]).
+// request ([toolnexus.ErrInvalidTurn]), and its calls must be the tool_use
+// blocks of the last message, the model's ([ErrTurnMismatch]).
 //
 // Each message is kept as the JSON it was stored as, and sent as it is
 // (param.Override): the request the conversation makes is the one the
@@ -116,7 +136,7 @@ func messages(t toolnexus.Turn) ([]anthropic.MessageParam, error) {
 // MessageParam does not read every message back as it was: it reorders
 // the keys of a tool_use block's input and rounds its large numbers.
 func ParseConversation(data []byte, maxBytes int64) (Conversation, error) {
-	stored, turn, err := loopstore.Conversation(data, maxBytes)
+	stored, turn, err := loopstore.Conversation(data, maxBytes, loopstore.AnthropicCalls)
 	if err != nil {
 		return Conversation{}, err
 	}

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -192,13 +194,7 @@ func TestConversationResumeTwoWaits(t *testing.T) {
 func TestParseConversation(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	// A reply whose input has keys out of order, a number past float64's
-	// precision and characters that JSON may escape: the SDK's own
-	// MessageParam would read it back otherwise.
-	odd := `{"id":"msg_05","type":"message","role":"assistant","model":"claude-sonnet-5-5","stop_reason":"tool_use","content":[` +
-		`{"type":"tool_use","id":"toolu_05","name":"deploy","input":{"env":"prod","big":12345678901234567891,"n":1.0,"note":"<b> & \u2028"}}],` +
-		`"usage":{"input_tokens":1,"output_tokens":1}}`
-	for name, reply := range map[string]string{"parked": toolUseJSON, "odd input": odd} {
+	for name, reply := range map[string]string{"parked": toolUseJSON, "odd input": oddJSON} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			c, err := prompted().Run(ctx, message(t, reply), tools)
@@ -219,6 +215,30 @@ func TestParseConversation(t *testing.T) {
 			require.NoError(t, err)
 			assert.True(t, there.Ready())
 			assert.Equal(t, mustJSON(t, here.Params(params)), mustJSON(t, there.Params(params)), "the request the first process would have sent")
+
+			// Stored a message at a time and the turn apart: resumed from
+			// the turn and the model's message alone, then read back
+			// message by message, it sends the same body, as the SDK sends it.
+			rows := make([][]byte, len(c.Messages))
+			for i, m := range c.Messages {
+				rows[i] = []byte(mustJSON(t, m))
+			}
+			turn, more, err := anthropicloop.Resume(ctx, []byte(mustJSON(t, c.Turn)), rows[len(rows)-1], answer, tools)
+			require.NoError(t, err)
+			assert.True(t, turn.Complete())
+			for _, m := range more {
+				rows = append(rows, []byte(mustJSON(t, m)))
+			}
+			var apart anthropicloop.Conversation
+			for _, row := range rows {
+				m, err := anthropicloop.ParseMessage(row, 1<<20)
+				require.NoError(t, err)
+				apart.Messages = append(apart.Messages, m)
+			}
+			require.True(t, apart.Ready())
+			body := sent(t, here.Params(params))
+			assert.Equal(t, body, sent(t, there.Params(params)), "the body the first process would have sent")
+			assert.Equal(t, body, sent(t, apart.Params(params)), "the body the first process would have sent")
 		})
 	}
 
@@ -305,4 +325,88 @@ func FuzzParseConversation(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		require.NoError(t, looptest.Reread(data, anthropicloop.ParseConversation))
 	})
+}
+
+// TestResumeConversationMismatch checks that a stored conversation whose
+// parked turn is not the model's last message's tool_use blocks is
+// refused, read back or resumed, and that no tool runs.
+func TestResumeConversationMismatch(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	c := parked(t)
+	answer := c.Turn.Waiting()[0].Request.Resolve(nil)
+	with := func(change func(*anthropicloop.Conversation)) anthropicloop.Conversation {
+		d := c
+		d.Messages = slices.Clone(c.Messages)
+		d.Turn.Calls = slices.Clone(c.Turn.Calls)
+		change(&d)
+		return d
+	}
+	tests := []struct {
+		name string
+		c    anthropicloop.Conversation
+		msg  string // "" when it agrees
+	}{
+		{"the model's calls", c, ""},
+		{"the same input, otherwise written", with(func(d *anthropicloop.Conversation) {
+			d.Turn.Calls[1].Arguments = json.RawMessage(`{"\u0065nv" : "prod"}`)
+		}), ""},
+		{"other input", with(func(d *anthropicloop.Conversation) { d.Turn.Calls[1].Arguments = json.RawMessage(`{"env":"dev"}`) }),
+			`call "toolu_02" has other arguments in the turn than in the model's message`},
+		{"other input in the message", with(func(d *anthropicloop.Conversation) {
+			d.Messages[1] = param.Override[anthropic.MessageParam](json.RawMessage(strings.Replace(assistantJSON, `"prod"`, `"staging"`, 1)))
+		}), `call "toolu_02" has other arguments in the turn than in the model's message`},
+		{"another tool", with(func(d *anthropicloop.Conversation) { d.Turn.Calls[0].Name = "deploy" }),
+			`call "toolu_01" is a call of "deploy" in the turn, of "screenshot" in the model's message`},
+		{"another id", with(func(d *anthropicloop.Conversation) { d.Turn.Calls[1].ID = "toolu_09" }),
+			`call 1 is "toolu_09" in the turn, "toolu_02" in the model's message`},
+		{"a call the model did not make", with(func(d *anthropicloop.Conversation) {
+			extra := d.Turn.Calls[1]
+			extra.ID, extra.Arguments = "toolu_03", json.RawMessage(`{"env":"dev"}`)
+			extra.Result = toolnexus.Ok("deployed to dev")
+			d.Turn.Calls = append(d.Turn.Calls, extra)
+		}), "the turn holds 3 calls, the model made 2"},
+		{"a call the turn lacks", with(func(d *anthropicloop.Conversation) { d.Turn.Calls = d.Turn.Calls[1:] }),
+			"the turn holds 1 calls, the model made 2"},
+		{"a last message not the model's", with(func(d *anthropicloop.Conversation) {
+			d.Messages = append(d.Messages, anthropic.NewUserMessage(anthropic.NewTextBlock("Go on.")))
+		}), "the turn holds 2 calls, the model made 0"},
+		{"no message", with(func(d *anthropicloop.Conversation) { d.Messages = nil }), "the model's message is missing"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var ran atomic.Int32
+			counted := map[string]toolnexus.Tool{"screenshot": tools["screenshot"], "deploy": func(ctx context.Context, args json.RawMessage, a toolnexus.Answers) toolnexus.ToolResult {
+				ran.Add(1)
+				return tools["deploy"](ctx, args, a)
+			}}
+			stored := []byte(mustJSON(t, tt.c))
+			got, err := anthropicloop.ResumeConversation(ctx, stored, 1<<20, answer, counted)
+			if tt.msg == "" {
+				require.NoError(t, err)
+				assert.True(t, got.Ready())
+				assert.Equal(t, int32(1), ran.Load())
+				return
+			}
+			require.ErrorIs(t, err, anthropicloop.ErrTurnMismatch)
+			require.ErrorIs(t, err, toolnexus.ErrInvalidTurn)
+			assert.EqualError(t, err, "toolnexus: invalid turn: the parked turn is not the model's calls: "+tt.msg)
+			_, err = anthropicloop.ParseConversation(stored, 1<<20)
+			require.ErrorIs(t, err, anthropicloop.ErrTurnMismatch, "refused as it is read")
+
+			kept, err := tt.c.Resume(ctx, answer, counted)
+			require.ErrorIs(t, err, anthropicloop.ErrTurnMismatch)
+			assert.Equal(t, string(stored), mustJSON(t, kept), "returned as it was")
+
+			rows := make([][]byte, len(tt.c.Messages)+1)
+			for i, m := range tt.c.Messages {
+				rows[i+1] = []byte(mustJSON(t, m))
+			}
+			_, more, err := anthropicloop.Resume(ctx, []byte(mustJSON(t, tt.c.Turn)), rows[len(rows)-1], answer, counted)
+			require.ErrorIs(t, err, anthropicloop.ErrTurnMismatch, "stored apart")
+			assert.Empty(t, more)
+			assert.Zero(t, ran.Load(), "no tool ran")
+		})
+	}
 }

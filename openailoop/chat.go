@@ -6,6 +6,7 @@ import (
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/packages/param"
 	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/internal/loopstore"
 )
 
 // ChatCalls returns the calls c asks for: the function tool calls of its
@@ -45,21 +46,45 @@ func RunChat(ctx context.Context, c *openai.ChatCompletion, tools map[string]too
 	return answer(turn, ChatMessages, c.Choices[0].Message.ToParam())
 }
 
-// ResumeChat reads stored, the JSON of a turn that [RunChat] or ResumeChat
+// ResumeChat reads turn, the JSON of a turn that [RunChat] or ResumeChat
 // returned, as [toolnexus.ParseTurn] reads it (exact keys, validated; no
-// size limit, for it is the host's own store), records a, the person's
-// answer to a request it waits on, and runs that call again, as
+// size limit, for it is the host's own store), and last, the JSON of the
+// model's message whose tool calls made its calls (the message RunChat
+// returned first, as the host stored it); it records a, the person's
+// answer to a request the turn waits on, and runs that call again, as
 // [toolnexus.Turn.Resume] does: an unknown, finished or expired request is
-// an error, and nothing runs. It returns the turn and, once every call has
-// finished, the messages that answer them, to append to the stored
-// conversation and send; a turn that still waits gives none, and is to be
-// stored again.
-func ResumeChat(ctx context.Context, stored []byte, a toolnexus.Answer, tools map[string]toolnexus.Tool) (toolnexus.Turn, []openai.ChatCompletionMessageParamUnion, error) {
-	turn, err := resume(ctx, stored, a, tools)
+// an error, and nothing runs. A turn whose calls are not last's function
+// tool calls, in their order, with their ids, functions and arguments
+// (other arguments by value, another function or id, a call too many or
+// too few), reports [ErrTurnMismatch], and nothing runs either.
+//
+// It returns the turn and, once every call has finished, the messages that
+// answer them, to append to the stored conversation and send; a turn that
+// still waits gives none, and is to be stored again. It reads nothing but
+// the turn and the one message: a host that stores each message on its
+// own (read back with [ParseChatMessage]) and the turn apart resumes a
+// conversation at the same cost whatever its length.
+func ResumeChat(ctx context.Context, turn, last []byte, a toolnexus.Answer, tools map[string]toolnexus.Tool) (toolnexus.Turn, []openai.ChatCompletionMessageParamUnion, error) {
+	t, err := loopstore.ResumeTurn(ctx, turn, last, loopstore.ChatCalls, a, tools)
 	if err != nil {
 		return toolnexus.Turn{}, nil, err
 	}
-	return answer(turn, ChatMessages)
+	return answer(t, ChatMessages)
+}
+
+// ParseChatMessage reads data, the JSON of one message of a conversation
+// that a host stored on its own, as [ParseChatConversation] reads each
+// message: data longer than maxBytes is refused with a
+// *[toolnexus.PartTooLargeError] (zero or less: no limit), and data that
+// is not a JSON object with unique keys and a "role"
+// ([toolnexus.ErrInvalidJSON], [toolnexus.ErrDuplicateKey]). The message
+// is sent as it was stored (param.Override), byte for byte.
+func ParseChatMessage(data []byte, maxBytes int64) (openai.ChatCompletionMessageParamUnion, error) {
+	m, err := loopstore.One("the stored message", data, maxBytes, true)
+	if err != nil {
+		return openai.ChatCompletionMessageParamUnion{}, err
+	}
+	return param.Override[openai.ChatCompletionMessageParamUnion](m.Raw()), nil
 }
 
 // ChatMessages returns the messages that answer the turn's tool calls,

@@ -2,6 +2,7 @@ package openailoop_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/openai/openai-go/v3"
@@ -85,21 +86,40 @@ func TestRunChat(t *testing.T) {
 func TestResumeChat(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	parked, _, err := openailoop.RunChat(ctx, decode[openai.ChatCompletion](t, chatToolCallsJSON), tools)
+	parked, sent, err := openailoop.RunChat(ctx, decode[openai.ChatCompletion](t, chatToolCallsJSON), tools)
 	require.NoError(t, err)
 	req := parked.Waiting()[0].Request
 	stored := []byte(mustJSON(t, parked))
+	last := []byte(mustJSON(t, sent[0]))
 
-	turn, more, err := openailoop.ResumeChat(ctx, stored, req.Decline(toolnexus.ReasonDeclined), tools)
+	turn, more, err := openailoop.ResumeChat(ctx, stored, last, req.Decline(toolnexus.ReasonDeclined), tools)
 	require.NoError(t, err)
 	assert.Equal(t, "deploy to prod declined", turn.Calls[1].Result.Output)
 	want, err := turn.OpenAIChatMessages()
 	require.NoError(t, err)
 	assert.Equal(t, mustJSON(t, want), mustJSON(t, more), "the turn's messages, as they are")
 
-	_, more, err = openailoop.ResumeChat(ctx, stored, toolnexus.Answer{ID: "pnd-other", OK: true}, tools)
+	_, more, err = openailoop.ResumeChat(ctx, stored, last, toolnexus.Answer{ID: "pnd-other", OK: true}, tools)
 	assert.ErrorIs(t, err, toolnexus.ErrAnswerMismatch)
 	assert.Empty(t, more)
-	_, _, err = openailoop.ResumeChat(ctx, []byte(`{"calls":[{"id":"x","Name":"deploy"}]}`), req.Resolve(nil), tools)
+	_, _, err = openailoop.ResumeChat(ctx, []byte(`{"calls":[{"id":"x","Name":"deploy"}]}`), last, req.Resolve(nil), tools)
 	assert.ErrorIs(t, err, toolnexus.ErrInvalidTurn, "keys are exact")
+	_, more, err = openailoop.ResumeChat(ctx, []byte(strings.Replace(string(stored), `"env":"prod"`, `"env":"dev"`, 1)), last, req.Resolve(nil), tools)
+	assert.ErrorIs(t, err, openailoop.ErrTurnMismatch, "other arguments")
+	assert.Empty(t, more)
+}
+
+func TestParseChatMessage(t *testing.T) {
+	t.Parallel()
+	m, err := openailoop.ParseChatMessage([]byte(chatAssistantJSON), 1<<10)
+	require.NoError(t, err)
+	assert.Equal(t, chatAssistantJSON, mustJSON(t, m), "as it was stored")
+	for data, want := range map[string]error{
+		`{"content":"hi"}`:                toolnexus.ErrInvalidJSON,
+		`{"role":"user","role":"user"}`:   toolnexus.ErrDuplicateKey,
+		`{"role":"user","content":"hi"} `: toolnexus.ErrPartTooLarge,
+	} {
+		_, err := openailoop.ParseChatMessage([]byte(data), 30)
+		assert.ErrorIs(t, err, want, data)
+	}
 }

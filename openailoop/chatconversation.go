@@ -36,6 +36,14 @@ var ErrNoReply = loopstore.ErrNoReply
 // array they append to. The zero ChatConversation has no messages and is
 // not ready. It prints and logs its messages by their roles only, and its
 // turn without payload.
+//
+// The one value grows with the conversation, and so does storing it. A
+// host that stores each message on its own and the turn apart appends, at
+// each step, the messages past the old ones (their JSON), and replaces the
+// turn, or deletes it once none is parked; it resumes with [ResumeChat],
+// from the turn and the model's message alone, and reads the messages back
+// with [ParseChatMessage] to send them: a turn costs the same at 10
+// messages as at 1,000, and the request is the same, byte for byte.
 type ChatConversation struct {
 	Messages []openai.ChatCompletionMessageParamUnion `json:"messages"`
 	Turn     toolnexus.Turn                           `json:"turn,omitzero"`
@@ -88,8 +96,13 @@ func (c ChatConversation) Run(ctx context.Context, cc *openai.ChatCompletion, to
 // is an error, and nothing runs). Once every call of the turn has
 // finished, the messages that answer them are appended, the turn is no
 // longer parked and c is ready to send; a turn that still waits stays
-// parked, to be stored again. On error, c is returned as it was.
+// parked, to be stored again. A turn whose calls are not the function
+// tool calls of c's last message, the model's, reports [ErrTurnMismatch],
+// and nothing runs. On error, c is returned as it was.
 func (c ChatConversation) Resume(ctx context.Context, a toolnexus.Answer, tools map[string]toolnexus.Tool) (ChatConversation, error) {
+	if err := loopstore.CheckLast(c.Turn, c.Messages, loopstore.ChatCalls); err != nil {
+		return c, err
+	}
 	turn, more, err := loopstore.Resume(ctx, c.Turn, a, tools, ChatMessages)
 	if err != nil {
 		return c, err
@@ -105,14 +118,15 @@ func (c ChatConversation) Resume(ctx context.Context, a toolnexus.Answer, tools 
 // unknown or repeated is refused ([toolnexus.ErrInvalidJSON],
 // [toolnexus.ErrDuplicateKey]), as is a message that is not a JSON object
 // with a "role"; the turn must pass [toolnexus.ParseTurn] and wait on a
-// request ([toolnexus.ErrInvalidTurn]).
+// request ([toolnexus.ErrInvalidTurn]), and its calls must be the function
+// tool calls of the last message, the model's ([ErrTurnMismatch]).
 //
 // Each message is kept as the JSON it was stored as, and sent as it is
 // (param.Override): the request the conversation makes is the one the
 // process that stored it would have made, byte for byte, whatever the
 // SDK's message param would make of the JSON.
 func ParseChatConversation(data []byte, maxBytes int64) (ChatConversation, error) {
-	stored, turn, err := loopstore.Conversation(data, maxBytes)
+	stored, turn, err := loopstore.Conversation(data, maxBytes, loopstore.ChatCalls)
 	if err != nil {
 		return ChatConversation{}, err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -151,6 +152,37 @@ func TestParseChatConversation(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, mustJSON(t, answered.Params(chatParams)), mustJSON(t, got.Params(chatParams)))
 
+	// Stored a message at a time and the turn apart: resumed from the turn
+	// and the model's message alone, then read back message by message, it
+	// sends the body the first process would have sent, as the SDK sends it.
+	rows := make([][]byte, len(c.Messages))
+	for i, m := range c.Messages {
+		rows[i] = []byte(mustJSON(t, m))
+	}
+	turn, more, err := openailoop.ResumeChat(ctx, []byte(mustJSON(t, c.Turn)), rows[len(rows)-1], answer, tools)
+	require.NoError(t, err)
+	assert.True(t, turn.Complete())
+	for _, m := range more {
+		rows = append(rows, []byte(mustJSON(t, m)))
+	}
+	var apart openailoop.ChatConversation
+	for _, row := range rows {
+		m, err := openailoop.ParseChatMessage(row, 1<<20)
+		require.NoError(t, err)
+		apart.Messages = append(apart.Messages, m)
+	}
+	require.True(t, apart.Ready())
+	send := func(c openailoop.ChatConversation) func(openai.Client) error {
+		return func(client openai.Client) error {
+			_, err := client.Chat.Completions.New(ctx, c.Params(chatParams))
+			return err
+		}
+	}
+	body := sent(t, chatDoneJSON, send(answered))
+	assert.Contains(t, body, `"tool_call_id":"call_02"`)
+	assert.Equal(t, body, sent(t, chatDoneJSON, send(got)), "read back whole")
+	assert.Equal(t, body, sent(t, chatDoneJSON, send(apart)), "read back a message at a time")
+
 	stored := mustJSON(t, c)
 	refused(t, openailoop.ParseChatConversation, openailoop.ResumeChatConversation, map[string]badStored{
 		"over the limit":            {stored, 100, toolnexus.ErrPartTooLarge},
@@ -185,4 +217,43 @@ func FuzzParseChatConversation(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		require.NoError(t, looptest.Reread(data, openailoop.ParseChatConversation))
 	})
+}
+
+// TestResumeChatConversationMismatch checks that a stored conversation
+// whose parked turn is not the model's last message's function calls is
+// refused, and that no tool runs.
+func TestResumeChatConversationMismatch(t *testing.T) {
+	t.Parallel()
+	c := chatParked(t)
+	with := func(turn toolnexus.Turn) openailoop.ChatConversation {
+		return openailoop.ChatConversation{Messages: c.Messages, Turn: turn}
+	}
+	withLast := func(msgs ...openai.ChatCompletionMessageParamUnion) openailoop.ChatConversation {
+		return openailoop.ChatConversation{Messages: append(slices.Clone(c.Messages[:1]), msgs...), Turn: c.Turn}
+	}
+	raw := func(s string) openai.ChatCompletionMessageParamUnion {
+		return param.Override[openai.ChatCompletionMessageParamUnion](json.RawMessage(s))
+	}
+	cases := append(turnMismatches(c.Turn, with),
+		mismatch[openailoop.ChatConversation]{"the model's calls", c, ""},
+		mismatch[openailoop.ChatConversation]{"other arguments in the message", withLast(raw(strings.Replace(chatAssistantJSON, "prod", "staging", 1))),
+			`call "call_02" has other arguments in the turn than in the model's message`},
+		mismatch[openailoop.ChatConversation]{"a custom call in place of a function call", withLast(raw(strings.Replace(chatAssistantJSON,
+			`{"id":"call_02","function":{"arguments":"{\"env\":\"prod\"}","name":"deploy"},"type":"function"}`,
+			`{"id":"call_02","custom":{"input":"prod","name":"deploy"},"type":"custom"}`, 1))),
+			"the turn holds 2 calls, the model made 1"},
+		mismatch[openailoop.ChatConversation]{"a last message not the model's", withLast(c.Messages[1], openai.UserMessage("Go on.")),
+			"the turn holds 2 calls, the model made 0"},
+		mismatch[openailoop.ChatConversation]{"no message", openailoop.ChatConversation{Turn: c.Turn}, "the model's message is missing"},
+	)
+	mismatches(t, c.Turn.Waiting()[0].Request.Resolve(nil), cases, openailoop.ParseChatConversation, openailoop.ResumeChatConversation,
+		openailoop.ChatConversation.Resume, func(c openailoop.ChatConversation, a toolnexus.Answer, tools map[string]toolnexus.Tool) error {
+			var last []byte
+			if len(c.Messages) > 0 {
+				last = []byte(mustJSON(t, c.Messages[len(c.Messages)-1]))
+			}
+			_, more, err := openailoop.ResumeChat(context.Background(), []byte(mustJSON(t, c.Turn)), last, a, tools)
+			assert.Empty(t, more)
+			return err
+		})
 }

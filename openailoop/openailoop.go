@@ -9,7 +9,10 @@
 // [ResumeChatConversation] and [ResumeResponsesConversation], in this
 // process or another, read it back with the person's answer. [RunChat],
 // [ResumeChat], [RunResponses] and [ResumeResponses] are the same steps
-// for a host that stores the turn (a toolnexus.Turn) apart.
+// for a host that stores the turn (a toolnexus.Turn) apart, and each
+// message on its own, so that a turn costs the same whatever the
+// conversation's length. Either way, a stored turn runs only the calls
+// the model made.
 //
 // Only function calls run toolnexus tools, whose arguments are a JSON
 // object: a custom tool call, whose input is free text, is not one, and
@@ -17,20 +20,15 @@
 package openailoop
 
 import (
-	"context"
-
 	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/internal/loopstore"
 )
 
-// resume reads stored, the JSON of a turn, records a and runs its call
-// again, as ResumeChat and ResumeResponses document.
-func resume(ctx context.Context, stored []byte, a toolnexus.Answer, tools map[string]toolnexus.Tool) (toolnexus.Turn, error) {
-	turn, err := toolnexus.ParseTurn(stored, 0)
-	if err != nil {
-		return toolnexus.Turn{}, err
-	}
-	return turn.Resume(ctx, tools, a)
-}
+// ErrTurnMismatch reports a parked turn whose calls are not the function
+// calls of the model's last message or response: another id, function or
+// arguments, a call the model did not make, or one it made that the turn
+// lacks. Nothing runs. It matches [toolnexus.ErrInvalidTurn] too.
+var ErrTurnMismatch = loopstore.ErrTurnMismatch
 
 // answer appends to msgs what answers turn, made by send, when it has calls
 // and all are done.

@@ -3,12 +3,20 @@ package openailoop_test
 import (
 	"context"
 	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"sync/atomic"
 	"testing"
 
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolnexus-go/toolnexus"
 	"github.com/toolnexus-go/toolnexus/internal/looptest"
+	"github.com/toolnexus-go/toolnexus/openailoop"
 )
 
 // tools are the tools of the examples and tests: screenshot returns the
@@ -72,4 +80,103 @@ func refused[C any](t *testing.T, parse func([]byte, int64) (C, error),
 		_, err = resume(context.Background(), []byte(tc.data), tc.max, toolnexus.Answer{ID: "pnd-1", OK: true}, tools)
 		require.ErrorIs(t, err, tc.err, name)
 	}
+}
+
+// mismatch is a conversation whose parked turn is changed by a test: msg
+// is the end of the error it is refused with, "" when it still agrees.
+type mismatch[C any] struct {
+	name string
+	c    C
+	msg  string
+}
+
+// mismatches checks each of cases, stored and resumed with answer: one
+// whose turn disagrees with the model's calls is refused as it is read
+// (parse), resumed from storage (resume), resumed as a value (again),
+// and stored apart (apart, which resumes from the turn and the model's
+// message or items alone), with [openailoop.ErrTurnMismatch], and no tool
+// runs; one that agrees runs the waiting call once.
+func mismatches[C any](t *testing.T, answer toolnexus.Answer, cases []mismatch[C],
+	parse func([]byte, int64) (C, error),
+	resume func(context.Context, []byte, int64, toolnexus.Answer, map[string]toolnexus.Tool) (C, error),
+	again func(C, context.Context, toolnexus.Answer, map[string]toolnexus.Tool) (C, error),
+	apart func(C, toolnexus.Answer, map[string]toolnexus.Tool) error) {
+	t.Helper()
+	ctx := context.Background()
+	for _, tt := range cases {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var ran atomic.Int32
+			counted := map[string]toolnexus.Tool{"screenshot": tools["screenshot"], "deploy": func(ctx context.Context, args json.RawMessage, a toolnexus.Answers) toolnexus.ToolResult {
+				ran.Add(1)
+				return tools["deploy"](ctx, args, a)
+			}}
+			stored := []byte(mustJSON(t, tt.c))
+			_, err := resume(ctx, stored, 1<<20, answer, counted)
+			if tt.msg == "" {
+				require.NoError(t, err)
+				assert.Equal(t, int32(1), ran.Load())
+				return
+			}
+			require.ErrorIs(t, err, openailoop.ErrTurnMismatch)
+			require.ErrorIs(t, err, toolnexus.ErrInvalidTurn)
+			assert.EqualError(t, err, "toolnexus: invalid turn: the parked turn is not the model's calls: "+tt.msg)
+			_, err = parse(stored, 1<<20)
+			require.ErrorIs(t, err, openailoop.ErrTurnMismatch, "refused as it is read")
+			kept, err := again(tt.c, ctx, answer, counted)
+			require.ErrorIs(t, err, openailoop.ErrTurnMismatch)
+			assert.Equal(t, string(stored), mustJSON(t, kept), "returned as it was")
+			require.ErrorIs(t, apart(tt.c, answer, counted), openailoop.ErrTurnMismatch, "stored apart")
+			assert.Zero(t, ran.Load(), "no tool ran")
+		})
+	}
+}
+
+// changed returns a copy of turn whose calls change made.
+func changed(turn toolnexus.Turn, change func([]toolnexus.ToolCall) []toolnexus.ToolCall) toolnexus.Turn {
+	return toolnexus.Turn{Calls: change(slices.Clone(turn.Calls))}
+}
+
+// turnMismatches are the changes of a parked turn of a screenshot call
+// (call_01) and a deploy call waiting (call_02) that the model's calls
+// refuse, and one they take.
+func turnMismatches[C any](turn toolnexus.Turn, with func(toolnexus.Turn) C) []mismatch[C] {
+	return []mismatch[C]{
+		{"the same arguments, otherwise written", with(changed(turn, func(c []toolnexus.ToolCall) []toolnexus.ToolCall {
+			c[1].Arguments = json.RawMessage(`{"\u0065nv" : "prod"}`)
+			return c
+		})), ""},
+		{"other arguments", with(changed(turn, func(c []toolnexus.ToolCall) []toolnexus.ToolCall {
+			c[1].Arguments = json.RawMessage(`{"env":"dev"}`)
+			return c
+		})), `call "call_02" has other arguments in the turn than in the model's message`},
+		{"another tool", with(changed(turn, func(c []toolnexus.ToolCall) []toolnexus.ToolCall {
+			c[0].Name = "deploy"
+			return c
+		})), `call "call_01" is a call of "deploy" in the turn, of "screenshot" in the model's message`},
+		{"another id", with(changed(turn, func(c []toolnexus.ToolCall) []toolnexus.ToolCall {
+			c[1].ID = "call_09"
+			return c
+		})), `call 1 is "call_09" in the turn, "call_02" in the model's message`},
+		{"a call the model did not make", with(changed(turn, func(c []toolnexus.ToolCall) []toolnexus.ToolCall {
+			return append(c, toolnexus.ToolCall{ID: "call_03", Name: "deploy", Arguments: json.RawMessage(`{"env":"dev"}`), Result: toolnexus.Ok("deployed to dev")})
+		})), "the turn holds 3 calls, the model made 2"},
+		{"a call the turn lacks", with(changed(turn, func(c []toolnexus.ToolCall) []toolnexus.ToolCall { return c[1:] })),
+			"the turn holds 1 calls, the model made 2"},
+	}
+}
+
+// sent returns the body of the request that send makes with a client of
+// an API that answers reply.
+func sent(t *testing.T, reply string, send func(openai.Client) error) string {
+	t.Helper()
+	var body []byte
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ = io.ReadAll(r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, reply)
+	}))
+	defer api.Close()
+	require.NoError(t, send(openai.NewClient(option.WithBaseURL(api.URL), option.WithAPIKey("test"), option.WithMaxRetries(0))))
+	return string(body)
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/openai/openai-go/v3/packages/param"
 	"github.com/openai/openai-go/v3/responses"
 	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/internal/loopstore"
 )
 
 // ResponsesCalls returns the calls r asks for: its function_call output
@@ -33,8 +34,9 @@ func ResponsesCalls(r *responses.Response) []toolnexus.ToolCall {
 //
 // A response without function calls gives the zero Turn: the model is
 // done. A turn that waits ([toolnexus.Turn.Complete] is false) gives no
-// input yet: store the turn (its JSON) with r's ID, and hand it to
-// [ResumeResponses] with the person's answer. Calls that are no turn (two
+// input yet: store the turn (its JSON) with r's ID and r's function_call
+// items ([ResponsesCallItems]), and hand them to [ResumeResponses] with
+// the person's answer. Calls that are no turn (two
 // with one call_id) report [toolnexus.ErrInvalidTurn].
 func RunResponses(ctx context.Context, r *responses.Response, tools map[string]toolnexus.Tool) (toolnexus.Turn, []responses.ResponseInputItemUnionParam, error) {
 	turn, err := toolnexus.RunTurn(ctx, tools, ResponsesCalls(r)...)
@@ -44,21 +46,45 @@ func RunResponses(ctx context.Context, r *responses.Response, tools map[string]t
 	return answer(turn, ResponsesInput)
 }
 
-// ResumeResponses reads stored, the JSON of a turn that [RunResponses] or
-// ResumeResponses returned, as [toolnexus.ParseTurn] reads it (exact keys,
-// validated; no size limit, for it is the host's own store), records a,
-// the person's answer to a request it waits on, and runs that call again,
-// as [toolnexus.Turn.Resume] does: an unknown, finished or expired request
-// is an error, and nothing runs. It returns the turn and, once every call
-// has finished, the input of the next request, whose PreviousResponseID
-// is the ID stored with the turn; a turn that still waits gives none, and
-// is to be stored again.
-func ResumeResponses(ctx context.Context, stored []byte, a toolnexus.Answer, tools map[string]toolnexus.Tool) (toolnexus.Turn, []responses.ResponseInputItemUnionParam, error) {
-	turn, err := resume(ctx, stored, a, tools)
+// ResumeResponses reads turn, the JSON of a turn that [RunResponses] or
+// ResumeResponses returned, as [toolnexus.ParseTurn] reads it (exact
+// keys, validated; no size limit, for it is the host's own store), and
+// calls, the JSON of the model's function_call items whose calls it holds
+// (a JSON array of output items, such as [ResponsesCallItems] gives, as
+// the host stored them); it records a, the person's answer to a request
+// the turn waits on, and runs that call again, as [toolnexus.Turn.Resume]
+// does: an unknown, finished or expired request is an error, and nothing
+// runs. A turn whose calls are not the function_call items, in their
+// order, with their call_ids, functions and arguments (other arguments by
+// value, another function or call_id, a call too many or too few),
+// reports [ErrTurnMismatch], and nothing runs either.
+//
+// It returns the turn and, once every call has finished, the input of the
+// next request, whose PreviousResponseID is the ID stored with the turn; a
+// turn that still waits gives none, and is to be stored again.
+func ResumeResponses(ctx context.Context, turn, calls []byte, a toolnexus.Answer, tools map[string]toolnexus.Tool) (toolnexus.Turn, []responses.ResponseInputItemUnionParam, error) {
+	t, err := loopstore.ResumeTurn(ctx, turn, calls, loopstore.ResponsesCalls, a, tools)
 	if err != nil {
 		return toolnexus.Turn{}, nil, err
 	}
-	return answer(turn, ResponsesInput)
+	return answer(t, ResponsesInput)
+}
+
+// ResponsesCallItems returns r's function_call output items, in order, as
+// input item params, each with its call_id, name and arguments: what a
+// parked turn of r is checked against. A host that stores the turn apart
+// stores their JSON with it, for [ResumeResponses].
+func ResponsesCallItems(r *responses.Response) []responses.ResponseInputItemUnionParam {
+	if r == nil {
+		return nil
+	}
+	var items []responses.ResponseInputItemUnionParam
+	for _, item := range r.Output {
+		if f, ok := item.AsAny().(responses.ResponseFunctionToolCall); ok {
+			items = append(items, responses.ResponseInputItemParamOfFunctionCall(f.Arguments, f.CallID, f.Name))
+		}
+	}
+	return items
 }
 
 // ResponsesInput returns the function_call_output items that answer the

@@ -2,6 +2,7 @@ package openailoop_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/openai/openai-go/v3/responses"
@@ -78,21 +79,32 @@ func TestRunResponses(t *testing.T) {
 func TestResumeResponses(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	parked, _, err := openailoop.RunResponses(ctx, decode[responses.Response](t, responsesCallsJSON), tools)
+	reply := decode[responses.Response](t, responsesCallsJSON)
+	parked, _, err := openailoop.RunResponses(ctx, reply, tools)
 	require.NoError(t, err)
 	req := parked.Waiting()[0].Request
 	stored := []byte(mustJSON(t, parked))
+	calls := []byte(mustJSON(t, openailoop.ResponsesCallItems(reply)))
 
-	turn, input, err := openailoop.ResumeResponses(ctx, stored, req.Decline(toolnexus.ReasonDeclined), tools)
+	turn, input, err := openailoop.ResumeResponses(ctx, stored, calls, req.Decline(toolnexus.ReasonDeclined), tools)
 	require.NoError(t, err)
 	assert.Equal(t, "deploy to prod declined", turn.Calls[1].Result.Output)
 	want, err := turn.OpenAIResponsesInput()
 	require.NoError(t, err)
 	assert.Equal(t, mustJSON(t, want), mustJSON(t, input), "the turn's items, as they are")
 
-	_, input, err = openailoop.ResumeResponses(ctx, stored, toolnexus.Answer{ID: "pnd-other", OK: true}, tools)
+	_, input, err = openailoop.ResumeResponses(ctx, stored, calls, toolnexus.Answer{ID: "pnd-other", OK: true}, tools)
 	assert.ErrorIs(t, err, toolnexus.ErrAnswerMismatch)
 	assert.Empty(t, input)
-	_, _, err = openailoop.ResumeResponses(ctx, []byte(`{"calls":`), req.Resolve(nil), tools)
+	_, _, err = openailoop.ResumeResponses(ctx, []byte(`{"calls":`), calls, req.Resolve(nil), tools)
 	assert.ErrorIs(t, err, toolnexus.ErrInvalidJSON)
+	_, input, err = openailoop.ResumeResponses(ctx, []byte(strings.Replace(string(stored), `"env":"prod"`, `"env":"dev"`, 1)), calls, req.Resolve(nil), tools)
+	assert.ErrorIs(t, err, openailoop.ErrTurnMismatch, "other arguments")
+	assert.Empty(t, input)
+	_, input, err = openailoop.ResumeResponses(ctx, stored, []byte(`[]`), req.Resolve(nil), tools)
+	assert.ErrorIs(t, err, openailoop.ErrTurnMismatch, "calls the model did not make")
+	assert.Empty(t, input)
+	assert.Equal(t, `[{"arguments":"{}","call_id":"call_01","name":"screenshot","type":"function_call"},`+
+		`{"arguments":"{\"env\":\"prod\"}","call_id":"call_02","name":"deploy","type":"function_call"}]`, string(calls))
+	assert.Empty(t, openailoop.ResponsesCallItems(nil))
 }

@@ -19,11 +19,16 @@ import (
 // run toolnexus tools, kept by the API as a chain of responses:
 // PreviousResponseID, the id of the model's last response ("" before the
 // first), Input, the items to send after it, in the SDK's input item param,
-// and Turn, the turn of calls parked while one of them waits for a person
-// (the zero Turn while none waits). It is what a host stores between the
-// question and the answer: encoding/json marshals it to one JSON value,
-// {"previousResponseId":"…","input":[…],"turn":{…}} (each key only when it
-// is set), which [ParseResponsesConversation] reads back in any process.
+// Turn, the turn of calls parked while one of them waits for a person (the
+// zero Turn while none waits), and FunctionCalls, the last response's
+// function_call items while its turn is parked, which the turn is checked
+// against before any of its calls runs again. It is what a host stores
+// between the question and the answer: encoding/json marshals it to one
+// JSON value,
+// {"previousResponseId":"…","input":[…],"turn":{…},"functionCalls":[…]}
+// (each key only when it is set), which [ParseResponsesConversation] reads
+// back in any process. Its size does not grow with the conversation,
+// which the API keeps.
 // The responses must be stored by the API (store, its default) for the
 // next request to follow them.
 //
@@ -39,6 +44,7 @@ type ResponsesConversation struct {
 	PreviousResponseID string                                  `json:"previousResponseId,omitempty"`
 	Input              []responses.ResponseInputItemUnionParam `json:"input,omitempty"`
 	Turn               toolnexus.Turn                          `json:"turn,omitzero"`
+	FunctionCalls      []responses.ResponseInputItemUnionParam `json:"functionCalls,omitempty"`
 }
 
 // Ready reports whether c is for the model to read: no turn is parked and
@@ -82,7 +88,11 @@ func (c ResponsesConversation) Run(ctx context.Context, r *responses.Response, t
 	if err != nil {
 		return c, err
 	}
-	return ResponsesConversation{PreviousResponseID: r.ID, Input: input, Turn: loopstore.Park(turn)}, nil
+	next := ResponsesConversation{PreviousResponseID: r.ID, Input: input, Turn: loopstore.Park(turn)}
+	if len(next.Turn.Calls) > 0 {
+		next.FunctionCalls = ResponsesCallItems(r)
+	}
+	return next, nil
 }
 
 // Resume returns c after a, a person's answer to a request its parked turn
@@ -91,26 +101,41 @@ func (c ResponsesConversation) Run(ctx context.Context, r *responses.Response, t
 // is an error, and nothing runs). Once every call of the turn has
 // finished, the function_call_output items that answer them are the input
 // to send, the turn is no longer parked and c is ready; a turn that still
-// waits stays parked, to be stored again. On error, c is returned as it
-// was.
+// waits stays parked, to be stored again. A turn whose calls are not
+// FunctionCalls, the model's, reports [ErrTurnMismatch], and nothing runs.
+// On error, c is returned as it was.
 func (c ResponsesConversation) Resume(ctx context.Context, a toolnexus.Answer, tools map[string]toolnexus.Tool) (ResponsesConversation, error) {
+	if len(c.Turn.Calls) > 0 {
+		calls, err := json.Marshal(c.FunctionCalls)
+		if err != nil {
+			return c, fmt.Errorf("%w: the model's function calls do not marshal: %w", ErrTurnMismatch, err)
+		}
+		if err := loopstore.Check(c.Turn, calls, loopstore.ResponsesCalls); err != nil {
+			return c, err
+		}
+	}
 	turn, more, err := loopstore.Resume(ctx, c.Turn, a, tools, ResponsesInput)
 	if err != nil {
 		return c, err
 	}
-	return ResponsesConversation{PreviousResponseID: c.PreviousResponseID, Input: loopstore.Append(c.Input, more...), Turn: turn}, nil
+	next := ResponsesConversation{PreviousResponseID: c.PreviousResponseID, Input: loopstore.Append(c.Input, more...), Turn: turn}
+	if len(turn.Calls) > 0 {
+		next.FunctionCalls = c.FunctionCalls
+	}
+	return next, nil
 }
 
 // ParseResponsesConversation reads data, the JSON of a
 // [ResponsesConversation] a host stored, in this process or another, as
 // [toolnexus.ParseTurn] reads a turn: data longer than maxBytes is refused
 // with a *[toolnexus.PartTooLargeError] before any of it is read (zero or
-// less means no limit); keys are exact, "previousResponseId", "input" and
-// "turn", and one that is unknown or repeated is refused
-// ([toolnexus.ErrInvalidJSON], [toolnexus.ErrDuplicateKey]), as is a
-// previousResponseId that is not a string or an input item that is not a
-// JSON object; the turn must pass [toolnexus.ParseTurn] and wait on a
-// request ([toolnexus.ErrInvalidTurn]).
+// less means no limit); keys are exact, "previousResponseId", "input",
+// "turn" and "functionCalls", and one that is unknown or repeated is
+// refused ([toolnexus.ErrInvalidJSON], [toolnexus.ErrDuplicateKey]), as is
+// a previousResponseId that is not a string or an item that is not a JSON
+// object; the turn must pass [toolnexus.ParseTurn] and wait on a request
+// ([toolnexus.ErrInvalidTurn]), and its calls must be the function_call
+// items of functionCalls ([ErrTurnMismatch]).
 //
 // Each input item is kept as the JSON it was stored as, and sent as it is
 // (param.Override): the request the conversation makes is the one the
@@ -119,7 +144,7 @@ func (c ResponsesConversation) Resume(ctx context.Context, a toolnexus.Answer, t
 // as [responses.ResponseInputItemParamOfMessage] writes it, it cannot read
 // at all.
 func ParseResponsesConversation(data []byte, maxBytes int64) (ResponsesConversation, error) {
-	members, err := loopstore.Document("the stored conversation", data, maxBytes, "previousResponseId", "input", "turn")
+	members, err := loopstore.Document("the stored conversation", data, maxBytes, "previousResponseId", "input", "turn", "functionCalls")
 	if err != nil {
 		return ResponsesConversation{}, err
 	}
@@ -136,7 +161,15 @@ func ParseResponsesConversation(data []byte, maxBytes int64) (ResponsesConversat
 	if c.Turn, err = loopstore.Turn(members["turn"]); err != nil {
 		return ResponsesConversation{}, err
 	}
+	calls, err := loopstore.Messages("stored function call", members["functionCalls"], false)
+	if err != nil {
+		return ResponsesConversation{}, err
+	}
+	if err := loopstore.Check(c.Turn, members["functionCalls"], loopstore.ResponsesCalls); err != nil {
+		return ResponsesConversation{}, err
+	}
 	c.Input = loopstore.Params(stored, param.Override[responses.ResponseInputItemUnionParam])
+	c.FunctionCalls = loopstore.Params(calls, param.Override[responses.ResponseInputItemUnionParam])
 	return c, nil
 }
 
@@ -155,17 +188,18 @@ func ResumeResponsesConversation(ctx context.Context, stored []byte, maxBytes in
 }
 
 // String returns c without payload, for %v: its previous response's id,
-// the number of its input items, and its turn as [toolnexus.Turn.String]
-// shows it.
+// the number of its input items, its turn as [toolnexus.Turn.String]
+// shows it, and the number of the model's function calls.
 func (c ResponsesConversation) String() string {
 	return "{PreviousResponseID:" + strconv.Quote(c.PreviousResponseID) + " Input:" + items(len(c.Input)) +
-		" Turn:" + c.Turn.String() + "}"
+		" Turn:" + c.Turn.String() + " FunctionCalls:" + items(len(c.FunctionCalls)) + "}"
 }
 
 // GoString returns c in Go syntax without payload, for %#v.
 func (c ResponsesConversation) GoString() string {
 	return "openailoop.ResponsesConversation{PreviousResponseID:" + strconv.Quote(c.PreviousResponseID) +
-		", Input:[]responses.ResponseInputItemUnionParam" + items(len(c.Input)) + ", Turn:" + c.Turn.GoString() + "}"
+		", Input:[]responses.ResponseInputItemUnionParam" + items(len(c.Input)) + ", Turn:" + c.Turn.GoString() +
+		", FunctionCalls:[]responses.ResponseInputItemUnionParam" + items(len(c.FunctionCalls)) + "}"
 }
 
 // Format prints c for every verb without payload, as
@@ -173,10 +207,11 @@ func (c ResponsesConversation) GoString() string {
 func (c ResponsesConversation) Format(f fmt.State, verb rune) { wire.Format(f, verb, c) }
 
 // LogValue implements [slog.LogValuer]: c logs as its previous response's
-// id, the number of its input items and its turn, without payload.
+// id, the number of its input items, its turn and the number of the
+// model's function calls, without payload.
 func (c ResponsesConversation) LogValue() slog.Value {
 	return slog.GroupValue(slog.String("previousResponseId", c.PreviousResponseID), slog.Int("input", len(c.Input)),
-		slog.Any("turn", c.Turn))
+		slog.Any("turn", c.Turn), slog.Int("functionCalls", len(c.FunctionCalls)))
 }
 
 // items shows n input items by their number: their content may hold a

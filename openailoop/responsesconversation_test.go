@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/responses"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -124,6 +126,24 @@ func TestParseResponsesConversation(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, mustJSON(t, answered.Params(responsesParams)), mustJSON(t, got.Params(responsesParams)))
 
+	// The turn stored apart, with the response's id and function calls:
+	// resumed from them alone, it sends the body the first process would
+	// have sent, as the SDK sends it.
+	turn, input, err := openailoop.ResumeResponses(ctx, []byte(mustJSON(t, c.Turn)), []byte(mustJSON(t, c.FunctionCalls)), answer, tools)
+	require.NoError(t, err)
+	assert.True(t, turn.Complete())
+	apart := openailoop.ResponsesConversation{PreviousResponseID: c.PreviousResponseID, Input: input}
+	send := func(c openailoop.ResponsesConversation) func(openai.Client) error {
+		return func(client openai.Client) error {
+			_, err := client.Responses.New(ctx, c.Params(responsesParams))
+			return err
+		}
+	}
+	body := sent(t, responsesDoneJSON, send(answered))
+	assert.Contains(t, body, `"previous_response_id":"resp_01"`)
+	assert.Equal(t, body, sent(t, responsesDoneJSON, send(got)), "read back whole")
+	assert.Equal(t, body, sent(t, responsesDoneJSON, send(apart)), "stored apart")
+
 	stored := mustJSON(t, c)
 	refused(t, openailoop.ParseResponsesConversation, openailoop.ResumeResponsesConversation, map[string]badStored{
 		"over the limit":                    {stored, 100, toolnexus.ErrPartTooLarge},
@@ -148,9 +168,11 @@ func TestResponsesConversationPrintsNoPayload(t *testing.T) {
 	for name, v := range map[string]openailoop.ResponsesConversation{"parked": c, "answered": answered, "read back": stored} {
 		assert.NotContains(t, looptest.Shown(v), png[:24], name)
 	}
-	assert.Equal(t, `{PreviousResponseID:"resp_01" Input:(2 items) Turn:{}}`, fmt.Sprint(stored))
+	assert.Equal(t, `{PreviousResponseID:"resp_01" Input:(2 items) Turn:{} FunctionCalls:(0 items)}`, fmt.Sprint(stored))
 	assert.Equal(t, `openailoop.ResponsesConversation{PreviousResponseID:"resp_01", Input:[]responses.ResponseInputItemUnionParam(2 items), `+
-		`Turn:toolnexus.Turn{Calls:nil}}`, fmt.Sprintf("%#v", stored))
+		`Turn:toolnexus.Turn{Calls:nil}, FunctionCalls:[]responses.ResponseInputItemUnionParam(0 items)}`, fmt.Sprintf("%#v", stored))
+	assert.Contains(t, fmt.Sprint(c), ` FunctionCalls:(2 items)}`, "parked: the model's calls, by their number")
+	assert.NotContains(t, looptest.Shown(c), `"env"`, "no arguments")
 }
 
 func FuzzParseResponsesConversation(f *testing.F) {
@@ -160,4 +182,38 @@ func FuzzParseResponsesConversation(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		require.NoError(t, looptest.Reread(data, openailoop.ParseResponsesConversation))
 	})
+}
+
+// TestResumeResponsesConversationMismatch checks that a stored
+// conversation whose parked turn is not the model's function_call items
+// is refused, and that no tool runs.
+func TestResumeResponsesConversationMismatch(t *testing.T) {
+	t.Parallel()
+	c := responsesParked(t)
+	with := func(turn toolnexus.Turn) openailoop.ResponsesConversation {
+		d := c
+		d.Turn = turn
+		return d
+	}
+	withCalls := func(items ...responses.ResponseInputItemUnionParam) openailoop.ResponsesConversation {
+		d := c
+		d.FunctionCalls = items
+		return d
+	}
+	cases := append(turnMismatches(c.Turn, with),
+		mismatch[openailoop.ResponsesConversation]{"the model's calls", c, ""},
+		mismatch[openailoop.ResponsesConversation]{"other arguments in the items",
+			withCalls(c.FunctionCalls[0], responses.ResponseInputItemParamOfFunctionCall(`{"env":"staging"}`, "call_02", "deploy")),
+			`call "call_02" has other arguments in the turn than in the model's message`},
+		mismatch[openailoop.ResponsesConversation]{"an item the turn lacks",
+			withCalls(append(slices.Clone(c.FunctionCalls), responses.ResponseInputItemParamOfFunctionCall(`{}`, "call_03", "screenshot"))...),
+			"the turn holds 2 calls, the model made 3"},
+		mismatch[openailoop.ResponsesConversation]{"no items", withCalls(), "the model's function calls are missing"},
+	)
+	mismatches(t, c.Turn.Waiting()[0].Request.Resolve(nil), cases, openailoop.ParseResponsesConversation, openailoop.ResumeResponsesConversation,
+		openailoop.ResponsesConversation.Resume, func(c openailoop.ResponsesConversation, a toolnexus.Answer, tools map[string]toolnexus.Tool) error {
+			_, input, err := openailoop.ResumeResponses(context.Background(), []byte(mustJSON(t, c.Turn)), []byte(mustJSON(t, c.FunctionCalls)), a, tools)
+			assert.Empty(t, input)
+			return err
+		})
 }

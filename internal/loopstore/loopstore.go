@@ -146,20 +146,43 @@ func Messages(what string, raw json.RawMessage, withRole bool) ([]Message, error
 	}
 	msgs := make([]Message, len(list))
 	for i, m := range list {
-		name := what + " " + strconv.Itoa(i)
-		members, err := object(name, m, nil)
-		if err != nil {
+		if msgs[i], err = message(what+" "+strconv.Itoa(i), m, withRole); err != nil {
 			return nil, err
-		}
-		msgs[i].raw = m
-		if !withRole {
-			continue
-		}
-		if msgs[i].Role = role(members); msgs[i].Role == "" {
-			return nil, fmt.Errorf("%w: %s has no role", toolnexus.ErrInvalidJSON, name)
 		}
 	}
 	return msgs, nil
+}
+
+// message reads m, one stored message that jsonscan.Valid has checked, as
+// [Messages] reads each; name names it in errors.
+func message(name string, m []byte, withRole bool) (Message, error) {
+	members, err := object(name, m, nil)
+	if err != nil {
+		return Message{}, err
+	}
+	if !withRole {
+		return Message{raw: m}, nil
+	}
+	r := role(members)
+	if r == "" {
+		return Message{}, fmt.Errorf("%w: %s has no role", toolnexus.ErrInvalidJSON, name)
+	}
+	return Message{Role: r, raw: m}, nil
+}
+
+// One reads data, one message a host stored on its own, as [Messages]
+// reads each message of a list (with its role when withRole is set),
+// after refusing data longer than maxBytes (zero or less: no limit) with
+// a *[toolnexus.PartTooLargeError], before reading any of it; what names
+// it in errors. The message is a copy of data: the caller keeps its own.
+func One(what string, data []byte, maxBytes int64, withRole bool) (Message, error) {
+	if maxBytes > 0 && int64(len(data)) > maxBytes {
+		return Message{}, &toolnexus.PartTooLargeError{Limit: maxBytes, Size: int64(len(data)), Document: true}
+	}
+	if !jsonscan.Valid(data) {
+		return Message{}, fmt.Errorf("%w: %s is not JSON", toolnexus.ErrInvalidJSON, what)
+	}
+	return message(what, bytes.Clone(bytes.Trim(data, jsonscan.Space)), withRole)
 }
 
 // role returns the "role" of a message's members, when it is a string;
@@ -264,8 +287,9 @@ func Append[M any](msgs []M, more ...M) []M {
 // Conversation reads data, a stored conversation of messages and a parked
 // turn, {"messages":[…],"turn":{…}}, as the modules' Parse functions
 // document: [Document] with those two keys and maxBytes, [Messages] with
-// their roles, and [Turn].
-func Conversation(data []byte, maxBytes int64) ([]Message, toolnexus.Turn, error) {
+// their roles, and [Turn], whose calls must be those that read finds in
+// the last message ([Check]).
+func Conversation(data []byte, maxBytes int64, read func([]byte) ([]toolnexus.ToolCall, error)) ([]Message, toolnexus.Turn, error) {
 	members, err := Document("the stored conversation", data, maxBytes, "messages", "turn")
 	if err != nil {
 		return nil, toolnexus.Turn{}, err
@@ -278,7 +302,35 @@ func Conversation(data []byte, maxBytes int64) ([]Message, toolnexus.Turn, error
 	if err != nil {
 		return nil, toolnexus.Turn{}, err
 	}
+	if err := Check(turn, Last(msgs), read); err != nil {
+		return nil, toolnexus.Turn{}, err
+	}
 	return msgs, turn, nil
+}
+
+// Last returns the JSON of the last of msgs; nil when there are none.
+func Last(msgs []Message) []byte {
+	if len(msgs) == 0 {
+		return nil
+	}
+	return msgs[len(msgs)-1].raw
+}
+
+// ResumeTurn reads stored, the JSON of a parked turn a host stored apart,
+// as [toolnexus.ParseTurn] reads it (no size limit: it is the host's own
+// store), checks it against last, the stored JSON of the model's message
+// whose calls it holds, read with read ([Check]), and resumes it with a
+// and tools, as [toolnexus.Turn.Resume] does. A turn that disagrees runs
+// nothing.
+func ResumeTurn(ctx context.Context, stored, last []byte, read func([]byte) ([]toolnexus.ToolCall, error), a toolnexus.Answer, tools map[string]toolnexus.Tool) (toolnexus.Turn, error) {
+	turn, err := toolnexus.ParseTurn(stored, 0)
+	if err != nil {
+		return toolnexus.Turn{}, err
+	}
+	if err := Check(turn, last, read); err != nil {
+		return toolnexus.Turn{}, err
+	}
+	return turn.Resume(ctx, tools, a)
 }
 
 // Params returns stored as the SDK's param type P, each made with

@@ -118,10 +118,17 @@ func TestMessages(t *testing.T) {
 	assert.Equal(t, `[{"role":"user","content":"\u003cb\u003e"}]`, string(out), "as stored, compacted as encoding/json compacts it")
 }
 
+// waitingTurn is a stored turn whose call c1 of deploy waits on the
+// request r1, and deployUse the model's message that made the call.
+const (
+	waitingTurn = `{"calls":[{"id":"c1","name":"deploy","arguments":{"env":"prod"},"result":{"output":"Deploy?","isError":true,` +
+		`"metadata":{"pending":{"id":"r1","kind":"approval","prompt":"Deploy?"}}}}]}`
+	deployUse = `{"role":"assistant","content":[{"type":"text","text":"On it."},{"type":"tool_use","id":"c1","name":"deploy","input":{"env":"prod"}}]}`
+)
+
 func TestTurn(t *testing.T) {
 	t.Parallel()
-	waiting := `{"calls":[{"id":"c1","name":"deploy","arguments":{},"result":{"output":"Deploy?","isError":true,` +
-		`"metadata":{"pending":{"id":"r1","kind":"approval","prompt":"Deploy?"}}}}]}`
+	waiting := waitingTurn
 	turn, err := loopstore.Turn(json.RawMessage(waiting))
 	require.NoError(t, err)
 	assert.Equal(t, "r1", turn.Waiting()[0].Request.ID)
@@ -152,26 +159,56 @@ func TestRole(t *testing.T) {
 
 func TestConversation(t *testing.T) {
 	t.Parallel()
-	msgs, turn, err := loopstore.Conversation([]byte(`{"messages":[{"role":"user","content":"hi"}]}`), 64)
+	msgs, turn, err := loopstore.Conversation([]byte(`{"messages":[{"role":"user","content":"hi"}]}`), 64, loopstore.AnthropicCalls)
 	require.NoError(t, err)
 	assert.Equal(t, []loopstore.Message{loopstore.NewMessage(json.RawMessage(`{"role":"user","content":"hi"}`), "user")}, msgs)
 	assert.Equal(t, toolnexus.Turn{}, turn)
+	both, parked, err := loopstore.Conversation([]byte(`{"messages":[{"role":"user","content":"hi"},`+deployUse+`],"turn":`+waitingTurn+`}`), 0, loopstore.AnthropicCalls)
+	require.NoError(t, err)
+	assert.Len(t, both, 2)
+	assert.Equal(t, "r1", parked.Waiting()[0].Request.ID, "the model's call, parked")
 	params := loopstore.Params(msgs, func(v any) string { return string(v.(json.RawMessage)) })
 	assert.Equal(t, []string{`{"role":"user","content":"hi"}`}, params)
 	assert.Nil(t, loopstore.Params(nil, func(any) string { return "" }))
 
 	for data, want := range map[string]error{
-		`{"messages":[{"role":"user"}]}`:             toolnexus.ErrPartTooLarge,
-		`{"messages":{}}`:                            toolnexus.ErrInvalidJSON,
-		`{"messages":[{"content":"hi"}]}`:            toolnexus.ErrInvalidJSON,
-		`{"turn":{"calls":[{"id":"c","name":"t"}]}}`: toolnexus.ErrInvalidTurn,
+		`{"messages":[{"role":"user"}]}`:                                           toolnexus.ErrPartTooLarge,
+		`{"messages":{}}`:                                                          toolnexus.ErrInvalidJSON,
+		`{"messages":[{"content":"hi"}]}`:                                          toolnexus.ErrInvalidJSON,
+		`{"turn":{"calls":[{"id":"c","name":"t"}]}}`:                               toolnexus.ErrInvalidTurn,
+		`{"messages":[{"role":"user","content":"hi"}],"turn":` + waitingTurn + `}`: loopstore.ErrTurnMismatch,
+		`{"turn":` + waitingTurn + `}`:                                             loopstore.ErrTurnMismatch,
 	} {
 		max := int64(0)
 		if want == toolnexus.ErrPartTooLarge {
 			max = 8
 		}
-		_, _, err := loopstore.Conversation([]byte(data), max)
+		_, _, err := loopstore.Conversation([]byte(data), max, loopstore.AnthropicCalls)
 		assert.ErrorIs(t, err, want, data)
+	}
+}
+
+func TestOne(t *testing.T) {
+	t.Parallel()
+	m, err := loopstore.One("the stored message", []byte(" "+deployUse+"\n"), 1<<10, true)
+	require.NoError(t, err)
+	assert.Equal(t, loopstore.NewMessage(json.RawMessage(deployUse), "assistant"), m)
+	m, err = loopstore.One("the stored item", []byte(`{"type":"function_call_output"}`), 0, false)
+	require.NoError(t, err)
+	assert.Equal(t, loopstore.NewMessage(json.RawMessage(`{"type":"function_call_output"}`), ""), m)
+	for data, want := range map[string]string{
+		`{"role":"user"}`:         "toolnexus: JSON document too large: 15 bytes, over the limit of 8 bytes",
+		`{"role":`:                "toolnexus: invalid JSON: the stored message is not JSON",
+		`[]`:                      "toolnexus: invalid JSON: the stored message is not a JSON object",
+		`{"content":"hi"}`:        "toolnexus: invalid JSON: the stored message has no role",
+		`{"role":"a","role":"b"}`: `toolnexus: duplicate JSON key: the stored message has the key "role" twice`,
+	} {
+		max := int64(0)
+		if strings.HasPrefix(want, "toolnexus: JSON document too large") {
+			max = 8
+		}
+		_, err := loopstore.One("the stored message", []byte(data), max, true)
+		assert.EqualError(t, err, want, data)
 	}
 }
 
