@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log"
 	"strings"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolnexus-go/toolnexus"
@@ -113,8 +114,9 @@ func deploy(_ context.Context, in deployIn, as toolnexus.Answers) toolnexus.Tool
 }
 
 // newDeployServer returns an SDK server of deploy, its states sealed for
-// the audience of the example.
-func newDeployServer() *mcp.Server {
+// the audience of the example, that counts in deploys the runs that
+// deploy.
+func newDeployServer(deploys *atomic.Int32) *mcp.Server {
 	keys, err := requeststate.KeysFromHex(strings.Repeat("ab", 32)) // TOOLNEXUS_STATE_KEYS in a real server
 	if err != nil {
 		log.Fatal(err)
@@ -123,7 +125,7 @@ func newDeployServer() *mcp.Server {
 	if err != nil {
 		log.Fatal(err)
 	}
-	runner, err := mcpcall.NewRunner(sealer, mcpcall.Options{}) // a parked call is answerable for toolnexus.DefaultExpiry
+	runner, err := mcpcall.NewRunner(sealer, mcpcall.Options{}) // a parked call is answerable for park.DefaultExpiry
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -134,6 +136,9 @@ func newDeployServer() *mcp.Server {
 	server := mcp.NewServer(&mcp.Implementation{Name: "deployer", Version: "v1"}, nil)
 	mcp.AddTool(server, &mcp.Tool{Name: "deploy"}, mcpbridge.CallHandler(bridge,
 		func(ctx context.Context, c mcpbridge.Call[deployIn]) toolnexus.ToolResult {
+			if len(c.Answers) > 0 {
+				deploys.Add(1)
+			}
 			return deploy(ctx, c.In, c.Answers) // the tool of a Turn, unchanged
 		}))
 	return server
@@ -142,11 +147,14 @@ func newDeployServer() *mcp.Server {
 // A host that parks a call itself: the go-sdk's client, its multi round
 // trip disabled, returns the input_required result; FromCallToolResult
 // reads it as a suspension, which the host stores; Retry makes the call
-// that answers it, later, on any server with the same keys.
+// that answers it, later, on any server with the same keys. A host that
+// lost the reply sends it again: it gets the same result, and the tool
+// does not run again.
 func ExampleRetry() {
 	ctx := context.Background()
+	var deploys atomic.Int32
 	st, ct := mcp.NewInMemoryTransports()
-	ss, err := newDeployServer().Connect(ctx, st, nil)
+	ss, err := newDeployServer(&deploys).Connect(ctx, st, nil)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -173,18 +181,23 @@ func ExampleRetry() {
 	req, _ := toolnexus.PendingOf(parked)
 	fmt.Println("parked:", req.Prompt)
 
-	retry, err := mcpbridge.Retry(call, parked, req.Resolve(nil)) // the person said yes
-	if err != nil {
-		log.Fatal(err)
+	for range 2 { // the reply of the first was lost
+		retry, err := mcpbridge.Retry(call, parked, req.Resolve(nil)) // the person said yes
+		if err != nil {
+			log.Fatal(err)
+		}
+		res, err = cs.CallTool(ctx, retry)
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(res.Content[0].(*mcp.TextContent).Text)
 	}
-	res, err = cs.CallTool(ctx, retry)
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Println(res.Content[0].(*mcp.TextContent).Text)
+	fmt.Println("deploys:", deploys.Load())
 	// Output:
 	// parked: Deploy to prod?
 	// deployed to prod
+	// deployed to prod
+	// deploys: 1
 }
 
 // A relay in front of an upstream MCP server whose tool asks for a

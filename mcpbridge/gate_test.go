@@ -13,18 +13,24 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/toolnexus-go/toolnexus"
 	"github.com/toolnexus-go/toolnexus/internal/bridgetest"
 	"github.com/toolnexus-go/toolnexus/mcpbridge"
+	"github.com/toolnexus-go/toolnexus/mcpcall"
+	"github.com/toolnexus-go/toolnexus/park"
+	"github.com/toolnexus-go/toolnexus/requeststate"
 )
 
 // newGatedServer returns a go-sdk server of g's tool, "deploy", through a
-// Bridge without Claims: the approvals are used once by the gate alone.
-func newGatedServer(t *testing.T, g *bridgetest.Gated) *mcp.Server {
+// Bridge whose park.Runner is g's (its clock the gate's), with the tools
+// named in repeatable opted out of "once".
+func newGatedServer(t *testing.T, g *bridgetest.Gated, repeatable ...string) *mcp.Server {
 	t.Helper()
+	p := g.Park()
+	p.Repeatable = repeatable
 	s := mcp.NewServer(&mcp.Implementation{Name: "gated", Version: "v0.0.1"}, nil)
 	schema := &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{"env": {Type: "string"}}}
-	s.AddTool(&mcp.Tool{Name: "deploy", InputSchema: schema}, mcpbridge.ToolHandler(newBridge(t, testKey, bridgetest.Config{}), g.Tool))
+	s.AddTool(&mcp.Tool{Name: "deploy", InputSchema: schema},
+		mcpbridge.ToolHandler(newBridge(t, testKey, bridgetest.Config{Runner: mcpcall.Options{Park: p}}), g.Tool))
 	return s
 }
 
@@ -53,12 +59,14 @@ func retry(args, state, id, action string) *mcp.CallToolParams {
 
 // TestGateRoundTrip approves a gated call on 2026-07-28 with the go-sdk's
 // client: the tool runs once the approval comes, and once only when the
-// client sends the same requestState and inputResponses again, though the
-// Sealer has no Claims.
+// client sends the same requestState and inputResponses again: each
+// replay gets the first run's result, the same bytes. With the tool opted
+// out of "once" (Repeatable), a replay reaches the gate, which still runs
+// its approval once.
 func TestGateRoundTrip(t *testing.T) {
 	t.Parallel()
 	g := bridgetest.NewGated(t, time.Now())
-	cs, _ := connect(t, newGatedServer(t, g), manual, "")
+	cs, w := connect(t, newGatedServer(t, g), manual, "")
 
 	assert.Equal(t, "deployed to dev", text(t, call(t, cs, &mcp.CallToolParams{Name: "deploy", Arguments: map[string]any{"env": "dev"}})))
 	assert.Equal(t, int32(1), g.Runs(), "the policy lets dev through")
@@ -69,13 +77,27 @@ func TestGateRoundTrip(t *testing.T) {
 	assert.False(t, res.IsError)
 	assert.Equal(t, "deployed to prod", text(t, res))
 	assert.Equal(t, int32(2), g.Runs())
+	first := string(w.lastResult(t))
 
+	for range 2 {
+		replay := call(t, cs, retry(`{"env":"prod"}`, state, id, "accept"))
+		assert.False(t, replay.IsError)
+		assert.Equal(t, "deployed to prod", text(t, replay))
+		assert.Equal(t, first, string(w.lastResult(t)), "the replay is the first run's reply")
+	}
+	assert.Equal(t, int32(2), g.Runs(), "a replayed approval runs nothing")
+
+	// Opted out of "once", the call runs again, and its gate refuses.
+	g = bridgetest.NewGated(t, time.Now())
+	cs, _ = connect(t, newGatedServer(t, g, "deploy"), manual, "")
+	id, state = asked(t, cs, `{"env":"prod"}`)
+	assert.Equal(t, "deployed to prod", text(t, call(t, cs, retry(`{"env":"prod"}`, state, id, "accept"))))
 	for range 2 {
 		replay := call(t, cs, retry(`{"env":"prod"}`, state, id, "accept"))
 		assert.True(t, replay.IsError)
 		assert.Equal(t, `toolnexus: approval already used: approval "`+id+`" has run its tool`, text(t, replay))
 	}
-	assert.Equal(t, int32(2), g.Runs(), "a replayed approval runs nothing")
+	assert.Equal(t, int32(1), g.Runs(), "a replayed approval runs nothing")
 }
 
 // TestGateOtherArguments applies an approval to other arguments: the
@@ -112,9 +134,10 @@ func TestGateOtherArguments(t *testing.T) {
 	assert.Equal(t, int32(1), g.Runs())
 }
 
-// TestGateDeclineAndExpiry declines a gated call, and approves one after
-// the approval expired by the gate's clock: an error result with the
-// reason, and the tool never runs.
+// TestGateDeclineAndExpiry declines a gated call, an error result with
+// the reason, and approves one after the approval expired by the clock
+// the gate and the bridge share: its state expires with it, and is
+// refused as one; the tool never runs.
 func TestGateDeclineAndExpiry(t *testing.T) {
 	t.Parallel()
 	g := bridgetest.NewGated(t, time.Now())
@@ -128,11 +151,15 @@ func TestGateDeclineAndExpiry(t *testing.T) {
 	assert.Zero(t, g.Runs())
 
 	id, state := asked(t, cs, `{"env":"prod"}`)
-	expiry := time.UnixMilli(g.Now().Add(toolnexus.DefaultExpiry).UnixMilli()).UTC()
+	expiry := time.UnixMilli(g.Now().Add(park.DefaultExpiry).UnixMilli()).UTC()
+	stateExpiry, err := requeststate.Expiry(state)
+	require.NoError(t, err)
+	assert.Equal(t, expiry, stateExpiry, "the state expires with its approval")
 	g.SetNow(expiry.Add(time.Millisecond))
-	res := call(t, cs, retry(`{"env":"prod"}`, state, id, "accept"))
-	assert.True(t, res.IsError)
-	assert.Equal(t, `toolnexus: request expired: approval "`+id+`" expired at `+expiry.Format(time.RFC3339Nano), text(t, res))
+	e := callError(t, cs, retry(`{"env":"prod"}`, state, id, "accept"))
+	assert.Equal(t, int64(jsonrpc.CodeInvalidParams), e.Code)
+	assert.Equal(t, "Invalid or expired requestState", e.Message)
+	assert.Equal(t, `{"reason":"invalid_request_state"}`, string(e.Data))
 	assert.Zero(t, g.Runs(), "a stale approval fails closed")
 }
 

@@ -18,9 +18,10 @@ import (
 
 // Options configures a [Bridge] with what is the bridge's own; the state
 // and the call's core are configured where they live:
-// [requeststate.Options] (keys, audience, maximum age, single use) and
-// [mcpcall.Options] (the expiry of a parked call, the logger). The zero
-// Options is ready to use.
+// [requeststate.Options] (keys, audience, maximum age) and
+// [mcpcall.Options] (its park.Runner: the expiry of a parked call, the
+// clock, the logger and the store in which each answered state is claimed
+// with the result of its one run). The zero Options is ready to use.
 type Options struct {
 	// Principal returns the authenticated user a call is made for, to
 	// which its state is bound, such as [requeststate.Principal] of its
@@ -37,11 +38,20 @@ type Options struct {
 // client holds between a suspension and its answers. A Bridge is safe for
 // concurrent use. Every server that may receive the retry of a call (the
 // instances behind one load balancer, or one server across a restart)
-// needs a Bridge whose Sealer has the same keys and audience.
+// needs a Bridge whose Sealer has the same keys and audience, and whose
+// park.Runner has the same Store, such as the redisclaims module's
+// (mcpcall.Options{Park: park.Runner{Store: store}}).
+//
+// A state is answered once, by default: the tool runs once for one
+// answer, and a client that sends the same answered requestState again
+// (it lost the reply, or retries) gets the reply of that one run, the same
+// bytes, on any server that shares the Store; the zero park.Runner's
+// Store is in memory, shared by the process. A tool safe to repeat opts
+// out by name, in park.Runner's Repeatable.
 //
 // A suspended call stays parked, its state valid, until the earliest of
-// its Request's ExpiresAt (by default [mcpcall.Options].Expiry after it
-// was asked, [toolnexus.DefaultExpiry], ten minutes) and the state's
+// its Request's ExpiresAt (by default the Expiry of [mcpcall.Options].Park
+// after it was asked, park.DefaultExpiry, ten minutes) and the state's
 // maximum age ([requeststate.Options].MaxAge, a day by default). A host
 // can read that time from the requestState with [requeststate.Expiry].
 type Bridge struct {
@@ -126,13 +136,16 @@ func Handler[In any](b *Bridge, fn ToolFunc[In]) mcp.ToolHandlerFor[In, any] {
 // tool does not take first, with an error result).
 //
 // A retry whose state does not open (altered, sealed with another key, for
-// another tool, other arguments or another user, expired, or already used
-// with [requeststate.Options].Claims) is the JSON-RPC error -32602 "Invalid or expired
-// requestState"; an answer that is malformed or off its schema is a
-// JSON-RPC error -32602 too, and fn does not run; a request left
-// unanswered is asked again. A panic in fn is the JSON-RPC error -32603
-// "Internal error". The reasons go to the Bridge's logger, never to the
-// client.
+// another tool, other arguments or another user, or expired) is the
+// JSON-RPC error -32602 "Invalid or expired requestState"; an answer that
+// is malformed or off its schema is a JSON-RPC error -32602 too, and fn
+// does not run; a request left unanswered is asked again. A state is
+// answered once ([Bridge]): its retries get the reply of its one run, the
+// same bytes, and fn does not run again; a retry while that run goes on
+// is the JSON-RPC error -32603 "Call still running: retry later" with data
+// {"reason":"call_in_progress"}. A panic in fn is the JSON-RPC error
+// -32603 "Internal error", and a result that is not valid an error result
+// saying why. The reasons go to the Bridge's logger, never to the client.
 func CallHandler[In any](b *Bridge, fn CallFunc[In]) mcp.ToolHandlerFor[In, any] {
 	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
 		res, err := b.call(ctx, req, func(ctx context.Context, _ json.RawMessage, as toolnexus.Answers) toolnexus.ToolResult {
@@ -148,7 +161,7 @@ func CallHandler[In any](b *Bridge, fn CallFunc[In]) mcp.ToolHandlerFor[In, any]
 // client sent them, to decode with [toolnexus.ToolFor] or itself, with
 // every answer so far, and runs as a handler of [CallHandler] does, with
 // the same refusals. It serves any [toolnexus.Tool] as it is, a tool that
-// [toolnexus.Gate] wraps included. A nil tool is the JSON-RPC error -32603
+// the Gate of package approval wraps included. A nil tool is the JSON-RPC error -32603
 // on every call.
 func ToolHandler(b *Bridge, tool toolnexus.Tool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -169,17 +182,37 @@ type OutFunc[In, Out any] func(ctx context.Context, c Call[In]) (toolnexus.ToolR
 // the Out of each finished call against it and sends it as the result's
 // structuredContent, with the result's content as [CallToolResult] writes
 // it. It runs fn as [CallHandler] does, and a suspension asks as it does.
+// The output is kept with the result, so that the retry of an answered
+// call, which gets the result of its one run, gets its output too.
 func OutHandler[In, Out any](b *Bridge, fn OutFunc[In, Out]) mcp.ToolHandlerFor[In, Out] {
 	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
-		var out Out
+		var (
+			out Out
+			ran bool
+		)
 		res, err := b.call(ctx, req, func(ctx context.Context, _ json.RawMessage, as toolnexus.Answers) toolnexus.ToolResult {
 			r, o := fn(ctx, Call[In]{Request: req, In: in, Answers: as})
-			out = o // the output of the last run, the one that finished
-			return r
+			out, ran = o, true // the output of the last run, the one that finished
+			if r.IsPending() {
+				return r
+			}
+			raw, err := json.Marshal(o)
+			if err != nil {
+				return r // the SDK reports it as it writes out
+			}
+			return r.WithMetadata(toolnexus.MetadataStructuredContent, json.RawMessage(raw))
 		})
 		if err != nil || res.InputRequests != nil {
 			var zero Out
 			return res, zero, err
+		}
+		if raw, ok := res.StructuredContent.(json.RawMessage); ok && !ran {
+			// A retry answered with the kept result: the output of its one
+			// run, as it was sent.
+			var kept Out
+			if err := json.Unmarshal(raw, &kept); err == nil {
+				out = kept
+			}
 		}
 		return res, out, nil
 	}

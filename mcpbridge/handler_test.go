@@ -13,18 +13,22 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/approval"
 	"github.com/toolnexus-go/toolnexus/internal/bridgetest"
 	"github.com/toolnexus-go/toolnexus/mcpbridge"
 	"github.com/toolnexus-go/toolnexus/mcpcall"
+	"github.com/toolnexus-go/toolnexus/park"
 	"github.com/toolnexus-go/toolnexus/requeststate"
 )
 
@@ -322,7 +326,7 @@ func TestHandlerInputRequired(t *testing.T) {
 			// The state says until when it is accepted: the request's expiry.
 			expiry, err := requeststate.Expiry(state)
 			require.NoError(t, err)
-			assert.WithinDuration(t, time.Now().Add(toolnexus.DefaultExpiry), expiry, time.Minute)
+			assert.WithinDuration(t, time.Now().Add(park.DefaultExpiry), expiry, time.Minute)
 
 			answered := call(t, cs, &mcp.CallToolParams{Name: tt.name, Arguments: tt.args, RequestState: state,
 				InputResponses: mcp.InputResponseMap{id: &mcp.ElicitResult{Action: "accept", Content: tt.content}}})
@@ -355,29 +359,37 @@ func suspended(t *testing.T, cs *mcp.ClientSession, name string, args any) (id, 
 }
 
 // TestHandlerRetry retries calls with answers: each reaches the tool as
-// its Answer.
+// its Answer, and the state, answered once, gives its retry with another
+// answer the first answer's result.
 func TestHandlerRetry(t *testing.T) {
 	t.Parallel()
-	cs, _ := connect(t, newTestServer(t, testKey, bridgetest.Config{}), manual, "")
+	cs, w := connect(t, newTestServer(t, testKey, bridgetest.Config{}), manual, "")
 	staging := map[string]any{"env": "staging"}
-	id, state := suspended(t, cs, "deploy", staging)
 	tests := []struct {
 		name   string
 		args   any
 		action string
-		want   string
+		want   string // ID for the request's id
 	}{
-		{"accepted", staging, "accept", `{"id":"` + id + `","ok":true}`},
-		{"declined", staging, "decline", `{"id":"` + id + `","ok":false,"reason":"declined"}`},
-		{"cancelled", staging, "cancel", `{"id":"` + id + `","ok":false,"reason":"cancelled"}`},
-		{"arguments reordered", json.RawMessage(` { "env" : "staging" } `), "accept", `{"id":"` + id + `","ok":true}`},
+		{"accepted", staging, "accept", `{"id":"ID","ok":true}`},
+		{"declined", staging, "decline", `{"id":"ID","ok":false,"reason":"declined"}`},
+		{"cancelled", staging, "cancel", `{"id":"ID","ok":false,"reason":"cancelled"}`},
+		{"arguments reordered", json.RawMessage(` { "env" : "staging" } `), "accept", `{"id":"ID","ok":true}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			id, state := suspended(t, cs, "deploy", staging)
+			want := strings.ReplaceAll(tt.want, "ID", id)
 			res := call(t, cs, &mcp.CallToolParams{Name: "deploy", Arguments: tt.args, RequestState: state,
 				InputResponses: mcp.InputResponseMap{id: &mcp.ElicitResult{Action: tt.action}}})
 			assert.False(t, res.IsError)
-			assert.Equal(t, tt.want, text(t, res))
+			assert.Equal(t, want, text(t, res))
+			first := string(w.lastResult(t))
+
+			again := call(t, cs, &mcp.CallToolParams{Name: "deploy", Arguments: staging, RequestState: state,
+				InputResponses: mcp.InputResponseMap{id: &mcp.ElicitResult{Action: "decline"}}})
+			assert.Equal(t, want, text(t, again), "the state was answered")
+			assert.Equal(t, first, string(w.lastResult(t)))
 		})
 	}
 }
@@ -388,7 +400,7 @@ func TestHandlerRetry(t *testing.T) {
 func TestHandlerInvalidState(t *testing.T) {
 	t.Parallel()
 	log := &wire{}
-	cs, w := connect(t, newTestServer(t, testKey, bridgetest.Config{Runner: mcpcall.Options{Logger: slog.New(slog.NewTextHandler(log, nil))}}), manual, "")
+	cs, w := connect(t, newTestServer(t, testKey, bridgetest.Config{Runner: mcpcall.Options{Park: park.Runner{Logger: slog.New(slog.NewTextHandler(log, nil))}}}), manual, "")
 	staging := map[string]any{"env": "staging"}
 	id, state := suspended(t, cs, "deploy", staging)
 	loginID, loginState := suspended(t, cs, "login", nil)
@@ -507,8 +519,9 @@ func TestHandlerOtherInstance(t *testing.T) {
 		{"other key", otherKey, bridgetest.Config{}, false},
 		{"other audience", testKey, bridgetest.Config{State: requeststate.Options{Audience: "https://other.example.com"}}, false},
 	} {
+		// One after the other: the servers share the process's store, and
+		// the first to answer runs the tool; the others replay its result.
 		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
 			cs, _ := connect(t, newTestServer(t, tt.key, tt.opts), manual, "")
 			if !tt.ok {
 				e := callError(t, cs, retry())
@@ -522,17 +535,113 @@ func TestHandlerOtherInstance(t *testing.T) {
 	}
 }
 
-// TestHandlerSingleUse lets a state finish once with the Sealer's Claims.
+// TestHandlerSingleUse answers a state once with the default
+// configuration: its retries, with the same answer or another, get the
+// first run's result, the same bytes, and so does a retry on another
+// server of the process.
 func TestHandlerSingleUse(t *testing.T) {
 	t.Parallel()
-	cs, _ := connect(t, newTestServer(t, testKey, bridgetest.Config{State: requeststate.Options{Claims: requeststate.NewMemoryClaims()}}), manual, "")
+	cs, w := connect(t, newTestServer(t, testKey, bridgetest.Config{}), manual, "")
 	id, state := suspended(t, cs, "deploy", map[string]any{"env": "prod"})
-	retry := &mcp.CallToolParams{Name: "deploy", Arguments: map[string]any{"env": "prod"}, RequestState: state,
-		InputResponses: mcp.InputResponseMap{id: &mcp.ElicitResult{Action: "accept"}}}
-	assert.Equal(t, `{"id":"`+id+`","ok":true}`, text(t, call(t, cs, retry)))
-	e := callError(t, cs, retry)
-	assert.Equal(t, int64(-32602), e.Code)
-	assert.Equal(t, "Invalid or expired requestState", e.Message)
+	retry := func(action string) *mcp.CallToolParams {
+		return &mcp.CallToolParams{Name: "deploy", Arguments: map[string]any{"env": "prod"}, RequestState: state,
+			InputResponses: mcp.InputResponseMap{id: &mcp.ElicitResult{Action: action}}}
+	}
+	want := `{"id":"` + id + `","ok":true}`
+	assert.Equal(t, want, text(t, call(t, cs, retry("accept"))))
+	first := string(w.lastResult(t))
+	assert.Equal(t, `{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"test-server","version":"v0.0.1"}},`+
+		`"content":[{"type":"text","text":`+strconvQuote(want)+`}],"resultType":"complete"}`, first)
+	for _, action := range []string{"accept", "decline", "accept"} {
+		res := call(t, cs, retry(action))
+		assert.False(t, res.IsError)
+		assert.Equal(t, want, text(t, res))
+		assert.Equal(t, first, string(w.lastResult(t)))
+	}
+
+	other, ow := connect(t, newTestServer(t, testKey, bridgetest.Config{}), manual, "")
+	assert.Equal(t, want, text(t, call(t, other, retry("accept"))))
+	assert.Equal(t, first, string(ow.lastResult(t)))
+}
+
+// strconvQuote returns s as a JSON string.
+func strconvQuote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// TestHandlerOnceByDefault serves the README's gated deploy with the
+// README's configuration (requeststate.Options with Keys and Audience,
+// the zero mcpcall.Options): the answered state retried three times runs
+// the tool once, and each retry gets the first run's bytes; a retry while
+// the first run goes on is told to retry later.
+func TestHandlerOnceByDefault(t *testing.T) {
+	t.Parallel()
+	keys := [][]byte{bytes.Repeat([]byte{0xab}, 32)}
+	sealer, err := requeststate.NewSealer(requeststate.Options{Keys: keys, Audience: "https://deploy.example.com/mcp"})
+	require.NoError(t, err)
+	runner, err := mcpcall.NewRunner(sealer, mcpcall.Options{})
+	require.NoError(t, err)
+	bridge, err := mcpbridge.New(runner, nil)
+	require.NoError(t, err)
+	var runs atomic.Int32
+	running, release := make(chan struct{}), make(chan struct{})
+	deploy := toolnexus.ToolFor(func(_ context.Context, in envInput, _ toolnexus.Answers) toolnexus.ToolResult {
+		if runs.Add(1) == 1 {
+			close(running)
+			<-release
+		}
+		return toolnexus.Ok("deployed to " + in.Env)
+	})
+	gated, err := approval.Gate(deploy, approval.Require("Deploy to prod?"), &approval.Options{Keys: keys})
+	require.NoError(t, err)
+	s := mcp.NewServer(&mcp.Implementation{Name: "deployer", Version: "v1"}, nil)
+	schema := &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{"env": {Type: "string"}}}
+	s.AddTool(&mcp.Tool{Name: "deploy", InputSchema: schema}, mcpbridge.ToolHandler(bridge, gated))
+	cs, w := connect(t, s, manual, "")
+	other, _ := connect(t, s, manual, "")
+
+	call0 := &mcp.CallToolParams{Name: "deploy", Arguments: map[string]any{"env": "prod"}}
+	res, err := cs.CallTool(t.Context(), call0)
+	require.NoError(t, err)
+	parked, err := mcpbridge.FromCallToolResult(res)
+	require.NoError(t, err)
+	req, ok := toolnexus.PendingOf(parked)
+	require.True(t, ok)
+	assert.Equal(t, "Deploy to prod?", req.Prompt)
+	retry, err := mcpbridge.Retry(call0, parked, req.Resolve(nil))
+	require.NoError(t, err)
+
+	done := make(chan *mcp.CallToolResult)
+	go func() {
+		res, err := cs.CallTool(context.Background(), retry)
+		assert.NoError(t, err)
+		done <- res
+	}()
+	<-running
+	e := callError(t, other, retry)
+	assert.Equal(t, int64(jsonrpc.CodeInternalError), e.Code)
+	assert.Equal(t, "Call still running: retry later", e.Message)
+	assert.Equal(t, `{"reason":"call_in_progress"}`, string(e.Data))
+	close(release)
+	first := <-done
+	require.NotNil(t, first)
+	assert.False(t, first.IsError)
+	assert.Equal(t, "deployed to prod", text(t, first))
+	want := `{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"deployer","version":"v1"}},` +
+		`"content":[{"type":"text","text":"deployed to prod"}],"resultType":"complete"}`
+	assert.Equal(t, want, string(w.lastResult(t)))
+
+	for range 3 {
+		// Made again from the stored suspension, as a host that lost
+		// the reply does.
+		again, err := mcpbridge.Retry(call0, parked, req.Resolve(nil))
+		require.NoError(t, err)
+		res := call(t, cs, again)
+		assert.Equal(t, "deployed to prod", text(t, res))
+		assert.Equal(t, want, string(w.lastResult(t)), "the retry gets the first run's bytes")
+	}
+	assert.Equal(t, int32(1), runs.Load(), "the tool runs once for one answer")
 }
 
 // TestHandlerExpiry reads until when the states the server seals are
@@ -546,10 +655,10 @@ func TestHandlerExpiry(t *testing.T) {
 		tool string
 		want time.Duration // from now
 	}{
-		{"default", bridgetest.Config{}, "pick", toolnexus.DefaultExpiry},
-		{"configured", bridgetest.Config{Runner: mcpcall.Options{Expiry: 2 * time.Hour}}, "pick", 2 * time.Hour},
-		{"the request's own", bridgetest.Config{Runner: mcpcall.Options{Expiry: time.Minute}}, "dated", time.Hour},
-		{"capped by the maximum age", bridgetest.Config{State: requeststate.Options{MaxAge: 30 * time.Minute}, Runner: mcpcall.Options{Expiry: 2 * time.Hour}}, "pick", 30 * time.Minute},
+		{"default", bridgetest.Config{}, "pick", park.DefaultExpiry},
+		{"configured", bridgetest.Config{Runner: mcpcall.Options{Park: park.Runner{Expiry: 2 * time.Hour}}}, "pick", 2 * time.Hour},
+		{"the request's own", bridgetest.Config{Runner: mcpcall.Options{Park: park.Runner{Expiry: time.Minute}}}, "dated", time.Hour},
+		{"capped by the maximum age", bridgetest.Config{State: requeststate.Options{MaxAge: 30 * time.Minute}, Runner: mcpcall.Options{Park: park.Runner{Expiry: 2 * time.Hour}}}, "pick", 30 * time.Minute},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -833,7 +942,7 @@ func TestHandlerTokenWithoutSubject(t *testing.T) {
 		return &auth.TokenInfo{UserID: user, Extra: map[string]any{"iss": issuer}, Expiration: time.Now().Add(time.Hour)}, nil
 	}
 	log := &wire{}
-	s := newTestServer(t, testKey, bridgetest.Config{Runner: mcpcall.Options{Logger: slog.New(slog.NewTextHandler(log, nil))}})
+	s := newTestServer(t, testKey, bridgetest.Config{Runner: mcpcall.Options{Park: park.Runner{Logger: slog.New(slog.NewTextHandler(log, nil))}}})
 	as := func(token string) *mcp.ClientSession {
 		c := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "v0.0.1"}, manual)
 		return connectHTTP(t, s, c, auth.RequireBearerToken(verify, nil), "Authorization", "Bearer "+token+"-token")
@@ -857,7 +966,7 @@ func TestHandlerTokenWithoutSubject(t *testing.T) {
 func TestHandlerPanic(t *testing.T) {
 	t.Parallel()
 	log := &wire{}
-	cs, w := connect(t, newTestServer(t, testKey, bridgetest.Config{Runner: mcpcall.Options{Logger: slog.New(slog.NewTextHandler(log, nil))}}), manual, "")
+	cs, w := connect(t, newTestServer(t, testKey, bridgetest.Config{Runner: mcpcall.Options{Park: park.Runner{Logger: slog.New(slog.NewTextHandler(log, nil))}}}), manual, "")
 	e := callError(t, cs, &mcp.CallToolParams{Name: "panics"})
 	assert.Equal(t, int64(-32603), e.Code)
 	assert.Equal(t, `{"code":-32603,"message":"Internal error"}`, string(w.last(t, "error")))
@@ -895,8 +1004,25 @@ func TestOutHandler(t *testing.T) {
 	}
 }
 
+// TestOutHandlerRetry retries an answered call of a typed tool: the retry
+// gets the first run's result and output, the same bytes.
+func TestOutHandlerRetry(t *testing.T) {
+	t.Parallel()
+	cs, w := connect(t, newTestServer(t, testKey, bridgetest.Config{}), manual, "")
+	_, state := suspended(t, cs, "typed", map[string]any{"env": "prod"})
+	retry := &mcp.CallToolParams{Name: "typed", Arguments: map[string]any{"env": "prod"}, RequestState: state,
+		InputResponses: mcp.InputResponseMap{"go": &mcp.ElicitResult{Action: "accept"}}}
+	want := `{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"test-server","version":"v0.0.1"}},` +
+		`"content":[{"type":"text","text":"deployed"}],"structuredContent":{"approved":true,"env":"prod"},"resultType":"complete"}`
+	for range 3 {
+		res := call(t, cs, retry)
+		assert.Equal(t, map[string]any{"env": "prod", "approved": true}, res.StructuredContent)
+		assert.Equal(t, want, string(w.lastResult(t)))
+	}
+}
+
 // TestHandlerResult sends what is not a suspension as CallToolResult does,
-// and a suspension the bridge cannot send as an internal error.
+// and a suspension that is not valid as an error result saying why.
 func TestHandlerResult(t *testing.T) {
 	t.Parallel()
 	cs, _ := connect(t, newTestServer(t, testKey, bridgetest.Config{}), manual, "")
@@ -907,8 +1033,9 @@ func TestHandlerResult(t *testing.T) {
 	assert.Equal(t, &mcp.TextContent{Text: "chart"}, res.Content[0])
 	assert.Equal(t, &mcp.ImageContent{Data: testPNG, MIMEType: "image/png"}, res.Content[1])
 
-	e := callError(t, cs, &mcp.CallToolParams{Name: "broken"})
-	assert.Equal(t, int64(-32603), e.Code)
+	res = call(t, cs, &mcp.CallToolParams{Name: "broken"})
+	assert.True(t, res.IsError, "a result that is not valid is an error result")
+	assert.Equal(t, `toolnexus: tool "broken" returned an invalid result: invalid request: request "pnd-x" has no prompt`, text(t, res))
 
 	res = call(t, cs, &mcp.CallToolParams{Name: "deploy", Arguments: map[string]any{"env": 7}})
 	assert.True(t, res.IsError, "the SDK checks the arguments against the schema of In")
@@ -1023,7 +1150,8 @@ func TestHandlerAmbiguousArguments(t *testing.T) {
 
 // TestHandlerSelfReferringData serves a tool that suspends on a Request
 // whose Data holds itself, and a result whose structured content does: the
-// call is -32603 and the server goes on; the result does not convert.
+// call is an error result saying why and the server goes on; the result
+// does not convert.
 func TestHandlerSelfReferringData(t *testing.T) {
 	t.Parallel()
 	b := newBridge(t, testKey, bridgetest.Config{})
@@ -1038,8 +1166,9 @@ func TestHandlerSelfReferringData(t *testing.T) {
 	}))
 	for _, version := range []string{"", "2025-11-25"} {
 		cs, _ := connect(t, s, manual, version)
-		e := callError(t, cs, &mcp.CallToolParams{Name: "loop"})
-		assert.Equal(t, int64(-32603), e.Code, version)
+		res := call(t, cs, &mcp.CallToolParams{Name: "loop"})
+		assert.True(t, res.IsError, version)
+		assert.Equal(t, `toolnexus: tool "loop" returned an invalid result: invalid request: request "r": data nests deeper than 10000 levels, or holds itself`, text(t, res), version)
 		assert.Equal(t, "fine", text(t, call(t, cs, &mcp.CallToolParams{Name: "ok"})))
 	}
 	_, err := mcpbridge.FromCallToolResult(&mcp.CallToolResult{StructuredContent: self})

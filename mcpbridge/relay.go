@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolnexus-go/toolnexus"
 	"github.com/toolnexus-go/toolnexus/mcpcall"
+	"github.com/toolnexus-go/toolnexus/park"
 	"github.com/toolnexus-go/toolnexus/requeststate"
 )
 
@@ -259,17 +260,68 @@ func (r *Relay) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 	if len(p.Arguments) == 0 {
 		params.Arguments = nil
 	}
-	if p.RequestState != "" {
-		opened, err := r.sealer.Open(p.RequestState, call, r.runner.Now())
-		if err == nil {
-			err = r.sealer.Claim(ctx, opened)
-		}
-		if err != nil {
-			r.runner.LogRefusal(ctx, slog.LevelInfo, "mcpbridge: relay: refused a requestState", "tool", p.Name, "err", err)
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: invalidStateMessage, Data: json.RawMessage(invalidStateData)}
-		}
-		params.RequestState = opened.Opaque()
+	if p.RequestState == "" {
+		return r.relay(ctx, req, call, params)
 	}
+	opened, err := r.sealer.Open(p.RequestState, call, r.runner.Now())
+	if err != nil {
+		r.runner.LogRefusal(ctx, slog.LevelInfo, "mcpbridge: relay: refused a requestState", "tool", p.Name, "err", err)
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: invalidStateMessage, Data: json.RawMessage(invalidStateData)}
+	}
+	params.RequestState = opened.Opaque()
+	// An answered state is relayed once: its retries get the reply of
+	// that one call upstream.
+	claim, held, err := r.runner.Park().Claim(ctx, park.Call{Tool: call.Tool, Arguments: call.Arguments, Principal: call.Principal, Park: opened.ID, Until: opened.Until()})
+	switch {
+	case errors.Is(err, park.ErrRunning):
+		r.runner.LogRefusal(ctx, slog.LevelInfo, "mcpbridge: relay: retry while its first call goes on", "tool", p.Name, "err", err)
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Call still running: retry later", Data: json.RawMessage(`{"reason":"call_in_progress"}`)}
+	case err != nil:
+		r.runner.LogRefusal(ctx, slog.LevelWarn, "mcpbridge: relay: refused a requestState", "tool", p.Name, "err", err)
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: invalidStateMessage, Data: json.RawMessage(invalidStateData)}
+	case held != nil:
+		var k relayKept
+		if err := json.Unmarshal(held, &k); err != nil || k.Result == nil && k.Error == nil {
+			r.logger.ErrorContext(ctx, "mcpbridge: relay: the kept reply does not read", "tool", call.Tool, "err", err)
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error"}
+		}
+		if k.Error != nil {
+			return nil, k.Error
+		}
+		return k.Result, nil
+	}
+	res, err := r.relay(ctx, req, call, params)
+	if claim != nil {
+		k := relayKept{Result: res}
+		if err != nil {
+			k = relayKept{Error: &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error"}}
+			var rpc *jsonrpc.Error
+			if errors.As(err, &rpc) {
+				k.Error = rpc
+			}
+		}
+		b, merr := json.Marshal(k)
+		if merr == nil {
+			merr = claim.Finish(ctx, b)
+		}
+		if merr != nil {
+			r.logger.ErrorContext(ctx, "mcpbridge: relay: the reply of an answered state was not kept", "tool", call.Tool, "err", merr)
+		}
+	}
+	return res, err
+}
+
+// relayKept is what the relay keeps of its reply to an answered state, for
+// the retries of that state: the result, or the JSON-RPC error, sent.
+type relayKept struct {
+	Result *mcp.CallToolResult `json:"result,omitempty"`
+	Error  *jsonrpc.Error      `json:"error,omitempty"`
+}
+
+// relay sends one tools/call upstream with params, round after round for
+// a client on an older protocol, and returns the relay's reply.
+func (r *Relay) relay(ctx context.Context, req *mcp.CallToolRequest, call requeststate.Call, params *mcp.CallToolParams) (*mcp.CallToolResult, error) {
+	p := req.Params
 	cs, err := r.upstream(ctx)
 	if err != nil {
 		return nil, r.unreachable(ctx, "tools/call", err)

@@ -22,6 +22,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/toolnexus-go/toolnexus/mcpbridge"
 	"github.com/toolnexus-go/toolnexus/mcpcall"
+	"github.com/toolnexus-go/toolnexus/park"
 	"github.com/toolnexus-go/toolnexus/requeststate"
 )
 
@@ -130,8 +131,8 @@ func mustJSON(t *testing.T, v any) string {
 // its logs discarded unless o says where.
 func relayRunner(t testing.TB, sealer *requeststate.Sealer, o mcpcall.Options) *mcpcall.Runner {
 	t.Helper()
-	if o.Logger == nil {
-		o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	if o.Park.Logger == nil {
+		o.Park.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	r, err := mcpcall.NewRunner(sealer, o)
 	require.NoError(t, err)
@@ -313,8 +314,10 @@ func TestRelayRefusalsThrottled(t *testing.T) {
 	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 	runner := relayRunner(t, sealer, mcpcall.Options{
 		RefusalLines: 2,
-		Time:         func() time.Time { return now },
-		Logger:       slog.New(slog.NewTextHandler(&lockedWriter{mu: &mu, w: &logged}, nil)),
+		Park: park.Runner{
+			Time:   func() time.Time { return now },
+			Logger: slog.New(slog.NewTextHandler(&lockedWriter{mu: &mu, w: &logged}, nil)),
+		},
 	})
 	r, err := mcpbridge.NewRelay(runner, u.dial(t), nil)
 	require.NoError(t, err)

@@ -15,7 +15,10 @@ import (
 // [FromCallToolResult] read it (stored and read back, in this process or
 // another): the same tool and arguments, the requestState parked holds
 // under [toolnexus.MetadataRequestState], echoed unchanged, and each answer
-// as the response MCP takes, keyed by its request's id.
+// as the response MCP takes, keyed by its request's id. The call it
+// returns, sent twice or made twice from the same answer, runs the tool
+// once: the server answers a state once and sends its retries the reply of
+// that run, so a host that lost the reply sends it again safely.
 //
 // An answer to an elicitation that grants is "accept" with the answer's
 // Data as the content; one that refuses is "cancel" when its reason is

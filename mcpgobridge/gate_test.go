@@ -18,25 +18,27 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"github.com/toolnexus-go/toolnexus"
 	"github.com/toolnexus-go/toolnexus/internal/bridgetest"
+	"github.com/toolnexus-go/toolnexus/mcpcall"
 	"github.com/toolnexus-go/toolnexus/mcpgobridge"
 )
 
 // gatedDeploy is the gated deploy tool of bridgetest served by mcp-go
-// through a Bridge without Claims: the approvals are used once by the
-// gate alone.
+// through a Bridge whose park.Runner is the gate's: one clock for both.
 type gatedDeploy struct {
 	*bridgetest.Gated
 	srv *server.MCPServer
 }
 
 // newGatedDeploy returns the gated deploy tool with its server, the
-// gate's clock at the time of the call.
-func newGatedDeploy(t *testing.T) *gatedDeploy {
+// gate's clock at the time of the call, the tools named in repeatable
+// opted out of "once".
+func newGatedDeploy(t *testing.T, repeatable ...string) *gatedDeploy {
 	t.Helper()
 	g := &gatedDeploy{Gated: bridgetest.NewGated(t, time.Now())}
-	b, err := mcpgobridge.New(bridgetest.Runner(t, keyA, bridgetest.Config{}), nil)
+	p := g.Park()
+	p.Repeatable = repeatable
+	b, err := mcpgobridge.New(bridgetest.Runner(t, keyA, bridgetest.Config{Runner: mcpcall.Options{Park: p}}), nil)
 	require.NoError(t, err)
 	g.srv = server.NewMCPServer("gated", "v0", server.WithToolCapabilities(false))
 	g.srv.AddTool(mcp.NewTool("deploy", mcp.WithInputSchema[deployIn]()), mcpgobridge.ToolHandler(b, g.Tool))
@@ -54,27 +56,58 @@ type posts struct {
 	next  http.RoundTripper // the test server's own: another test's server, closing, closes the idle connections of http.DefaultTransport
 }
 
-// recorded is one request as it was sent.
+// recorded is one request as it was sent, and the response it got as
+// sendRaw reads it, once it has come.
 type recorded struct {
-	url    string
-	header http.Header
-	body   []byte
+	url      string
+	header   http.Header
+	body     []byte
+	response []byte
 }
 
 func (p *posts) RoundTrip(r *http.Request) (*http.Response, error) {
-	if r.Body != nil {
-		body, err := io.ReadAll(r.Body)
-		if err != nil {
-			return nil, err
-		}
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		if bytes.Contains(body, []byte(`"tools/call"`)) {
-			p.mu.Lock()
-			p.calls = append(p.calls, recorded{r.URL.String(), r.Header.Clone(), body})
-			p.mu.Unlock()
+	if r.Body == nil {
+		return p.next.RoundTrip(r)
+	}
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		return nil, err
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	if !bytes.Contains(body, []byte(`"tools/call"`)) {
+		return p.next.RoundTrip(r)
+	}
+	p.mu.Lock()
+	i := len(p.calls)
+	p.calls = append(p.calls, recorded{url: r.URL.String(), header: r.Header.Clone(), body: body})
+	p.mu.Unlock()
+	resp, err := p.next.RoundTrip(r)
+	if err != nil {
+		return resp, err
+	}
+	data, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		return nil, err
+	}
+	resp.Body = io.NopCloser(bytes.NewReader(data))
+	p.mu.Lock()
+	p.calls[i].response = responseJSON(resp.Header, data)
+	p.mu.Unlock()
+	return resp, nil
+}
+
+// responseJSON returns the JSON-RPC message of a response's body: the
+// body, or the data of its last event when it is an event stream.
+func responseJSON(h http.Header, data []byte) []byte {
+	if strings.HasPrefix(h.Get("Content-Type"), "text/event-stream") {
+		for line := range strings.Lines(string(data)) {
+			if d, ok := strings.CutPrefix(strings.TrimSpace(line), "data:"); ok {
+				data = []byte(strings.TrimSpace(d))
+			}
 		}
 	}
-	return p.next.RoundTrip(r)
+	return data
 }
 
 // last returns the last tools/call sent.
@@ -89,6 +122,16 @@ func (p *posts) last(t *testing.T) recorded {
 // send sends the request rec again, its body changed by edit, and returns
 // the JSON-RPC response.
 func send(t *testing.T, rec recorded, edit func(map[string]any)) map[string]any {
+	t.Helper()
+	data := sendRaw(t, rec, edit)
+	var out map[string]any
+	require.NoError(t, json.Unmarshal(data, &out), string(data))
+	return out
+}
+
+// sendRaw sends the request rec again, its body changed by edit, and
+// returns the JSON-RPC response as the server wrote it.
+func sendRaw(t *testing.T, rec recorded, edit func(map[string]any)) []byte {
 	t.Helper()
 	var msg map[string]any
 	require.NoError(t, json.Unmarshal(rec.body, &msg))
@@ -106,16 +149,7 @@ func send(t *testing.T, rec recorded, edit func(map[string]any)) map[string]any 
 	defer resp.Body.Close()
 	data, err := io.ReadAll(resp.Body)
 	require.NoError(t, err)
-	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
-		for line := range strings.Lines(string(data)) {
-			if d, ok := strings.CutPrefix(strings.TrimSpace(line), "data:"); ok {
-				data = []byte(d)
-			}
-		}
-	}
-	var out map[string]any
-	require.NoError(t, json.Unmarshal(data, &out), string(data))
-	return out
+	return responseJSON(resp.Header, data)
 }
 
 // elicitor answers every elicitation with action, after calling before,
@@ -137,11 +171,11 @@ func (e *elicitor) Elicit(_ context.Context, req mcp.ElicitationRequest) (*mcp.E
 	return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: e.action, Content: map[string]any{}}}, nil
 }
 
-// modernClient returns an mcp-go client of g's server on the newest
-// protocol, over streamable HTTP through rec, that answers with e.
-func modernClient(t *testing.T, g *gatedDeploy, rec *posts, e *elicitor) *goclient.Client {
+// modernClient returns an mcp-go client of srv on the newest protocol,
+// over streamable HTTP through rec, that answers with e.
+func modernClient(t *testing.T, srv *server.MCPServer, rec *posts, e *elicitor) *goclient.Client {
 	t.Helper()
-	hs := httptest.NewServer(server.NewStreamableHTTPServer(g.srv))
+	hs := httptest.NewServer(server.NewStreamableHTTPServer(srv))
 	t.Cleanup(hs.Close)
 	rec.next = hs.Client().Transport
 	tr, err := transport.NewStreamableHTTP(hs.URL, transport.WithHTTPBasicClient(&http.Client{Transport: rec}))
@@ -201,13 +235,15 @@ func approvalID(t *testing.T, rec recorded) string {
 // TestGateRoundTrip approves a gated call with mcp-go's client on
 // 2026-07-28, which answers the input_required round itself: the tool
 // runs once, and once only when the same requestState and inputResponses
-// are sent again, though the Sealer has no Claims.
+// are sent again: each replay gets the first run's response, the same
+// bytes. With the tool opted out of "once" (Repeatable), a replay reaches
+// the gate, which still runs its approval once.
 func TestGateRoundTrip(t *testing.T) {
 	t.Parallel()
 	g := newGatedDeploy(t)
 	rec := &posts{}
 	e := &elicitor{action: mcp.ElicitationResponseActionAccept}
-	c := modernClient(t, g, rec, e)
+	c := modernClient(t, g.srv, rec, e)
 
 	out, isError := callDeploy(t, c, "dev")
 	assert.Equal(t, "deployed to dev", out)
@@ -221,13 +257,27 @@ func TestGateRoundTrip(t *testing.T) {
 
 	retry := rec.last(t)
 	require.Contains(t, string(retry.body), `"requestState"`)
+	for range 2 {
+		assert.Equal(t, string(retry.response), string(sendRaw(t, retry, nil)))
+	}
+	out, isError = resultText(t, send(t, retry, nil))
+	assert.Equal(t, "deployed to prod", out)
+	assert.False(t, isError)
+	assert.Equal(t, int32(2), g.Runs(), "a replayed approval runs nothing")
+
+	// Opted out of "once", the call runs again, and its gate refuses.
+	g = newGatedDeploy(t, "deploy")
+	rec = &posts{}
+	out, _ = callDeploy(t, modernClient(t, g.srv, rec, e), "prod")
+	assert.Equal(t, "deployed to prod", out)
+	retry = rec.last(t)
 	id := approvalID(t, retry)
 	for range 2 {
 		out, isError = resultText(t, send(t, retry, nil))
 		assert.Equal(t, `toolnexus: approval already used: approval "`+id+`" has run its tool`, out)
 		assert.True(t, isError)
 	}
-	assert.Equal(t, int32(2), g.Runs(), "a replayed approval runs nothing")
+	assert.Equal(t, int32(1), g.Runs(), "a replayed approval runs nothing")
 }
 
 // TestGateOtherArguments sends a retry that approved a call again with
@@ -237,13 +287,13 @@ func TestGateOtherArguments(t *testing.T) {
 	t.Parallel()
 	g := newGatedDeploy(t)
 	rec := &posts{}
-	// The first call is approved, but its clock has moved past the
-	// approval's expiry: the tool does not run and the retry is kept.
+	// The first call is approved, but the clock the gate and the bridge
+	// share has moved past the approval's expiry, and its state's: the
+	// state is refused, the tool does not run and the retry is kept.
 	e := &elicitor{action: mcp.ElicitationResponseActionAccept, before: func() { g.later(time.Hour) }}
-	c := modernClient(t, g, rec, e)
-	out, isError := callDeploy(t, c, "prod")
-	assert.True(t, isError)
-	assert.True(t, strings.HasPrefix(out, toolnexus.ErrExpired.Error()+": approval \"gate-"), out)
+	c := modernClient(t, g.srv, rec, e)
+	_, err := c.CallTool(t.Context(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "deploy", Arguments: map[string]any{"env": "prod"}}})
+	require.EqualError(t, err, "internal error: Invalid or expired requestState")
 	assert.Zero(t, g.Runs(), "a stale approval fails closed")
 	g.later(-time.Hour)
 	retry := rec.last(t)
@@ -266,7 +316,7 @@ func TestGateOtherArguments(t *testing.T) {
 	assert.Zero(t, g.Runs())
 
 	// The same call, with its clock back in time, runs once.
-	out, isError = resultText(t, send(t, retry, nil))
+	out, isError := resultText(t, send(t, retry, nil))
 	assert.Equal(t, "deployed to prod", out)
 	assert.False(t, isError)
 	assert.Equal(t, int32(1), g.Runs())
@@ -288,7 +338,7 @@ func TestGateDecline(t *testing.T) {
 			t.Parallel()
 			g := newGatedDeploy(t)
 			e := &elicitor{action: tt.action}
-			for _, c := range []*goclient.Client{modernClient(t, g, &posts{}, e),
+			for _, c := range []*goclient.Client{modernClient(t, g.srv, &posts{}, e),
 				legacyClient(t, g.srv, goclient.WithElicitationHandler(e),
 					goclient.WithClientCapabilities(mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapability{Form: &struct{}{}}}))} {
 				out, isError := callDeploy(t, c, "prod")

@@ -15,9 +15,10 @@ import (
 
 // Options configures a [Bridge] with what is the bridge's own; the state
 // and the call's core are configured where they live:
-// requeststate.Options (keys, audience, maximum age, single use) and
-// [mcpcall.Options] (the expiry of a parked call, the logger). The zero
-// Options is ready to use.
+// requeststate.Options (keys, audience, maximum age) and
+// [mcpcall.Options] (its park.Runner: the expiry of a parked call, the
+// clock, the logger and the store in which each answered state is claimed
+// with the result of its one run). The zero Options is ready to use.
 type Options struct {
 	// Principal, when set, returns the authenticated user a call is made
 	// for, to which its state is bound, such as requeststate.Principal
@@ -35,11 +36,20 @@ type Options struct {
 // client holds between a suspension and its answer. A Bridge is safe for
 // concurrent use. Every server that may receive the retry of a call (the
 // instances behind one load balancer, or one server across a restart)
-// needs a Bridge whose Sealer has the same keys and audience.
+// needs a Bridge whose Sealer has the same keys and audience, and whose
+// park.Runner has the same Store, such as the redisclaims module's
+// (mcpcall.Options{Park: park.Runner{Store: store}}).
+//
+// A state is answered once, by default: the tool runs once for one
+// answer, and a client that sends the same answered requestState again
+// (it lost the reply, or retries) gets the reply of that one run, the same
+// bytes, on any server that shares the Store; the zero park.Runner's
+// Store is in memory, shared by the process. A tool safe to repeat opts
+// out by name, in park.Runner's Repeatable.
 //
 // A suspended call stays parked, its state valid, until the earliest of
-// its Request's ExpiresAt (by default [mcpcall.Options].Expiry after it
-// was asked, [toolnexus.DefaultExpiry], ten minutes) and the state's
+// its Request's ExpiresAt (by default the Expiry of [mcpcall.Options].Park
+// after it was asked, park.DefaultExpiry, ten minutes) and the state's
 // maximum age (requeststate.Options.MaxAge, a day by default). A host
 // can read that time from the requestState with requeststate.Expiry.
 type Bridge struct {
@@ -100,9 +110,11 @@ func Handler[In any](b *Bridge, fn ToolFunc[In]) server.ToolHandlerFunc {
 
 // CallHandler returns fn as a handler for mcp-go's AddTool. The arguments
 // are decoded into In with [toolnexus.DecodeArguments]: as encoding/json
-// decodes them, but with exact keys, so that "ENV" is not read as the field
-// "env" (give the tool mcp.WithInputSchema[In] so that the client knows
-// them); arguments that do not decode are an error result. Arguments whose
+// decodes them, but with exact keys, so that a key In does not declare,
+// "ENV" for the field "env" included, is an error result naming it and the
+// keys the tool takes, and fn does not run (give the tool
+// mcp.WithInputSchema[In] so that the client knows them); arguments that
+// do not decode are an error result. Arguments whose
 // objects repeat a name, or hold two names that are one when case is
 // folded ({"Env":"prod","env":"staging"}), are refused by the core with the
 // error "Invalid arguments: …" naming them, on the first call and on every
@@ -122,14 +134,17 @@ func Handler[In any](b *Bridge, fn ToolFunc[In]) server.ToolHandlerFunc {
 //
 // When the client retries with the requestState, the state is opened and
 // each answer is checked against what it answers before fn sees it; a
-// request left unanswered is asked again. A state that does not open
-// (altered, sealed with another key, for another call or user, expired, or
-// already used when the Sealer claims states), a malformed answer, a
-// missing capability on 2026-07-28 and a panic in fn are JSON-RPC errors
-// whose message is the one [mcpcall.Error] gives; mcp-go sends every
-// error of a tool handler with the code -32603 and no data, so their code
-// is not the one the core chose. The reasons go to the runner's logger
-// ([mcpcall.Options].Logger), and
+// request left unanswered is asked again. A state is answered once
+// ([Bridge]): its retries get the reply of its one run, the same bytes,
+// and fn does not run again; a retry while that run goes on is the error
+// "Call still running: retry later". A state that does not open (altered,
+// sealed with another key, for another call or user, or expired), a
+// malformed answer, a missing capability on 2026-07-28 and a panic in fn
+// are JSON-RPC errors whose message is the one [mcpcall.Error] gives;
+// mcp-go sends every error of a tool handler with the code -32603 and no
+// data, so their code is not the one the core chose. A result that is not
+// valid is an error result saying why. The reasons go to the runner's
+// logger (the Logger of [mcpcall.Options].Park), and
 // the error a hook of mcp-go's server.Hooks.AddOnError gets wraps the
 // core's, so [errors.Is] tells them apart.
 //
@@ -160,8 +175,8 @@ func CallHandler[In any](b *Bridge, fn CallFunc[In]) server.ToolHandlerFunc {
 // tool its schema with mcp.WithInputSchema or mcp.WithRawInputSchema), to
 // decode with [toolnexus.ToolFor] or itself, with every answer so far, and
 // runs as a handler of [CallHandler] does, with the same refusals. It
-// serves any [toolnexus.Tool] as it is, a tool that [toolnexus.Gate] wraps
-// included. A nil tool is an error on every call.
+// serves any [toolnexus.Tool] as it is, a tool that the Gate of package
+// approval wraps included. A nil tool is an error on every call.
 func ToolHandler(b *Bridge, tool toolnexus.Tool) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		if tool == nil {

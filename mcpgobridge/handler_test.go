@@ -1,6 +1,7 @@
 package mcpgobridge_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -8,6 +9,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	goclient "github.com/mark3labs/mcp-go/client"
@@ -17,6 +19,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/approval"
 	"github.com/toolnexus-go/toolnexus/internal/bridgetest"
 	"github.com/toolnexus-go/toolnexus/mcpcall"
 	"github.com/toolnexus-go/toolnexus/mcpgobridge"
@@ -98,10 +101,12 @@ func panics(context.Context, struct{}, *toolnexus.Answer) toolnexus.ToolResult {
 // rig is an mcp-go server with the tools under test behind one Bridge,
 // called with raw JSON-RPC messages as a client on 2026-07-28 sends them.
 type rig struct {
-	t    *testing.T
-	srv  *server.MCPServer
-	logs *bridgetest.Log
-	id   int
+	t      *testing.T
+	srv    *server.MCPServer
+	bridge *mcpgobridge.Bridge
+	logs   *bridgetest.Log
+	id     int
+	runs   atomic.Int32 // for a tool of the test's own to count its runs
 
 	mu   sync.Mutex
 	errs []error // what mcp-go's OnError hook got
@@ -129,10 +134,10 @@ type rigConfig struct {
 func newRig(t *testing.T, key []byte, c rigConfig) *rig {
 	t.Helper()
 	logs := &bridgetest.Log{}
-	c.Runner.Logger = logs.Logger()
+	c.Runner.Park.Logger = logs.Logger()
 	b, err := mcpgobridge.New(bridgetest.Runner(t, key, c.Config), &c.Bridge)
 	require.NoError(t, err)
-	r := &rig{t: t, logs: logs}
+	r := &rig{t: t, logs: logs, bridge: b}
 	hooks := &server.Hooks{}
 	hooks.AddOnError(func(_ context.Context, _ any, _ mcp.MCPMethod, _ any, err error) {
 		r.mu.Lock()
@@ -258,7 +263,7 @@ func TestHandlerRefusedState(t *testing.T) {
 			return `"name":"approve","arguments":{"env":"dev"},"requestState":"` + st + `","inputResponses":{"q1":{"action":"accept","content":{}}}`
 		}, requeststate.ErrMismatch},
 		{"other tool", func(st string) string {
-			return `"name":"choose","arguments":{"env":"prod"},"requestState":"` + st + `","inputResponses":{"q1":{"action":"accept","content":{}}}`
+			return `"name":"choose","arguments":{},"requestState":"` + st + `","inputResponses":{"q1":{"action":"accept","content":{}}}`
 		}, requeststate.ErrMismatch},
 		{"not a state", func(string) string {
 			return `"name":"approve","arguments":{"env":"prod"},"requestState":"hello","inputResponses":{"q1":{"action":"accept","content":{}}}`
@@ -326,27 +331,110 @@ func TestHandlerKeys(t *testing.T) {
 	}
 }
 
-// TestHandlerSingleUse finishes a state once: its replay, on the same
-// Bridge or another sharing the claims, is refused.
+// TestHandlerSingleUse answers a state once with the default
+// configuration, through mcp-go's client, which answers the round itself:
+// the same retry sent again gets the first run's response, the same
+// bytes, and so does a retry on another Bridge of the process.
 func TestHandlerSingleUse(t *testing.T) {
 	t.Parallel()
-	claims := requeststate.NewMemoryClaims()
-	first, second := newRig(t, keyA, rigConfig{Config: bridgetest.Config{State: requeststate.Options{Claims: claims}}}), newRig(t, keyA, rigConfig{Config: bridgetest.Config{State: requeststate.Options{Claims: claims}}})
-	st := state(t, first.call(allCaps, `"name":"approve","arguments":{"env":"prod"}`))
-	retry := `"name":"approve","arguments":{"env":"prod"},"requestState":"` + st + `","inputResponses":{"q1":{"action":"accept","content":{}}}`
-	assertJSON(t, `{"content":[{"type":"text","text":"deployed to prod"}],"resultType":"complete"}`, result(t, first.call(allCaps, retry)))
-	assert.Equal(t, stateError(1), second.call(allCaps, retry))
-	assert.ErrorIs(t, second.lastErr(), requeststate.ErrReplayed)
-	assert.Equal(t, stateError(3), first.call(allCaps, retry))
-	assert.ErrorIs(t, first.lastErr(), requeststate.ErrReplayed)
-
-	// Without claims, a lost response may be retried.
-	again := newRig(t, keyA, rigConfig{})
-	st = state(t, again.call(allCaps, `"name":"approve","arguments":{"env":"prod"}`))
-	retry = `"name":"approve","arguments":{"env":"prod"},"requestState":"` + st + `","inputResponses":{"q1":{"action":"accept","content":{}}}`
-	for range 2 {
-		assertJSON(t, `{"content":[{"type":"text","text":"deployed to prod"}],"resultType":"complete"}`, result(t, again.call(allCaps, retry)))
+	r := newRig(t, keyA, rigConfig{})
+	r.srv.AddTool(mcp.NewTool("counted", mcp.WithInputSchema[deployIn]()), mcpgobridge.Handler(r.bridge, func(ctx context.Context, in deployIn, a *toolnexus.Answer) toolnexus.ToolResult {
+		if a != nil {
+			r.runs.Add(1)
+		}
+		return approve(ctx, in, a)
+	}))
+	rec := &posts{}
+	e := &elicitor{action: mcp.ElicitationResponseActionAccept}
+	c := modernClient(t, r.srv, rec, e)
+	res, err := c.CallTool(t.Context(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "counted", Arguments: map[string]any{"env": "prod"}}})
+	require.NoError(t, err)
+	require.Len(t, res.Content, 1)
+	tc, ok := res.Content[0].(mcp.TextContent)
+	require.True(t, ok, "%T", res.Content[0])
+	assert.Equal(t, "deployed to prod", tc.Text)
+	assert.False(t, res.IsError)
+	assert.Equal(t, []string{"Deploy to prod?"}, e.asked)
+	retry := rec.last(t)
+	require.Contains(t, string(retry.body), `"requestState"`)
+	for range 3 {
+		assert.Equal(t, string(retry.response), string(sendRaw(t, retry, nil)), "the retry gets the first run's bytes")
 	}
+	assert.Equal(t, int32(1), r.runs.Load(), "the tool runs once for one answer")
+
+	// On another Bridge of the process, sharing its store.
+	other := newRig(t, keyA, rigConfig{})
+	st := state(t, other.call(allCaps, `"name":"approve","arguments":{"env":"prod"}`))
+	params := `"name":"approve","arguments":{"env":"prod"},"requestState":"` + st + `","inputResponses":{"q1":{"action":"accept","content":{}}}`
+	first := other.call(allCaps, params)
+	assertJSON(t, `{"content":[{"type":"text","text":"deployed to prod"}],"resultType":"complete"}`, result(t, first))
+	second := newRig(t, keyA, rigConfig{})
+	second.id = 1 // the same JSON-RPC id as the first retry's
+	assert.Equal(t, first, second.call(allCaps, params))
+	assert.NoError(t, second.lastErr())
+	other.id = 1
+	assert.Equal(t, first, other.call(allCaps, params))
+}
+
+// TestHandlerOnceByDefault serves the README's gated deploy with the
+// README's configuration (requeststate.Options with Keys and Audience,
+// the zero mcpcall.Options) to mcp-go's client, which answers the round
+// itself: the answered state retried three times runs the tool once, and
+// each retry gets the first run's bytes; a retry while the first run goes
+// on is told to retry later.
+func TestHandlerOnceByDefault(t *testing.T) {
+	t.Parallel()
+	keys := [][]byte{bytes.Repeat([]byte{0xab}, 32)}
+	sealer, err := requeststate.NewSealer(requeststate.Options{Keys: keys, Audience: "https://deploy.example.com/mcp"})
+	require.NoError(t, err)
+	runner, err := mcpcall.NewRunner(sealer, mcpcall.Options{})
+	require.NoError(t, err)
+	bridge, err := mcpgobridge.New(runner, nil)
+	require.NoError(t, err)
+	var runs atomic.Int32
+	running, release := make(chan struct{}), make(chan struct{})
+	deploy := toolnexus.ToolFor(func(_ context.Context, in deployIn, _ toolnexus.Answers) toolnexus.ToolResult {
+		if runs.Add(1) == 1 {
+			close(running)
+			<-release
+		}
+		return toolnexus.Ok("deployed to " + in.Env)
+	})
+	gated, err := approval.Gate(deploy, approval.Require("Deploy to prod?"), &approval.Options{Keys: keys})
+	require.NoError(t, err)
+	srv := server.NewMCPServer("deployer", "v1", server.WithToolCapabilities(false))
+	srv.AddTool(mcp.NewTool("deploy", mcp.WithInputSchema[deployIn]()), mcpgobridge.ToolHandler(bridge, gated))
+	rec := &posts{}
+	e := &elicitor{action: mcp.ElicitationResponseActionAccept}
+	c := modernClient(t, srv, rec, e)
+
+	done := make(chan *mcp.CallToolResult)
+	go func() {
+		res, err := c.CallTool(context.Background(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "deploy", Arguments: map[string]any{"env": "prod"}}})
+		assert.NoError(t, err)
+		done <- res
+	}()
+	<-running
+	retry := rec.last(t)
+	require.Contains(t, string(retry.body), `"requestState"`)
+	assert.JSONEq(t, `{"jsonrpc":"2.0","id":3,"error":{"code":-32603,"message":"Call still running: retry later"}}`, string(sendRaw(t, retry, nil)))
+	close(release)
+	res := <-done
+	require.NotNil(t, res)
+	require.Len(t, res.Content, 1)
+	tc, ok := res.Content[0].(mcp.TextContent)
+	require.True(t, ok, "%T", res.Content[0])
+	assert.Equal(t, "deployed to prod", tc.Text)
+	assert.False(t, res.IsError)
+	assert.Equal(t, []string{"Deploy to prod?"}, e.asked)
+
+	retry = rec.last(t)
+	assert.JSONEq(t, `{"jsonrpc":"2.0","id":3,"result":{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"deployer","version":"v1"}},`+
+		`"content":[{"type":"text","text":"deployed to prod"}],"resultType":"complete"}}`, string(retry.response))
+	for range 3 {
+		assert.Equal(t, string(retry.response), string(sendRaw(t, retry, nil)), "the retry gets the first run's bytes")
+	}
+	assert.Equal(t, int32(1), runs.Load(), "the tool runs once for one answer")
 }
 
 // TestHandlerAnswers checks the answers to a schema: a tool never sees one
@@ -555,16 +643,19 @@ func accept(content map[string]any) mcp.ElicitationResult {
 // directly, round after round, and the client sees the final result only.
 func TestHandlerLegacy(t *testing.T) {
 	t.Parallel()
+	prod := map[string]any{"env": "prod"}
 	tests := []struct {
 		tool      string
+		args      map[string]any // the tool's own keys only: another is refused
 		answers   []mcp.ElicitationResult
 		wantText  string
 		wantError bool
 		wantAsked []string
 	}{
-		{"approve", []mcp.ElicitationResult{accept(nil)}, "deployed to prod", false, []string{"Deploy to prod?"}},
-		{"choose", []mcp.ElicitationResult{accept(map[string]any{"env": "dev"})}, "env=dev ok=true", false, []string{"Which environment?"}},
-		{"twice", []mcp.ElicitationResult{accept(map[string]any{"answer": "one"}), accept(map[string]any{"answer": "two"})}, "one then two", false, []string{"First?", "Second?"}},
+		{"approve", prod, []mcp.ElicitationResult{accept(nil)}, "deployed to prod", false, []string{"Deploy to prod?"}},
+		{"choose", nil, []mcp.ElicitationResult{accept(map[string]any{"env": "dev"})}, "env=dev ok=true", false, []string{"Which environment?"}},
+		{"twice", nil, []mcp.ElicitationResult{accept(map[string]any{"answer": "one"}), accept(map[string]any{"answer": "two"})}, "one then two", false, []string{"First?", "Second?"}},
+		{"choose with a key it does not take", prod, nil, `mcpgobridge: unknown key "env" (it takes no keys)`, true, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.tool, func(t *testing.T) {
@@ -573,7 +664,7 @@ func TestHandlerLegacy(t *testing.T) {
 			a := &answers{elicit: tt.answers}
 			c := legacyClient(t, r.srv, goclient.WithElicitationHandler(a),
 				goclient.WithClientCapabilities(mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapability{Form: &struct{}{}}}))
-			res, err := c.CallTool(context.Background(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: tt.tool, Arguments: map[string]any{"env": "prod"}}})
+			res, err := c.CallTool(context.Background(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: strings.Fields(tt.tool)[0], Arguments: tt.args}})
 			require.NoError(t, err)
 			assert.Equal(t, []mcp.Content{mcp.TextContent{Type: "text", Text: tt.wantText}}, res.Content)
 			assert.Equal(t, tt.wantError, res.IsError)
@@ -618,16 +709,17 @@ func TestHandlerLegacy(t *testing.T) {
 }
 
 // TestHandlerAmbiguousArguments checks that a typed handler reads its input
-// with exact keys, and that arguments whose objects repeat a name or hold
+// with exact keys, a key in another case an error result naming it, and
+// that arguments whose objects repeat a name or hold
 // names that are one when case is folded are refused, first call and retry,
 // typed and raw, before the tool runs: mcp-go's encoding/json would read
 // the last of them, folding case, while the state binds both.
 func TestHandlerAmbiguousArguments(t *testing.T) {
 	t.Parallel()
 	r := newRig(t, keyA, rigConfig{})
-	assertJSON(t, `{"content":[],"resultType":"input_required","inputRequests":{"q1":{"method":"elicitation/create",`+
-		`"params":{"mode":"form","message":"Deploy to ?","requestedSchema":{"type":"object","properties":{}}}}}}`,
-		withoutState(result(t, r.call(allCaps, `"name":"approve","arguments":{"ENV":"prod"}`))))
+	assertJSON(t, `{"content":[{"type":"text","text":"mcpgobridge: unknown key \"ENV\": keys are matched exactly, did you mean \"env\"? (it takes \"env\")"}],`+
+		`"isError":true,"resultType":"complete"}`,
+		result(t, r.call(allCaps, `"name":"approve","arguments":{"ENV":"prod"}`)))
 	first := r.call(allCaps, `"name":"approve","arguments":{"env":"staging"}`)
 	st := state(t, first)
 	for _, tt := range []struct{ args, msg string }{
@@ -648,12 +740,6 @@ func TestHandlerAmbiguousArguments(t *testing.T) {
 	}
 	assertJSON(t, `{"content":[{"type":"text","text":"deployed to staging"}],"resultType":"complete"}`,
 		result(t, r.call(allCaps, `"name":"approve","arguments":{"env":"staging"},"requestState":"`+st+`","inputResponses":{"q1":{"action":"accept","content":{}}}`)))
-}
-
-// withoutState returns res without its requestState.
-func withoutState(res map[string]any) map[string]any {
-	delete(res, "requestState")
-	return res
 }
 
 // TestHandlerTokenWithoutPrincipal calls over streamable HTTP, with an
@@ -704,8 +790,9 @@ func TestHandlerTokenWithoutPrincipal(t *testing.T) {
 }
 
 // TestHandlerSelfReferringData serves a tool that suspends on a Request
-// whose Data holds itself: the call is an error and the server goes on; a
-// result whose structured content holds itself does not convert.
+// whose Data holds itself: the call is an error result saying why and the
+// server goes on; a result whose structured content holds itself does not
+// convert.
 func TestHandlerSelfReferringData(t *testing.T) {
 	t.Parallel()
 	r := newRig(t, keyA, rigConfig{})
@@ -716,8 +803,10 @@ func TestHandlerSelfReferringData(t *testing.T) {
 	r.srv.AddTool(mcp.NewTool("loop"), mcpgobridge.Handler(b, func(context.Context, struct{}, *toolnexus.Answer) toolnexus.ToolResult {
 		return toolnexus.Pending(toolnexus.Request{ID: "r", Kind: toolnexus.KindInput, Prompt: "p", Data: self})
 	}))
-	assert.Equal(t, `{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Internal error"}}`, r.call(allCaps, `"name":"loop"`))
-	assert.ErrorIs(t, r.lastErr(), toolnexus.ErrInvalidRequest)
+	assert.Equal(t, `{"jsonrpc":"2.0","id":1,"result":{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"test","version":"v0"}},`+
+		`"content":[{"type":"text","text":"toolnexus: tool \"loop\" returned an invalid result: invalid request: request \"r\": data nests deeper than 10000 levels, or holds itself"}],`+
+		`"isError":true,"resultType":"complete"}}`, r.call(allCaps, `"name":"loop"`))
+	assert.NoError(t, r.lastErr())
 	assertJSON(t, `{"content":[{"type":"text","text":"plain"}],"resultType":"complete"}`, result(t, r.call(`{}`, `"name":"plain"`)))
 	_, err = mcpgobridge.FromCallToolResult(&mcp.CallToolResult{StructuredContent: self})
 	assert.ErrorIs(t, err, toolnexus.ErrInvalidMCP)

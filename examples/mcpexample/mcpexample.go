@@ -12,6 +12,7 @@ package mcpexample
 import (
 	"context"
 	"crypto/rand"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -44,10 +45,11 @@ const (
 // its calls with.
 type Config struct {
 	// State configures the Sealer: its keys (the first seals, all open),
-	// its audience, its maximum age and its claims.
+	// its audience and its maximum age.
 	State requeststate.Options
-	// Runner configures the core: how long a parked call stays
-	// answerable.
+	// Runner configures the core: through its park.Runner, how long a
+	// parked call stays answerable and the store in which each answered
+	// state is claimed with its result (nil: the process's, in memory).
 	Runner mcpcall.Options
 }
 
@@ -69,13 +71,18 @@ func (c Config) NewRunner() (*mcpcall.Runner, error) {
 //     first of which seals, all open.
 //   - TOOLNEXUS_STATE_KEY: one hex key, when there is no ring; without
 //     either, the one key is random.
-//   - TOOLNEXUS_SINGLE_USE=1: claims kept in memory, for one process.
+//   - TOOLNEXUS_SINGLE_USE: 1 or empty. Each state is answered once
+//     whatever it says, its claim kept in memory, for one process, unless
+//     TOOLNEXUS_REDIS_URL says otherwise; 0, which used to let a retry
+//     run the tool again, is an error, so that a server that relied on it
+//     does not start as if it still did.
 //   - TOOLNEXUS_REDIS_URL=redis://host:port/db: claims kept in the Redis,
-//     whose configuration is checked ([redisclaims.Store.Check]): what
-//     makes single use less durable is logged as a warning.
-//   - TOOLNEXUS_EXPIRY: a positive Go duration such as 2h, the Runner's
-//     Expiry; the State's MaxAge is then the longer of it and
-//     [requeststate.DefaultMaxAge].
+//     the Store of the Runner's park.Runner, whose configuration is
+//     checked ([redisclaims.Store.Check]): what makes "once" less durable
+//     is logged as a warning.
+//   - TOOLNEXUS_EXPIRY: a positive Go duration such as 2h, the Expiry of
+//     the Runner's park.Runner; the State's MaxAge is then the longer of
+//     it and [requeststate.DefaultMaxAge].
 //
 // A value that does not parse is an error naming its variable.
 func FromEnv(getenv func(string) string) (Config, error) {
@@ -88,9 +95,11 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		c.State.Audience = a
 	}
 	switch v := getenv("TOOLNEXUS_SINGLE_USE"); v {
-	case "", "0":
-	case "1":
-		c.State.Claims = requeststate.NewMemoryClaims()
+	case "", "1":
+		// Once is the default: the zero park.Runner claims each answered
+		// state in the process's store.
+	case "0":
+		return Config{}, errors.New("TOOLNEXUS_SINGLE_USE is 0, but each state is answered once: unset it")
 	default:
 		return Config{}, fmt.Errorf("TOOLNEXUS_SINGLE_USE is %q, not 1 or 0", v)
 	}
@@ -103,21 +112,21 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		if err != nil {
 			return Config{}, err
 		}
-		// Single use is as durable as the Redis: say at start what in its
+		// Once is as durable as the Redis: say at start what in its
 		// configuration makes it less so.
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		if err := store.Check(ctx); err != nil {
-			slog.Warn("TOOLNEXUS_REDIS_URL: single use is less durable than it should be", "err", err)
+			slog.Warn("TOOLNEXUS_REDIS_URL: once is less durable than it should be", "err", err)
 		}
-		c.State.Claims = store
+		c.Runner.Park.Store = store
 	}
 	if v := getenv("TOOLNEXUS_EXPIRY"); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil || d <= 0 {
 			return Config{}, fmt.Errorf("TOOLNEXUS_EXPIRY is %q, not a positive duration such as 2h", v)
 		}
-		c.Runner.Expiry = d
+		c.Runner.Park.Expiry = d
 		// A state lives no longer than its maximum age: a day unless the
 		// expiry asks for more.
 		c.State.MaxAge = max(d, requeststate.DefaultMaxAge)

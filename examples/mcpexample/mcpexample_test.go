@@ -2,7 +2,9 @@ package mcpexample_test
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -11,6 +13,7 @@ import (
 	"github.com/toolnexus-go/toolnexus"
 	"github.com/toolnexus-go/toolnexus/examples/mcpexample"
 	"github.com/toolnexus-go/toolnexus/mcpcall"
+	"github.com/toolnexus-go/toolnexus/park"
 	"github.com/toolnexus-go/toolnexus/requeststate"
 )
 
@@ -29,14 +32,14 @@ func TestFromEnv(t *testing.T) {
 	}{
 		{name: "one key", env: map[string]string{"TOOLNEXUS_STATE_KEY": key1},
 			want: mcpexample.Config{State: requeststate.Options{Audience: "toolnexus-example", Keys: [][]byte{[]byte(strings.Repeat("\x01", 32))}}}},
-		{name: "ring", env: map[string]string{"TOOLNEXUS_STATE_KEYS": key2 + "," + key1, "TOOLNEXUS_SINGLE_USE": "0"},
+		{name: "ring", env: map[string]string{"TOOLNEXUS_STATE_KEYS": key2 + "," + key1, "TOOLNEXUS_SINGLE_USE": "1"},
 			want: mcpexample.Config{State: requeststate.Options{Audience: "toolnexus-example", Keys: [][]byte{[]byte(strings.Repeat("\xab", 32)), []byte(strings.Repeat("\x01", 32))}}}},
 		{name: "expiry short", env: map[string]string{"TOOLNEXUS_STATE_KEY": key1, "TOOLNEXUS_EXPIRY": "2h"},
 			want: mcpexample.Config{State: requeststate.Options{Audience: "toolnexus-example", Keys: [][]byte{[]byte(strings.Repeat("\x01", 32))}, MaxAge: requeststate.DefaultMaxAge},
-				Runner: mcpcall.Options{Expiry: 2 * time.Hour}}},
+				Runner: mcpcall.Options{Park: park.Runner{Expiry: 2 * time.Hour}}}},
 		{name: "expiry long", env: map[string]string{"TOOLNEXUS_STATE_KEY": key1, "TOOLNEXUS_EXPIRY": "48h"},
 			want: mcpexample.Config{State: requeststate.Options{Audience: "toolnexus-example", Keys: [][]byte{[]byte(strings.Repeat("\x01", 32))}, MaxAge: 48 * time.Hour},
-				Runner: mcpcall.Options{Expiry: 48 * time.Hour}}},
+				Runner: mcpcall.Options{Park: park.Runner{Expiry: 48 * time.Hour}}}},
 		{name: "audience", env: map[string]string{"TOOLNEXUS_STATE_KEY": key1, "TOOLNEXUS_AUDIENCE": "https://deploy.example.com/mcp"},
 			want: mcpexample.Config{State: requeststate.Options{Audience: "https://deploy.example.com/mcp", Keys: [][]byte{[]byte(strings.Repeat("\x01", 32))}}}},
 		{name: "not hex", env: map[string]string{"TOOLNEXUS_STATE_KEY": "zz"},
@@ -47,6 +50,8 @@ func TestFromEnv(t *testing.T) {
 			wantErr: "both TOOLNEXUS_STATE_KEYS and TOOLNEXUS_STATE_KEY are set: set one"},
 		{name: "single use", env: map[string]string{"TOOLNEXUS_SINGLE_USE": "yes"},
 			wantErr: `TOOLNEXUS_SINGLE_USE is "yes", not 1 or 0`},
+		{name: "single use off", env: map[string]string{"TOOLNEXUS_SINGLE_USE": "0"},
+			wantErr: "TOOLNEXUS_SINGLE_USE is 0, but each state is answered once: unset it"},
 		{name: "redis", env: map[string]string{"TOOLNEXUS_REDIS_URL": "http://localhost"},
 			wantErr: "TOOLNEXUS_REDIS_URL: redis: invalid URL scheme: http"},
 		{name: "expiry", env: map[string]string{"TOOLNEXUS_EXPIRY": "0s"},
@@ -66,25 +71,54 @@ func TestFromEnv(t *testing.T) {
 	}
 }
 
+// TestFromEnvClaims checks that every configuration answers a state once:
+// with no store of its own (the process's, in memory), the Runner of
+// FromEnv runs Deploy once for one answer, and the retries of the answered
+// state get the first reply.
 func TestFromEnvClaims(t *testing.T) {
 	t.Parallel()
 	random, err := mcpexample.FromEnv(func(string) string { return "" })
 	require.NoError(t, err)
 	require.Len(t, random.State.Keys, 1)
 	assert.Len(t, random.State.Keys[0], 32)
-	assert.Nil(t, random.State.Claims)
+	assert.Nil(t, random.Runner.Park.Store)
 	r, err := random.NewRunner()
 	require.NoError(t, err)
 	assert.NotNil(t, r)
 	single, err := mcpexample.FromEnv(func(k string) string { return map[string]string{"TOOLNEXUS_SINGLE_USE": "1"}[k] })
 	require.NoError(t, err)
-	require.NotNil(t, single.State.Claims)
-	ok, err := single.State.Claims.Claim(context.Background(), "state", time.Now().Add(time.Hour))
+	assert.Nil(t, single.Runner.Park.Store)
+	r, err = single.NewRunner()
 	require.NoError(t, err)
-	assert.True(t, ok)
-	ok, err = single.State.Claims.Claim(context.Background(), "state", time.Now().Add(time.Hour))
+
+	var runs atomic.Int32
+	deploy := toolnexus.ToolFor(func(ctx context.Context, in mcpexample.DeployInput, as toolnexus.Answers) toolnexus.ToolResult {
+		if as.Latest() != nil {
+			runs.Add(1)
+		}
+		return mcpexample.Deploy(ctx, in, as.Latest())
+	})
+	call := mcpcall.Call{Tool: "deploy", Arguments: json.RawMessage(`{"env":"prod"}`),
+		Client: mcpcall.Client{Protocol: mcpcall.MultiRoundTrip, ElicitForm: true}}
+	asked, err := r.Run(context.Background(), call, deploy)
 	require.NoError(t, err)
-	assert.False(t, ok)
+	require.Equal(t, "input_required", asked.ResultType)
+	require.Len(t, asked.InputRequests, 1)
+	call.RequestState = asked.RequestState
+	for id := range asked.InputRequests {
+		call.InputResponses = map[string]json.RawMessage{id: json.RawMessage(`{"action":"accept"}`)}
+	}
+	var replies []string
+	for range 3 {
+		res, err := r.Run(context.Background(), call, deploy)
+		require.NoError(t, err)
+		b, err := json.Marshal(res)
+		require.NoError(t, err)
+		replies = append(replies, string(b))
+	}
+	want := `{"content":[{"type":"text","text":"deployed to prod"}],"isError":false,"resultType":"complete"}`
+	assert.Equal(t, []string{want, want, want}, replies)
+	assert.Equal(t, int32(1), runs.Load(), "Deploy runs once for one answer")
 }
 
 func TestTools(t *testing.T) {

@@ -37,6 +37,7 @@ import (
 	"github.com/toolnexus-go/toolnexus"
 	"github.com/toolnexus-go/toolnexus/mcpbridge"
 	"github.com/toolnexus-go/toolnexus/mcpcall"
+	"github.com/toolnexus-go/toolnexus/park"
 	"github.com/toolnexus-go/toolnexus/requeststate"
 )
 
@@ -70,7 +71,7 @@ func newServer(key []byte, logger *slog.Logger) (*mcp.Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	runner, err := mcpcall.NewRunner(sealer, mcpcall.Options{Logger: logger})
+	runner, err := mcpcall.NewRunner(sealer, mcpcall.Options{Park: park.Runner{Logger: logger}})
 	if err != nil {
 		return nil, err
 	}

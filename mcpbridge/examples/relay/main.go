@@ -12,10 +12,12 @@
 // as the first line of its standard output. The environment configures
 // its states as it does the example server's (../server): the keys
 // (TOOLNEXUS_STATE_KEYS, or TOOLNEXUS_STATE_KEY; a random key without
-// either), the audience (TOOLNEXUS_AUDIENCE), single use
-// (TOOLNEXUS_SINGLE_USE=1, or TOOLNEXUS_REDIS_URL) and how long a round
-// stays answerable (TOOLNEXUS_EXPIRY). A value that does not parse, or no
-// -upstream, stops it at start.
+// either), the audience (TOOLNEXUS_AUDIENCE), the Redis in which each
+// answered round is claimed with its result, so that it is answered once
+// on every relay that shares it (TOOLNEXUS_REDIS_URL, the Store of the
+// core's park.Runner; without it, once holds in this process only) and
+// how long a round stays answerable (TOOLNEXUS_EXPIRY). A value that does
+// not parse, or no -upstream, stops it at start.
 package main
 
 import (

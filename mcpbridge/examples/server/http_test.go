@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/toolnexus-go/toolnexus"
 	"github.com/toolnexus-go/toolnexus/mcpbridge"
+	"github.com/toolnexus-go/toolnexus/park"
 	"github.com/toolnexus-go/toolnexus/requeststate"
 )
 
@@ -102,7 +103,7 @@ func TestHTTPServerRestart(t *testing.T) {
 	assert.Equal(t, "Deploy to prod?", req.Prompt)
 	expiry, err := requeststate.Expiry(parked.Metadata[toolnexus.MetadataRequestState].(string))
 	require.NoError(t, err)
-	assert.WithinDuration(t, timeNow().Add(toolnexus.DefaultExpiry), expiry, timeSlack)
+	assert.WithinDuration(t, timeNow().Add(park.DefaultExpiry), expiry, timeSlack)
 	stop()
 
 	url, _ = httpProcess(t, env)

@@ -192,8 +192,9 @@ func TestTypeScriptClient(t *testing.T) {
 }
 
 // TestTypeScriptClientRetries retries calls with requestStates under the
-// TypeScript SDK: an altered state, a state answered, a state whose answer
-// is missing, answers off the question's schema.
+// TypeScript SDK: an altered state, a state answered, the same state
+// answered again (the first reply), a state whose answer is missing,
+// answers off the question's schema.
 func TestTypeScriptClientRetries(t *testing.T) {
 	t.Parallel()
 	key, err := hex.DecodeString(oldKey)
@@ -202,6 +203,10 @@ func TestTypeScriptClientRetries(t *testing.T) {
 	require.NoError(t, err)
 	question := toolnexus.Request{ID: "pnd-ts", Kind: toolnexus.KindInput, Prompt: "Which environment?"}
 	state, err := sealer.Seal(requeststate.Call{Tool: "pick", Arguments: json.RawMessage(`{}`)}, requeststate.State{Requests: []toolnexus.Request{question}}, time.Now())
+	require.NoError(t, err)
+	// Another state of the same question: a state answered once gives its
+	// retries the first reply.
+	other, err := sealer.Seal(requeststate.Call{Tool: "pick", Arguments: json.RawMessage(`{}`)}, requeststate.State{Requests: []toolnexus.Request{question}}, time.Now())
 	require.NoError(t, err)
 	accept := func(content map[string]any) map[string]any {
 		return map[string]any{"action": "accept", "content": content}
@@ -219,8 +224,11 @@ func TestTypeScriptClientRetries(t *testing.T) {
 		{"answered", map[string]any{"tool": "pick", "requestState": state,
 			"inputResponses": map[string]any{"pnd-ts": accept(map[string]any{"answer": "dev"})}},
 			"picked dev", 0, []string{}},
+		{"answered again: the first reply", map[string]any{"tool": "pick", "action": "accept", "content": map[string]any{"answer": "prod"},
+			"requestState": state, "inputResponses": map[string]any{"pnd-ts": accept(map[string]any{"answer": "staging"})}},
+			"picked dev", 0, []string{}},
 		{"answer missing: asked again", map[string]any{"tool": "pick", "action": "accept", "content": map[string]any{"answer": "prod"},
-			"requestState": state, "inputResponses": map[string]any{"other": accept(map[string]any{"answer": "dev"})}},
+			"requestState": other, "inputResponses": map[string]any{"other": accept(map[string]any{"answer": "dev"})}},
 			"picked prod", 0, []string{"form: Which environment?"}},
 		{"retried answer off the schema", map[string]any{"tool": "pick", "requestState": state,
 			"inputResponses": map[string]any{"pnd-ts": accept(map[string]any{"answer": 42})}},
@@ -344,16 +352,15 @@ func TestConfig(t *testing.T) {
 	for _, tt := range []struct {
 		name   string
 		env    map[string]string
-		keys   int // in the ring besides the sealing key
-		claims bool
+		keys   int  // in the ring besides the sealing key
+		claims bool // a store of its own, not the process's
 		expiry time.Duration
 		err    string
 	}{
 		{name: "none: a random key"},
 		{name: "one key", env: map[string]string{"TOOLNEXUS_STATE_KEY": oldKey}},
 		{name: "a ring", env: map[string]string{"TOOLNEXUS_STATE_KEYS": newKey + "," + oldKey}, keys: 1},
-		{name: "single use", env: map[string]string{"TOOLNEXUS_SINGLE_USE": "1"}, claims: true},
-		{name: "single use off", env: map[string]string{"TOOLNEXUS_SINGLE_USE": "0"}},
+		{name: "single use", env: map[string]string{"TOOLNEXUS_SINGLE_USE": "1"}},
 		{name: "redis", env: map[string]string{"TOOLNEXUS_REDIS_URL": "redis://127.0.0.1:1/0"}, claims: true},
 		{name: "expiry", env: map[string]string{"TOOLNEXUS_EXPIRY": "48h"}, expiry: 48 * time.Hour},
 		{name: "key not hex", env: map[string]string{"TOOLNEXUS_STATE_KEYS": newKey + ",zz"}, err: "TOOLNEXUS_STATE_KEYS: toolnexus: invalid request state key"},
@@ -361,6 +368,7 @@ func TestConfig(t *testing.T) {
 		{name: "short key", env: map[string]string{"TOOLNEXUS_STATE_KEYS": "abcd"}, err: "TOOLNEXUS_STATE_KEYS: toolnexus: request state key too short"},
 		{name: "both", env: map[string]string{"TOOLNEXUS_STATE_KEYS": newKey, "TOOLNEXUS_STATE_KEY": oldKey}, err: "both TOOLNEXUS_STATE_KEYS and TOOLNEXUS_STATE_KEY are set: set one"},
 		{name: "single use yes", env: map[string]string{"TOOLNEXUS_SINGLE_USE": "yes"}, err: `TOOLNEXUS_SINGLE_USE is "yes", not 1 or 0`},
+		{name: "single use off", env: map[string]string{"TOOLNEXUS_SINGLE_USE": "0"}, err: "TOOLNEXUS_SINGLE_USE is 0, but each state is answered once: unset it"},
 		{name: "redis url", env: map[string]string{"TOOLNEXUS_REDIS_URL": "http://example.com"}, err: "TOOLNEXUS_REDIS_URL: "},
 		{name: "expiry not a duration", env: map[string]string{"TOOLNEXUS_EXPIRY": "2 days"}, err: `TOOLNEXUS_EXPIRY is "2 days", not a positive duration such as 2h`},
 	} {
@@ -376,8 +384,8 @@ func TestConfig(t *testing.T) {
 			require.NoError(t, err)
 			require.Len(t, c.State.Keys, tt.keys+1)
 			assert.Len(t, c.State.Keys[0], 32)
-			assert.Equal(t, tt.claims, c.State.Claims != nil)
-			assert.Equal(t, tt.expiry, c.Runner.Expiry)
+			assert.Equal(t, tt.claims, c.Runner.Park.Store != nil)
+			assert.Equal(t, tt.expiry, c.Runner.Park.Expiry)
 			_, err = fromEnv(func(k string) string { return tt.env[k] })
 			require.NoError(t, err)
 		})
@@ -476,25 +484,29 @@ func TestRotation(t *testing.T) {
 	deployed(t, process(t, "TOOLNEXUS_STATE_KEYS="+newKey), again())
 }
 
-// TestSingleUse answers a parked call twice on one server in single use:
-// the replay is refused. Memory claims are the process's own.
+// TestSingleUse answers a parked call on one server, with and without
+// TOOLNEXUS_SINGLE_USE=1, which changes nothing: each retry gets the
+// first run's result. Memory claims are the process's own: another
+// process answers the state once more.
 func TestSingleUse(t *testing.T) {
 	t.Parallel()
 	env := []string{"TOOLNEXUS_STATE_KEY=" + oldKey, "TOOLNEXUS_SINGLE_USE=1"}
 	cs := process(t, env...)
 	retry := parked(t, cs)
 	deployed(t, cs, retry())
-	refused(t, cs, retry(), -32602, invalidState)
+	deployed(t, cs, retry())
 	deployed(t, process(t, env...), retry())
 
-	// Without single use, a client may retry.
+	// Without the variable, the same: once is the default.
 	free := process(t, "TOOLNEXUS_STATE_KEY="+oldKey)
-	deployed(t, free, retry())
-	deployed(t, free, retry())
+	again := parked(t, free)
+	deployed(t, free, again())
+	deployed(t, free, again())
 }
 
 // TestRedisReplay shares one Redis between two servers: a call finished on
-// one cannot be replayed on the other; with Redis down, no retry runs.
+// one is answered on the other with the result of its one run, kept in the
+// Redis; with Redis down, no retry runs.
 func TestRedisReplay(t *testing.T) {
 	t.Parallel()
 	addr := bridgetest.StartRedis(t)
@@ -502,12 +514,12 @@ func TestRedisReplay(t *testing.T) {
 	first, second := process(t, env...), process(t, env...)
 	retry := parked(t, first)
 	deployed(t, first, retry())
-	refused(t, second, retry(), -32602, invalidState)
-	refused(t, first, retry(), -32602, invalidState)
+	deployed(t, second, retry())
+	deployed(t, first, retry())
 
 	other := parked(t, second)
 	deployed(t, first, other())
-	refused(t, second, other(), -32602, invalidState)
+	deployed(t, second, other())
 
 	down := process(t, "TOOLNEXUS_STATE_KEY="+oldKey, "TOOLNEXUS_REDIS_URL=redis://"+bridgetest.FreeAddr(t)+"/0")
 	refused(t, down, parked(t, down)(), -32603, "Internal error")

@@ -22,18 +22,25 @@
 //   - TOOLNEXUS_STATE_KEY: one hex key, when there is no ring. Without
 //     either, the server makes a random key at start, and a question asked
 //     before a restart can no longer be answered.
-//   - TOOLNEXUS_SINGLE_USE=1: each state is answered at most once, a replay
-//     refused (claims kept in memory, for one process).
-//   - TOOLNEXUS_REDIS_URL=redis://host:port/db: the same, for every server
-//     that shares the Redis. Single use is as durable as that Redis: give
-//     it one of its own, maxmemory-policy noeviction and appendonly yes
-//     (the server warns at start of what it finds otherwise); a failover
-//     may lose the last claims.
+//   - TOOLNEXUS_REDIS_URL=redis://host:port/db: each state is answered
+//     once for every server that shares the Redis, its claim and the
+//     result of its one run kept there (the Store of the core's
+//     park.Runner: mcpcall.Options{Park: park.Runner{Store: store}} with a
+//     redisclaims.Store); without it, once holds in this process only.
+//     Once is as durable as that Redis: give it one of its own,
+//     maxmemory-policy noeviction and appendonly yes (the server warns at
+//     start of what it finds otherwise); a failover may lose the last
+//     claims.
+//   - TOOLNEXUS_SINGLE_USE: 1 or unset, the same; 0, which used to let a
+//     retry run the tool again, stops the server at start.
 //   - TOOLNEXUS_EXPIRY: how long a parked call stays answerable, as a Go
 //     duration such as 2h: 10m by default.
 //
-// A value that does not parse stops the server at start. Without single use
-// a client may retry a state until it expires, as after a lost response.
+// A value that does not parse stops the server at start. Each state is
+// answered once, by default: the tool runs once for one answer, and a
+// client that retries the answered state, as after a lost response, gets
+// the result of that run, the same bytes; a retry while it still runs
+// gets the JSON-RPC error "Call still running: retry later".
 //
 // On protocol 2026-07-28 the client gets each question in an
 // input_required result and retries the call with the answer and the

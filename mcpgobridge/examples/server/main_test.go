@@ -27,6 +27,7 @@ import (
 	"github.com/toolnexus-go/toolnexus/examples/mcpexample"
 	"github.com/toolnexus-go/toolnexus/internal/bridgetest"
 	"github.com/toolnexus-go/toolnexus/mcpcall"
+	"github.com/toolnexus-go/toolnexus/park"
 	"github.com/toolnexus-go/toolnexus/requeststate"
 )
 
@@ -371,20 +372,18 @@ func TestStateKeys(t *testing.T) {
 		startRaw(t, bin, "TOOLNEXUS_STATE_KEYS="+newKey).approve(2, id, state))
 }
 
-// TestSingleUse finishes a state once with TOOLNEXUS_SINGLE_USE=1, and
-// any number of times without it.
+// TestSingleUse answers a state once, with TOOLNEXUS_SINGLE_USE=1 and
+// without it: its retry gets the first run's response, the same bytes.
 func TestSingleUse(t *testing.T) {
 	t.Parallel()
 	bin := binary(t, "mcpgobridge", ".")
-	s := startRaw(t, bin, "TOOLNEXUS_STATE_KEY="+testKey, "TOOLNEXUS_SINGLE_USE=1")
-	id, state := s.suspend()
-	assert.Contains(t, s.approve(2, id, state), deployed)
-	assert.Equal(t, `{"jsonrpc":"2.0","id":3,"error":{"code":-32603,"message":"Invalid or expired requestState"}}`, s.approve(3, id, state))
-
-	s = startRaw(t, bin, "TOOLNEXUS_STATE_KEY="+testKey)
-	id, state = s.suspend()
-	assert.Contains(t, s.approve(2, id, state), deployed)
-	assert.Contains(t, s.approve(3, id, state), deployed)
+	for _, env := range [][]string{{"TOOLNEXUS_STATE_KEY=" + testKey, "TOOLNEXUS_SINGLE_USE=1"}, {"TOOLNEXUS_STATE_KEY=" + testKey}} {
+		s := startRaw(t, bin, env...)
+		id, state := s.suspend()
+		first := s.approve(2, id, state)
+		assert.Contains(t, first, deployed)
+		assert.Equal(t, strings.Replace(first, `"id":2`, `"id":3`, 1), s.approve(3, id, state), env)
+	}
 }
 
 // TestEnvironment stops the server at start on a bad configuration.
@@ -399,6 +398,7 @@ func TestEnvironment(t *testing.T) {
 		{"short", map[string]string{"TOOLNEXUS_STATE_KEYS": testKey + ",abcd"}, "TOOLNEXUS_STATE_KEYS: toolnexus: request state key too short: key 2 of 2: 2 bytes, want at least 32"},
 		{"both", map[string]string{"TOOLNEXUS_STATE_KEY": testKey, "TOOLNEXUS_STATE_KEYS": testKey}, "both TOOLNEXUS_STATE_KEYS and TOOLNEXUS_STATE_KEY are set: set one"},
 		{"single use", map[string]string{"TOOLNEXUS_SINGLE_USE": "yes"}, `TOOLNEXUS_SINGLE_USE is "yes", not 1 or 0`},
+		{"single use off", map[string]string{"TOOLNEXUS_SINGLE_USE": "0"}, "TOOLNEXUS_SINGLE_USE is 0, but each state is answered once: unset it"},
 		{"redis", map[string]string{"TOOLNEXUS_REDIS_URL": "http://localhost"}, "TOOLNEXUS_REDIS_URL: redis: invalid URL scheme: http"},
 		{"expiry", map[string]string{"TOOLNEXUS_EXPIRY": "-1h"}, `TOOLNEXUS_EXPIRY is "-1h", not a positive duration such as 2h`},
 	}
@@ -415,15 +415,15 @@ func TestEnvironment(t *testing.T) {
 	require.Len(t, c.State.Keys, 1)
 	assert.Len(t, c.State.Keys[0], 32)
 	c.State.Keys = nil
-	assert.Equal(t, mcpexample.Config{State: requeststate.Options{Audience: "toolnexus-example", MaxAge: 48 * time.Hour}, Runner: mcpcall.Options{Expiry: 48 * time.Hour}}, c)
+	assert.Equal(t, mcpexample.Config{State: requeststate.Options{Audience: "toolnexus-example", MaxAge: 48 * time.Hour}, Runner: mcpcall.Options{Park: park.Runner{Expiry: 48 * time.Hour}}}, c)
 	srv, err := fromEnv(env)
 	require.NoError(t, err)
 	assert.Len(t, srv.ListTools(), 3)
 }
 
-// TestRedis refuses a replay on another server process sharing one Redis
-// with TOOLNEXUS_REDIS_URL, against a redis-server started on a free port
-// of 127.0.0.1.
+// TestRedis answers a replay on another server process sharing one Redis
+// with TOOLNEXUS_REDIS_URL with the first run's response, the same bytes,
+// against a redis-server started on a free port of 127.0.0.1.
 func TestRedis(t *testing.T) {
 	t.Parallel()
 	url := "redis://" + bridgetest.StartRedis(t) + "/0"
@@ -431,8 +431,10 @@ func TestRedis(t *testing.T) {
 	env := []string{"TOOLNEXUS_STATE_KEY=" + testKey, "TOOLNEXUS_REDIS_URL=" + url}
 	first, second := startRaw(t, bin, env...), startRaw(t, bin, env...)
 	id, state := first.suspend()
-	assert.Contains(t, first.approve(2, id, state), deployed)
-	assert.Equal(t, `{"jsonrpc":"2.0","id":2,"error":{"code":-32603,"message":"Invalid or expired requestState"}}`, second.approve(2, id, state))
+	answered := first.approve(2, id, state)
+	assert.Contains(t, answered, deployed)
+	assert.Equal(t, answered, second.approve(2, id, state))
+	assert.Equal(t, strings.Replace(answered, `"id":2`, `"id":3`, 1), first.approve(3, id, state))
 }
 
 // ambiguous are arguments of deploy whose objects repeat a name, or hold
