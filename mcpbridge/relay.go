@@ -80,12 +80,13 @@ type RelayOptions struct {
 // within the call, on its session (elicitation, sampling, roots list),
 // and the relay answers the upstream itself, round after round.
 //
-// Nothing of the upstream's state reaches the client unsealed: an
-// input_required result, with input requests or without, is the relay's
-// own round whose state seals the upstream's (none when the upstream sent
-// none), never a complete result; a complete result is forwarded without
-// the requestState an upstream may have put in it, which no client would
-// send back.
+// Nothing of the upstream's state reaches the client unsealed. An
+// input_required result stays one, with input requests or without: the
+// relay's own round, the upstream's requestState sealed in the relay's
+// (a round that asks nothing and carries no state, an upstream shedding
+// load, is passed on as it is, and the client calls afresh). A complete
+// result is passed on without the requestState that an upstream may have
+// put in it, which no client would send back.
 //
 // A stalled upstream does not stall the relay: no wait on the upstream
 // happens under a lock, a call waits for it no longer than its context
@@ -139,14 +140,15 @@ type upstreamDial struct {
 // the relay's states, which expire as its calls' do; it logs what it
 // refuses in the runner's count) and that dials its upstream with a
 // transport of dial, such as an [mcp.StreamableClientTransport] for the
-// upstream's URL: at its first call, and again after the session closed.
-// It connects the go-sdk's client with multi round-trip handling
+// upstream's URL: at its first call, and again after the session was
+// dropped. It connects the go-sdk's client with multi round-trip handling
 // disabled, so that the upstream's input_required results reach the
 // relay, and each call carries the capabilities its own client declared
 // (under _meta's io.modelcontextprotocol/clientCapabilities), so that the
 // upstream asks only for what that client can answer. A nil opts is the
 // zero [RelayOptions]. It reports [mcpcall.ErrInvalidOptions] for a nil
-// dial, or a runner that is nil or has no Sealer.
+// dial, a runner that is nil or has no Sealer, or a negative
+// UpstreamTimeout.
 func NewRelay(runner *mcpcall.Runner, dial func() mcp.Transport, opts *RelayOptions) (*Relay, error) {
 	if runner == nil || runner.Sealer() == nil || dial == nil {
 		return nil, fmt.Errorf("mcpbridge: %w: a relay needs a runner with a Sealer and a dial function", mcpcall.ErrInvalidOptions)
@@ -154,6 +156,9 @@ func NewRelay(runner *mcpcall.Runner, dial func() mcp.Transport, opts *RelayOpti
 	var o RelayOptions
 	if opts != nil {
 		o = *opts
+	}
+	if o.UpstreamTimeout < 0 {
+		return nil, fmt.Errorf("mcpbridge: %w: a negative UpstreamTimeout", mcpcall.ErrInvalidOptions)
 	}
 	impl := o.Client
 	if impl == nil {
@@ -166,7 +171,7 @@ func NewRelay(runner *mcpcall.Runner, dial func() mcp.Transport, opts *RelayOpti
 		client:    mcp.NewClient(impl, &mcp.ClientOptions{MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true}}),
 		principal: o.Principal,
 		logger:    runner.Logger(),
-		timeout:   cmp.Or(max(o.UpstreamTimeout, 0), defaultUpstreamTimeout),
+		timeout:   cmp.Or(o.UpstreamTimeout, defaultUpstreamTimeout),
 		tools:     map[string]bool{},
 	}, nil
 }

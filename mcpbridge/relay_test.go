@@ -167,6 +167,10 @@ func TestNewRelay(t *testing.T) {
 		assert.EqualError(t, err, want, tc.name)
 		assert.ErrorIs(t, err, mcpcall.ErrInvalidOptions, tc.name)
 	}
+	r, err := mcpbridge.NewRelay(relayRunner(t, sealer, mcpcall.Options{}), dial, &mcpbridge.RelayOptions{UpstreamTimeout: -time.Second})
+	assert.Nil(t, r)
+	assert.EqualError(t, err, "mcpbridge: toolnexus: invalid MCP runner options: a negative UpstreamTimeout")
+	assert.ErrorIs(t, err, mcpcall.ErrInvalidOptions)
 }
 
 // TestRelayPassesThrough lists and calls the upstream's tools through the
