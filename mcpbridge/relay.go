@@ -3,6 +3,7 @@
 package mcpbridge
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,6 +12,8 @@ import (
 	"maps"
 	"slices"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -32,6 +35,15 @@ const (
 // client retries at most.
 const maxRelayRounds = 10
 
+// defaultUpstreamTimeout is the [RelayOptions].UpstreamTimeout of the
+// zero RelayOptions.
+const defaultUpstreamTimeout = 10 * time.Second
+
+// retryRequest is the request that the relay's state records for an
+// upstream's input_required result that asks nothing but carries a
+// requestState: a round that the client answers by calling again.
+var retryRequest = toolnexus.Request{ID: "retry", Kind: "retry", Prompt: "call again"}
+
 // RelayOptions configures a [Relay] with what is the relay's own; its
 // states, their expiry, its clock and its logs are those of the
 // [mcpcall.Runner] it is given, configured in [mcpcall.Options] and
@@ -44,6 +56,14 @@ type RelayOptions struct {
 	// which the relay's state is bound, as [Options].Principal does for
 	// a Bridge; nil reads the token of the call the same way.
 	Principal func(req *mcp.CallToolRequest) string
+	// UpstreamTimeout bounds each wait on the upstream that no caller's
+	// context bounds: a dial (the connection and the handshake, which
+	// the calls that find no session share), the ping by which the relay
+	// checks a session that a call gave up on or that has not answered
+	// a call for that long, and the closing of a session. Zero means 10
+	// seconds. A tools/call or tools/list waits for the upstream as long
+	// as its own context lets it.
+	UpstreamTimeout time.Duration
 }
 
 // Relay serves the tools of an upstream MCP server, which it calls with a
@@ -61,6 +81,22 @@ type RelayOptions struct {
 // within the call, on its session (elicitation, sampling, roots list),
 // and the relay answers the upstream itself, round after round.
 //
+// Nothing of the upstream's state reaches the client unsealed. An
+// input_required result stays one, with input requests or without: the
+// relay's own round, the upstream's requestState sealed in the relay's
+// (a round that asks nothing and carries no state, an upstream shedding
+// load, is passed on as it is, and the client calls afresh). A complete
+// result is passed on without the requestState that an upstream may have
+// put in it, which no client would send back.
+//
+// A stalled upstream does not stall the relay: no wait on the upstream
+// happens under a lock, a call waits for it no longer than its context
+// lets it, and a dial no longer than [RelayOptions].UpstreamTimeout. A
+// session that a call gave up on, or that has kept a call waiting for
+// that long, is pinged; one that does not answer within that time, or
+// that closed, is dropped, its calls ended, and the next call dials
+// again: a relay recovers by itself once its upstream does.
+//
 // A Relay is safe for concurrent use. Every relay that may receive the
 // retry of a call needs a Sealer with the same keys and audience.
 type Relay struct {
@@ -70,25 +106,50 @@ type Relay struct {
 	client    *mcp.Client
 	principal func(*mcp.CallToolRequest) string
 	logger    *slog.Logger
+	timeout   time.Duration
 
 	mu      sync.Mutex
-	session *mcp.ClientSession // nil until dialled, and after it closed
-	tools   map[string]bool    // the tools the relay's servers can call
+	session *upstreamSession // nil until dialled, and after it was dropped
+	dialing *upstreamDial    // the dial under way, if any
+	tools   map[string]bool  // the tools the relay's servers can call
 	servers []*mcp.Server
+}
+
+// upstreamSession is a session of a relay with its upstream.
+type upstreamSession struct {
+	cs *mcp.ClientSession
+	// ctx ends when the relay drops the session, and with it the calls
+	// on the session.
+	ctx      context.Context
+	cancel   context.CancelFunc
+	checking atomic.Bool // a ping of the session is under way
+	closing  sync.Once
+	closeErr error
+}
+
+// upstreamDial is a dial of the upstream under way, which every call that
+// finds no session waits for.
+type upstreamDial struct {
+	done    chan struct{} // closed when the dial has ended
+	cancel  context.CancelFunc
+	settled bool // under the relay's lock: the dial's outcome is decided
+	session *upstreamSession
+	err     error
 }
 
 // NewRelay returns a Relay whose calls run on runner (its Sealer seals
 // the relay's states, which expire as its calls' do; it logs what it
 // refuses in the runner's count) and that dials its upstream with a
 // transport of dial, such as an [mcp.StreamableClientTransport] for the
-// upstream's URL: at its first call, and again after the session closed.
-// It connects the go-sdk's client with multi round-trip handling
+// upstream's URL: at its first call, and again after the session was
+// dropped. It connects the go-sdk's client with multi round-trip handling
 // disabled, so that the upstream's input_required results reach the
 // relay, and each call carries the capabilities its own client declared
 // (under _meta's io.modelcontextprotocol/clientCapabilities), so that the
 // upstream asks only for what that client can answer. A nil opts is the
 // zero [RelayOptions]. It reports [mcpcall.ErrInvalidOptions] for a nil
-// dial, or a runner that is nil or has no Sealer.
+// dial, a runner that is nil or has no Sealer, or a negative
+// UpstreamTimeout.
 func NewRelay(runner *mcpcall.Runner, dial func() mcp.Transport, opts *RelayOptions) (*Relay, error) {
 	if runner == nil || runner.Sealer() == nil || dial == nil {
 		return nil, fmt.Errorf("mcpbridge: %w: a relay needs a runner with a Sealer and a dial function", mcpcall.ErrInvalidOptions)
@@ -96,6 +157,9 @@ func NewRelay(runner *mcpcall.Runner, dial func() mcp.Transport, opts *RelayOpti
 	var o RelayOptions
 	if opts != nil {
 		o = *opts
+	}
+	if o.UpstreamTimeout < 0 {
+		return nil, fmt.Errorf("mcpbridge: %w: a negative UpstreamTimeout", mcpcall.ErrInvalidOptions)
 	}
 	impl := o.Client
 	if impl == nil {
@@ -108,6 +172,7 @@ func NewRelay(runner *mcpcall.Runner, dial func() mcp.Transport, opts *RelayOpti
 		client:    mcp.NewClient(impl, &mcp.ClientOptions{MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true}}),
 		principal: o.Principal,
 		logger:    runner.Logger(),
+		timeout:   cmp.Or(o.UpstreamTimeout, defaultUpstreamTimeout),
 		tools:     map[string]bool{},
 	}, nil
 }
@@ -143,17 +208,23 @@ func (r *Relay) NewServer(impl *mcp.Implementation, opts *mcp.ServerOptions) *mc
 	return s
 }
 
-// Close closes the relay's session with the upstream, if it has one. A
-// call after Close dials again.
+// Close closes the relay's session with the upstream, if it has one,
+// ending the calls still waiting on it, and abandons a dial under way. It
+// waits for the session to close at most [RelayOptions].UpstreamTimeout,
+// and then reports an error that matches [context.DeadlineExceeded]
+// while the session goes on closing. A call after Close dials again.
 func (r *Relay) Close() error {
 	r.mu.Lock()
-	cs := r.session
-	r.session = nil
+	s, d := r.session, r.dialing
+	r.session, r.dialing = nil, nil
 	r.mu.Unlock()
-	if cs == nil {
+	if d != nil {
+		d.cancel()
+	}
+	if s == nil {
 		return nil
 	}
-	return cs.Close()
+	return s.close(r.timeout)
 }
 
 // middleware passes tools/list on to the upstream, and gives s a handler
@@ -197,46 +268,213 @@ func relayedTool(name string) *mcp.Tool {
 	return &mcp.Tool{Name: name, InputSchema: json.RawMessage(`{"type":"object"}`)}
 }
 
-// upstream returns the relay's session with the upstream, dialling it
-// when there is none.
-func (r *Relay) upstream(ctx context.Context) (*mcp.ClientSession, error) {
+// upstream returns the relay's session with the upstream: the one it
+// has, or the one of the dial under way, or of a new dial, as soon as the
+// dial succeeds, or ctx's error once ctx has ended.
+func (r *Relay) upstream(ctx context.Context) (*upstreamSession, error) {
 	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.session != nil {
-		return r.session, nil
+	s, d := r.session, r.dialing
+	if s == nil && d == nil {
+		d = r.startDial()
 	}
-	// The session outlives the call that dials it.
-	cs, err := r.client.Connect(context.WithoutCancel(ctx), r.dial(), nil)
-	if err != nil {
-		return nil, err
+	r.mu.Unlock()
+	if s != nil {
+		return s, nil
 	}
-	r.session = cs
-	return cs, nil
+	select {
+	case <-d.done:
+		return d.session, d.err
+	case <-ctx.Done():
+		return nil, context.Cause(ctx)
+	}
 }
 
-// dropped forgets cs when err says that it closed, so that the next call
-// dials again.
-func (r *Relay) dropped(cs *mcp.ClientSession, err error) {
-	if !errors.Is(err, mcp.ErrConnectionClosed) {
+// startDial starts a dial of the upstream, which fails when it has not
+// succeeded within r.timeout; r.mu is held. The dial's context, which the
+// session keeps (the transport may hold a stream open with it), ends when
+// the dial fails or the relay drops the session, never with a caller's.
+func (r *Relay) startDial() *upstreamDial {
+	ctx, cancel := context.WithCancel(context.Background())
+	d := &upstreamDial{done: make(chan struct{}), cancel: cancel}
+	r.dialing = d
+	timer := time.AfterFunc(r.timeout, func() {
+		if r.dialed(d, nil, fmt.Errorf("mcpbridge: relay: no session with the upstream within %v: %w", r.timeout, context.DeadlineExceeded)) {
+			cancel()
+		}
+	})
+	go func() {
+		cs, err := r.client.Connect(ctx, r.dial(), nil)
+		timer.Stop()
+		var s *upstreamSession
+		if err == nil {
+			s = &upstreamSession{cs: cs, ctx: ctx, cancel: cancel}
+		} else {
+			cancel()
+		}
+		r.dialed(d, s, err)
+	}()
+	return d
+}
+
+// dialed settles d with its session s or its error err, unless d was
+// settled already, and reports whether it settled d. The session becomes
+// the relay's, unless the relay was closed since it started the dial; a
+// session that comes too late is closed.
+func (r *Relay) dialed(d *upstreamDial, s *upstreamSession, err error) bool {
+	r.mu.Lock()
+	settled := !d.settled
+	if settled {
+		d.settled = true
+		if r.dialing == d {
+			r.dialing = nil
+			if err == nil {
+				r.session = s
+			}
+		} else if err == nil {
+			err = fmt.Errorf("mcpbridge: relay: closed while dialling the upstream: %w", mcp.ErrConnectionClosed)
+		}
+		d.err = err
+		if err == nil {
+			d.session = s
+		}
+	}
+	r.mu.Unlock()
+	if s != nil && (!settled || err != nil) {
+		go s.close(r.timeout)
+	}
+	if settled {
+		close(d.done)
+	}
+	return settled
+}
+
+// failed looks at err, which a request on s returned: a session that
+// closed is dropped, one that failed otherwise (no answer in time, a
+// transport that broke) is checked; an upstream's JSON-RPC error is an
+// answer.
+func (r *Relay) failed(s *upstreamSession, err error) {
+	var werr *jsonrpc.Error
+	switch {
+	case errors.As(err, &werr):
+	case errors.Is(err, mcp.ErrConnectionClosed):
+		r.drop(s)
+	default:
+		r.check(s)
+	}
+}
+
+// check pings the upstream on s, unless a ping is under way, and drops s
+// when the upstream does not answer within r.timeout.
+func (r *Relay) check(s *upstreamSession) {
+	if s.ctx.Err() != nil || !s.checking.CompareAndSwap(false, true) {
 		return
 	}
+	go func() {
+		defer s.checking.Store(false)
+		ctx, cancel := context.WithTimeout(s.ctx, r.timeout)
+		defer cancel()
+		_, err := await(ctx, func(ctx context.Context) (struct{}, error) {
+			return struct{}{}, s.cs.Ping(ctx, nil)
+		}, 0, nil)
+		var werr *jsonrpc.Error
+		if err == nil || errors.As(err, &werr) || s.ctx.Err() != nil {
+			return
+		}
+		r.logger.Warn("mcpbridge: relay: the upstream did not answer a ping: its session is dropped", "err", err)
+		r.drop(s)
+	}()
+}
+
+// drop forgets s, so that the next call dials again, and closes it in
+// the background, ending the calls that wait on it.
+func (r *Relay) drop(s *upstreamSession) {
 	r.mu.Lock()
-	if r.session == cs {
+	if r.session == s {
 		r.session = nil
 	}
 	r.mu.Unlock()
-	cs.Close()
+	go s.close(r.timeout)
+}
+
+// close ends the calls on s and closes it, waiting for it at most
+// timeout; s closes once, and every close reports how it closed.
+func (s *upstreamSession) close(timeout time.Duration) error {
+	s.closing.Do(func() {
+		s.cancel()
+		done := make(chan error, 1)
+		go func() { done <- s.cs.Close() }()
+		timer := time.NewTimer(timeout)
+		defer timer.Stop()
+		select {
+		case s.closeErr = <-done:
+		case <-timer.C:
+			s.closeErr = fmt.Errorf("mcpbridge: relay: the upstream's session did not close within %v: %w", timeout, context.DeadlineExceeded)
+		}
+	})
+	return s.closeErr
+}
+
+// onUpstream runs f, a request to the upstream on s, and returns what f
+// returns, or the cause of ctx's end as soon as ctx ends, or an error when
+// the relay drops s: f's context ends then too, but f, which may not heed
+// it (a transport blocked in a write), finishes in the background. While
+// f waits, s is checked every r.timeout; when f fails, s is looked at.
+func onUpstream[T any](ctx context.Context, r *Relay, s *upstreamSession, f func(context.Context, *mcp.ClientSession) (T, error)) (T, error) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	stop := context.AfterFunc(s.ctx, func() {
+		cancel(fmt.Errorf("mcpbridge: relay: the upstream's session was dropped: %w", mcp.ErrConnectionClosed))
+	})
+	defer stop()
+	v, err := await(ctx, func(ctx context.Context) (T, error) { return f(ctx, s.cs) }, r.timeout, func() { r.check(s) })
+	if err != nil {
+		r.failed(s, err)
+	}
+	return v, err
+}
+
+// await runs f and returns what it returns, or the cause of ctx's end as
+// soon as ctx ends, f then finishing in the background; while f runs, it
+// calls every, if not nil, each period.
+func await[T any](ctx context.Context, f func(context.Context) (T, error), period time.Duration, every func()) (T, error) {
+	type outcome struct {
+		v   T
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		v, err := f(ctx)
+		done <- outcome{v, err}
+	}()
+	var tick <-chan time.Time
+	if every != nil {
+		t := time.NewTicker(period)
+		defer t.Stop()
+		tick = t.C
+	}
+	for {
+		select {
+		case o := <-done:
+			return o.v, o.err
+		case <-ctx.Done():
+			var zero T
+			return zero, context.Cause(ctx)
+		case <-tick:
+			every()
+		}
+	}
 }
 
 // listTools returns the upstream's page of tools at params' cursor.
 func (r *Relay) listTools(ctx context.Context, params *mcp.ListToolsParams) (*mcp.ListToolsResult, error) {
-	cs, err := r.upstream(ctx)
+	s, err := r.upstream(ctx)
 	if err != nil {
 		return nil, r.unreachable(ctx, "tools/list", err)
 	}
-	res, err := cs.ListTools(ctx, params)
+	res, err := onUpstream(ctx, r, s, func(ctx context.Context, cs *mcp.ClientSession) (*mcp.ListToolsResult, error) {
+		return cs.ListTools(ctx, params)
+	})
 	if err != nil {
-		r.dropped(cs, err)
 		return nil, r.upstreamError(ctx, "tools/list", err)
 	}
 	res.Meta = ownMeta(res.Meta)
@@ -260,25 +498,31 @@ func (r *Relay) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 	if len(p.Arguments) == 0 {
 		params.Arguments = nil
 	}
-	if p.RequestState == "" {
-		return r.relay(ctx, req, call, params)
+	var opened requeststate.Opened
+	if p.RequestState != "" {
+		var err error
+		if opened, err = r.sealer.Open(p.RequestState, call, r.runner.Now()); err != nil {
+			return nil, r.refused(ctx, p.Name, err)
+		}
 	}
-	opened, err := r.sealer.Open(p.RequestState, call, r.runner.Now())
+	s, err := r.upstream(ctx)
 	if err != nil {
-		r.runner.LogRefusal(ctx, slog.LevelInfo, "mcpbridge: relay: refused a requestState", "tool", p.Name, "err", err)
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: invalidStateMessage, Data: json.RawMessage(invalidStateData)}
+		return nil, r.unreachable(ctx, "tools/call", err)
 	}
-	params.RequestState = opened.Opaque()
-	// An answered state is relayed once: its retries get the reply of
-	// that one call upstream.
-	claim, held, err := r.runner.Park().Claim(ctx, park.Call{Tool: call.Tool, Arguments: call.Arguments, Principal: call.Principal, Park: opened.ID, Until: opened.Until()})
+	if p.RequestState == "" {
+		return r.relay(ctx, req, call, params, s)
+	}
+	// Claimed once the upstream can be called, so that an outage of the
+	// upstream does not use up the client's answered state; relayed once,
+	// its retries getting the reply of that one call upstream.
+	claim, held, err := r.runner.Park().Claim(ctx, park.Call{Tool: call.Tool, Arguments: call.Arguments, Principal: call.Principal,
+		Park: opened.ID, Until: opened.Until(), ParkedAt: opened.IssuedAt})
 	switch {
 	case errors.Is(err, park.ErrRunning):
 		r.runner.LogRefusal(ctx, slog.LevelInfo, "mcpbridge: relay: retry while its first call goes on", "tool", p.Name, "err", err)
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Call still running: retry later", Data: json.RawMessage(`{"reason":"call_in_progress"}`)}
 	case err != nil:
-		r.runner.LogRefusal(ctx, slog.LevelWarn, "mcpbridge: relay: refused a requestState", "tool", p.Name, "err", err)
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: invalidStateMessage, Data: json.RawMessage(invalidStateData)}
+		return nil, r.refused(ctx, p.Name, err)
 	case held != nil:
 		var k relayKept
 		if err := json.Unmarshal(held, &k); err != nil || k.Result == nil && k.Error == nil {
@@ -290,7 +534,8 @@ func (r *Relay) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 		}
 		return k.Result, nil
 	}
-	res, err := r.relay(ctx, req, call, params)
+	params.RequestState = opened.Opaque()
+	res, err := r.relay(ctx, req, call, params, s)
 	if claim != nil {
 		k := relayKept{Result: res}
 		if err != nil {
@@ -318,25 +563,22 @@ type relayKept struct {
 	Error  *jsonrpc.Error      `json:"error,omitempty"`
 }
 
-// relay sends one tools/call upstream with params, round after round for
-// a client on an older protocol, and returns the relay's reply.
-func (r *Relay) relay(ctx context.Context, req *mcp.CallToolRequest, call requeststate.Call, params *mcp.CallToolParams) (*mcp.CallToolResult, error) {
+// relay sends one tools/call upstream on s with params, round after round
+// for a client on an older protocol, and returns the relay's reply.
+func (r *Relay) relay(ctx context.Context, req *mcp.CallToolRequest, call requeststate.Call, params *mcp.CallToolParams, s *upstreamSession) (*mcp.CallToolResult, error) {
 	p := req.Params
-	cs, err := r.upstream(ctx)
-	if err != nil {
-		return nil, r.unreachable(ctx, "tools/call", err)
-	}
 	older := req.Session != nil && req.ProtocolVersion() != "" && req.ProtocolVersion() < mcpcall.MultiRoundTrip
 	for round := 1; ; round++ {
-		res, err := cs.CallTool(ctx, params)
+		res, err := onUpstream(ctx, r, s, func(ctx context.Context, cs *mcp.ClientSession) (*mcp.CallToolResult, error) {
+			return cs.CallTool(ctx, params)
+		})
 		if err != nil {
-			r.dropped(cs, err)
 			return nil, r.upstreamError(ctx, "tools/call", err)
 		}
 		res.Meta = ownMeta(res.Meta)
 		switch {
-		case res.InputRequests == nil:
-			return res, nil
+		case !res.NeedsInput() && res.InputRequests == nil:
+			return r.complete(ctx, p.Name, res), nil
 		case !older:
 			return r.round(ctx, call, res)
 		case round == maxRelayRounds || len(res.InputRequests) == 0:
@@ -353,26 +595,51 @@ func (r *Relay) relay(ctx context.Context, req *mcp.CallToolRequest, call reques
 	}
 }
 
+// refused logs why the state of a call of tool does not open, in the
+// runner's count, and returns the error the client is sent.
+func (r *Relay) refused(ctx context.Context, tool string, err error) error {
+	r.runner.LogRefusal(ctx, slog.LevelInfo, "mcpbridge: relay: refused a requestState", "tool", tool, "err", err)
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: invalidStateMessage, Data: json.RawMessage(invalidStateData)}
+}
+
+// complete returns res, the upstream's complete result of a call of tool,
+// without the requestState that the upstream put in it: it is the
+// upstream's, and a client has no use for it.
+func (r *Relay) complete(ctx context.Context, tool string, res *mcp.CallToolResult) *mcp.CallToolResult {
+	if res.RequestState != "" {
+		r.runner.LogRefusal(ctx, slog.LevelWarn, "mcpbridge: relay: the upstream's complete result carries a requestState, which the relay drops", "tool", tool, "bytes", len(res.RequestState))
+		res.RequestState = ""
+	}
+	return res
+}
+
 // round returns the relay's own input_required result for res, the
-// upstream's: the same input requests, and a state that seals the
-// upstream's for call.
+// upstream's: the same input requests, none when res has none, and a
+// state that seals the upstream's for call, when the upstream asks
+// something or sent a state. An upstream that sheds load asks nothing and
+// sends no state: the client calls afresh.
 func (r *Relay) round(ctx context.Context, call requeststate.Call, res *mcp.CallToolResult) (*mcp.CallToolResult, error) {
-	if len(res.InputRequests) == 0 {
-		// An upstream that sheds load asks nothing: the client retries
-		// the call afresh.
-		return &mcp.CallToolResult{Meta: res.Meta, InputRequests: res.InputRequests}, nil
+	irs := res.InputRequests
+	if irs == nil {
+		irs = mcp.InputRequestMap{} // input_required on the wire
+	}
+	if len(irs) == 0 && res.RequestState == "" {
+		return &mcp.CallToolResult{Meta: res.Meta, InputRequests: irs}, nil
 	}
 	now := r.runner.Now()
 	st := requeststate.State{ExpiresAt: now.Add(r.runner.Expiry()), Opaque: res.RequestState}
-	for _, id := range sortedKeys(res.InputRequests) {
-		st.Requests = append(st.Requests, relayedRequest(id, res.InputRequests[id]))
+	for _, id := range sortedKeys(irs) {
+		st.Requests = append(st.Requests, relayedRequest(id, irs[id]))
+	}
+	if len(st.Requests) == 0 {
+		st.Requests = []toolnexus.Request{retryRequest}
 	}
 	state, err := r.sealer.Seal(call, st, now)
 	if err != nil {
 		r.logger.ErrorContext(ctx, "mcpbridge: relay: cannot seal the upstream's round", "tool", call.Tool, "err", err)
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error"}
 	}
-	return &mcp.CallToolResult{Meta: res.Meta, InputRequests: res.InputRequests, RequestState: state}, nil
+	return &mcp.CallToolResult{Meta: res.Meta, InputRequests: irs, RequestState: state}, nil
 }
 
 // relayedRequest is what the relay's state records of the upstream's

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,6 +18,7 @@ import (
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -103,6 +105,14 @@ func (u *upstream) dial(t testing.TB) func() mcp.Transport {
 	}
 }
 
+// testSealer returns a sealer of the relay tests' key and no audience.
+func testSealer(t testing.TB) *requeststate.Sealer {
+	t.Helper()
+	sealer, err := requeststate.NewSealer(requeststate.Options{Keys: [][]byte{[]byte("0123456789abcdef0123456789abcdef")}})
+	require.NoError(t, err)
+	return sealer
+}
+
 // newRelay returns a relay server of u whose principal is the _meta value
 // "test/user" of a call.
 func newRelay(t testing.TB, u *upstream) *mcp.Server {
@@ -141,8 +151,7 @@ func relayRunner(t testing.TB, sealer *requeststate.Sealer, o mcpcall.Options) *
 
 func TestNewRelay(t *testing.T) {
 	t.Parallel()
-	sealer, err := requeststate.NewSealer(requeststate.Options{Keys: [][]byte{[]byte("0123456789abcdef0123456789abcdef")}})
-	require.NoError(t, err)
+	sealer := testSealer(t)
 	dial := func() mcp.Transport { return nil }
 	const want = "mcpbridge: toolnexus: invalid MCP runner options: a relay needs a runner with a Sealer and a dial function"
 	for _, tc := range []struct {
@@ -159,6 +168,10 @@ func TestNewRelay(t *testing.T) {
 		assert.EqualError(t, err, want, tc.name)
 		assert.ErrorIs(t, err, mcpcall.ErrInvalidOptions, tc.name)
 	}
+	r, err := mcpbridge.NewRelay(relayRunner(t, sealer, mcpcall.Options{}), dial, &mcpbridge.RelayOptions{UpstreamTimeout: -time.Second})
+	assert.Nil(t, r)
+	assert.EqualError(t, err, "mcpbridge: toolnexus: invalid MCP runner options: a negative UpstreamTimeout")
+	assert.ErrorIs(t, err, mcpcall.ErrInvalidOptions)
 }
 
 // TestRelayPassesThrough lists and calls the upstream's tools through the
@@ -272,8 +285,7 @@ func TestRelayOlderProtocol(t *testing.T) {
 func TestRelayDials(t *testing.T) {
 	t.Parallel()
 	u := newUpstream(t)
-	sealer, err := requeststate.NewSealer(requeststate.Options{Keys: [][]byte{[]byte("0123456789abcdef0123456789abcdef")}})
-	require.NoError(t, err)
+	sealer := testSealer(t)
 	var dials atomic.Int64
 	dial := u.dial(t)
 	r, err := mcpbridge.NewRelay(relayRunner(t, sealer, mcpcall.Options{}), func() mcp.Transport { dials.Add(1); return dial() }, nil)
@@ -307,8 +319,7 @@ func TestRelayDials(t *testing.T) {
 func TestRelayRefusalsThrottled(t *testing.T) {
 	t.Parallel()
 	u := newUpstream(t)
-	sealer, err := requeststate.NewSealer(requeststate.Options{Keys: [][]byte{[]byte("0123456789abcdef0123456789abcdef")}})
-	require.NoError(t, err)
+	sealer := testSealer(t)
 	var logged bytes.Buffer
 	var mu sync.Mutex
 	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
@@ -343,4 +354,421 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.w.Write(p)
+}
+
+// stalledConn is the client's end of an upstream that accepted the
+// connection and never answers: a write is taken and dropped (silent),
+// or never returns (blocked, as a pipe that nobody reads); a read waits
+// until the connection closes.
+type stalledConn struct {
+	blocked bool
+	closed  chan struct{}
+	once    sync.Once
+}
+
+func newStalledConn(blocked bool) *stalledConn {
+	return &stalledConn{blocked: blocked, closed: make(chan struct{})}
+}
+
+func (c *stalledConn) Read(context.Context) (jsonrpc.Message, error) {
+	<-c.closed
+	return nil, io.EOF
+}
+
+func (c *stalledConn) Write(context.Context, jsonrpc.Message) error {
+	if c.blocked {
+		<-c.closed
+		return io.ErrClosedPipe
+	}
+	return nil
+}
+
+func (c *stalledConn) Close() error {
+	c.once.Do(func() { close(c.closed) })
+	return nil
+}
+
+func (c *stalledConn) SessionID() string { return "" }
+
+// connTransport is a transport whose connection conn returns.
+type connTransport func() (mcp.Connection, error)
+
+func (t connTransport) Connect(context.Context) (mcp.Connection, error) { return t() }
+
+// editedConn passes the messages of conn, but for the responses it reads,
+// which edit returns edited, or drops when it returns nil.
+type editedConn struct {
+	mcp.Connection
+	edit func(*jsonrpc.Response) *jsonrpc.Response
+}
+
+func (c editedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	for {
+		msg, err := c.Connection.Read(ctx)
+		resp, ok := msg.(*jsonrpc.Response)
+		if err != nil || !ok {
+			return msg, err
+		}
+		if resp = c.edit(resp); resp != nil {
+			return resp, nil
+		}
+	}
+}
+
+// stalls is how an upstream that never answers stalls the tests of a
+// relay: each returns a transport to it and closes what it opened when
+// the test ends.
+var stalls = []struct {
+	name string
+	dial func(t *testing.T) func() mcp.Transport
+}{
+	{"writes taken, no answer", func(t *testing.T) func() mcp.Transport { return stalledDial(t, false) }},
+	{"writes blocked", func(t *testing.T) func() mcp.Transport { return stalledDial(t, true) }},
+	{"a TCP listener that never replies", func(t *testing.T) func() mcp.Transport {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		require.NoError(t, err)
+		var mu sync.Mutex
+		var conns []net.Conn
+		go func() {
+			for {
+				c, err := ln.Accept()
+				if err != nil {
+					return
+				}
+				mu.Lock()
+				conns = append(conns, c)
+				mu.Unlock()
+			}
+		}()
+		t.Cleanup(func() {
+			ln.Close()
+			mu.Lock()
+			defer mu.Unlock()
+			for _, c := range conns {
+				c.Close()
+			}
+		})
+		return func() mcp.Transport {
+			return &mcp.StreamableClientTransport{Endpoint: "http://" + ln.Addr().String() + "/mcp", MaxRetries: -1}
+		}
+	}},
+}
+
+// stalledDial returns a dial of stalled connections, closed when the test
+// ends.
+func stalledDial(t *testing.T, blocked bool) func() mcp.Transport {
+	var mu sync.Mutex
+	var conns []*stalledConn
+	t.Cleanup(func() {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range conns {
+			c.Close()
+		}
+	})
+	return func() mcp.Transport {
+		return connTransport(func() (mcp.Connection, error) {
+			c := newStalledConn(blocked)
+			mu.Lock()
+			conns = append(conns, c)
+			mu.Unlock()
+			return c, nil
+		})
+	}
+}
+
+// inFlight counts the requests that the server s is handling.
+func inFlight(s *mcp.Server) *atomic.Int64 {
+	var n atomic.Int64
+	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			n.Add(1)
+			defer n.Add(-1)
+			return next(ctx, method, req)
+		}
+	})
+	return &n
+}
+
+// TestRelayStalledUpstream fronts an upstream that accepts a connection
+// and never answers: concurrent tools/call, tools/list, NewServer and
+// Close return within their contexts (the relay's handlers too, long
+// before its UpstreamTimeout), and once the upstream is healthy again
+// the relay serves it within an UpstreamTimeout, by itself.
+func TestRelayStalledUpstream(t *testing.T) {
+	t.Parallel()
+	for _, tc := range stalls {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			const timeout = 2 * time.Second
+			u := newUpstream(t)
+			var healed atomic.Bool
+			stalled, healthy := tc.dial(t), u.dial(t)
+			r, err := mcpbridge.NewRelay(relayRunner(t, testSealer(t), mcpcall.Options{}), func() mcp.Transport {
+				if healed.Load() {
+					return healthy()
+				}
+				return stalled()
+			}, &mcpbridge.RelayOptions{UpstreamTimeout: timeout})
+			require.NoError(t, err)
+			t.Cleanup(func() { r.Close() })
+			server := r.NewServer(&mcp.Implementation{Name: "relay", Version: "v1"}, nil)
+			handling := inFlight(server)
+			cs, _ := connect(t, server, manual, "")
+
+			const wait = 200 * time.Millisecond
+			start := time.Now()
+			var wg sync.WaitGroup
+			errs := make([]error, 6)
+			took := make([]time.Duration, 8)
+			for i := range 6 {
+				wg.Go(func() {
+					ctx, cancel := context.WithTimeout(context.Background(), wait)
+					defer cancel()
+					if i%2 == 0 {
+						_, errs[i] = cs.CallTool(ctx, &mcp.CallToolParams{Name: "greet"})
+					} else {
+						_, errs[i] = cs.ListTools(ctx, nil)
+					}
+					took[i] = time.Since(start)
+				})
+			}
+			wg.Go(func() {
+				time.Sleep(wait / 2)
+				r.NewServer(&mcp.Implementation{Name: "another", Version: "v1"}, nil)
+				took[6] = time.Since(start) - wait/2
+			})
+			wg.Go(func() {
+				time.Sleep(wait / 2)
+				assert.NoError(t, r.Close())
+				took[7] = time.Since(start) - wait/2
+			})
+			wg.Wait()
+			for i, err := range errs {
+				assert.Error(t, err, "request %d", i) // its deadline, or the dial that Close abandoned
+				assert.Less(t, took[i], wait+time.Second, "request %d", i)
+			}
+			assert.Less(t, took[6], 100*time.Millisecond, "NewServer")
+			assert.Less(t, took[7], 100*time.Millisecond, "Close")
+			assert.Eventually(t, func() bool { return handling.Load() == 0 }, time.Second, 10*time.Millisecond,
+				"the relay's handlers still wait on the upstream")
+
+			// Every wait stays bounded by its own context, the dial's too.
+			ctx, cancel := context.WithTimeout(context.Background(), 3*timeout)
+			_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "greet"})
+			cancel()
+			var e *jsonrpc.Error
+			require.ErrorAs(t, err, &e)
+			assert.Equal(t, int64(-32603), e.Code)
+			assert.Equal(t, "Internal error", e.Message)
+			assert.Less(t, time.Since(start), wait+timeout+time.Second, "the dial outlived its UpstreamTimeout")
+
+			healed.Store(true)
+			healedAt := time.Now()
+			for {
+				ctx, cancel := context.WithTimeout(context.Background(), wait)
+				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "greet"})
+				cancel()
+				if err == nil {
+					assert.Equal(t, greetingJSON, mustJSON(t, res))
+					break
+				}
+				require.Less(t, time.Since(healedAt), timeout+time.Second, "the relay did not recover: %v", err)
+			}
+			t.Logf("recovered %v after the upstream healed", time.Since(healedAt).Round(time.Millisecond))
+			got, err := cs.ListTools(context.Background(), nil)
+			require.NoError(t, err)
+			assert.Len(t, got.Tools, 2)
+		})
+	}
+}
+
+// TestRelayUpstreamStallsMidSession stalls an upstream whose session the
+// relay has: a call that gives up, or one that waits longer than the
+// UpstreamTimeout, has the relay ping the session, which it drops when
+// the ping goes unanswered (the long call ends then, long before its own
+// deadline); the next call dials a new session. A tool slower than the
+// UpstreamTimeout on a live upstream keeps its session.
+func TestRelayUpstreamStallsMidSession(t *testing.T) {
+	t.Parallel()
+	const timeout = 300 * time.Millisecond
+	u := newUpstream(t)
+	u.server.AddTool(&mcp.Tool{Name: "slow", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			select {
+			case <-time.After(4 * timeout):
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "slept"}}}, nil
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		})
+	var stalled atomic.Bool
+	var dials atomic.Int64
+	dial := u.dial(t)
+	r, err := mcpbridge.NewRelay(relayRunner(t, testSealer(t), mcpcall.Options{}), func() mcp.Transport {
+		dials.Add(1)
+		tr := dial()
+		return connTransport(func() (mcp.Connection, error) {
+			c, err := tr.Connect(context.Background())
+			return editedConn{c, func(resp *jsonrpc.Response) *jsonrpc.Response {
+				if stalled.Load() {
+					return nil
+				}
+				return resp
+			}}, err
+		})
+	}, &mcpbridge.RelayOptions{UpstreamTimeout: timeout})
+	require.NoError(t, err)
+	t.Cleanup(func() { assert.NoError(t, r.Close()) })
+	cs, _ := connect(t, r.NewServer(&mcp.Implementation{Name: "relay", Version: "v1"}, nil), manual, "")
+
+	assert.Equal(t, "slept", text(t, call(t, cs, &mcp.CallToolParams{Name: "slow"})))
+	assert.Equal(t, int64(1), dials.Load(), "a slow tool lost its session")
+
+	for i, wait := range []time.Duration{timeout / 3, time.Minute} {
+		stalled.Store(true)
+		ctx, cancel := context.WithTimeout(context.Background(), wait)
+		start := time.Now()
+		_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "greet"})
+		cancel()
+		took := time.Since(start)
+		if wait < timeout {
+			assert.ErrorIs(t, err, context.DeadlineExceeded)
+			time.Sleep(2 * timeout) // the ping goes unanswered
+		} else {
+			var e *jsonrpc.Error
+			require.ErrorAs(t, err, &e)
+			assert.Equal(t, int64(-32603), e.Code)
+			assert.Less(t, took, 3*timeout+time.Second, "the relay waited on a stalled session")
+			t.Logf("a call on a stalled session ended after %v", took.Round(time.Millisecond))
+		}
+		stalled.Store(false)
+		assert.Equal(t, greetingJSON, mustJSON(t, call(t, cs, &mcp.CallToolParams{Name: "greet"})))
+		assert.Equal(t, int64(i+2), dials.Load(), "the stalled session was kept")
+	}
+}
+
+// TestRelaySealsUpstreamState relays each shape of result in which an
+// upstream may put its requestState: none reaches the client in clear
+// (the client's wire is searched), an input_required result stays one,
+// with or without inputRequests, and the retry of a sealed round brings
+// the upstream its state. On 2025-11-25 the relay answers the upstream
+// itself and a round that asks nothing is an internal error.
+func TestRelaySealsUpstreamState(t *testing.T) {
+	t.Parallel()
+	const secret = "upstream-secret-state"
+	ask := mcp.InputRequestMap{"ok": &mcp.ElicitParams{Mode: "form", Message: "Deploy?", RequestedSchema: json.RawMessage(`{"type":"object","properties":{}}`)}}
+	const asked = `{"ok":{"method":"elicitation/create","params":{"mode":"form","message":"Deploy?","requestedSchema":{"properties":{},"type":"object"}}}}`
+	const meta = `"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"relay","version":"v1"}}`
+	const done = `{` + meta + `,"content":[{"type":"text","text":"done"}],"resultType":"complete"}`
+	for _, tc := range []struct {
+		name   string
+		result *mcp.CallToolResult  // what the upstream's tool returns
+		edit   func(map[string]any) // the upstream's result on the wire, edited
+		want   string               // the relay's result, its state as STATE
+		older  string               // the relay's result on 2025-11-25, or its error
+	}{{
+		name:   "a complete result with a requestState",
+		result: &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}, RequestState: secret},
+		want:   done,
+		older:  `{"content":[{"type":"text","text":"done"}],"resultType":"complete"}`,
+	}, {
+		name:   "input_required without inputRequests",
+		result: &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{}, RequestState: secret},
+		edit:   func(m map[string]any) { delete(m, "inputRequests") },
+		want:   `{` + meta + `,"content":[],"requestState":"STATE","resultType":"input_required","inputRequests":{}}`,
+		older:  "Internal error",
+	}, {
+		name:   "input_required with no input request",
+		result: &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{}, RequestState: secret},
+		want:   `{` + meta + `,"content":[],"requestState":"STATE","resultType":"input_required","inputRequests":{}}`,
+		older:  "Internal error",
+	}, {
+		name:   "input_required with neither inputRequests nor a requestState (load shedding)",
+		result: &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{}},
+		edit:   func(m map[string]any) { delete(m, "inputRequests") },
+		want:   `{` + meta + `,"content":[],"resultType":"input_required","inputRequests":{}}`,
+		older:  "Internal error",
+	}, {
+		name:   "input requests in a result that says complete",
+		result: &mcp.CallToolResult{InputRequests: ask, RequestState: secret},
+		edit:   func(m map[string]any) { m["resultType"] = "complete" },
+		want:   `{` + meta + `,"content":[],"requestState":"STATE","resultType":"input_required","inputRequests":` + asked + `}`,
+		older:  `{"content":[{"type":"text","text":"done"}],"resultType":"complete"}`,
+	}, {
+		name:   "input requests without a requestState",
+		result: &mcp.CallToolResult{InputRequests: ask},
+		want:   `{` + meta + `,"content":[],"requestState":"STATE","resultType":"input_required","inputRequests":` + asked + `}`,
+		older:  `{"content":[{"type":"text","text":"done"}],"resultType":"complete"}`,
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var mu sync.Mutex
+			var states []string
+			u := mcp.NewServer(&mcp.Implementation{Name: "upstream", Version: "v1"}, nil)
+			u.AddTool(&mcp.Tool{Name: "shape", InputSchema: json.RawMessage(`{"type":"object"}`)},
+				func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+					mu.Lock()
+					states = append(states, req.Params.RequestState)
+					mu.Unlock()
+					if req.Params.InputResponses != nil || req.Params.RequestState == secret {
+						return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil
+					}
+					res := *tc.result
+					return &res, nil
+				})
+			edit := func(resp *jsonrpc.Response) *jsonrpc.Response {
+				var m map[string]any
+				if tc.edit == nil || json.Unmarshal(resp.Result, &m) != nil || m["resultType"] == nil {
+					return resp
+				}
+				tc.edit(m)
+				edited := *resp
+				edited.Result, _ = json.Marshal(m)
+				return &edited
+			}
+			r, err := mcpbridge.NewRelay(relayRunner(t, testSealer(t), mcpcall.Options{}), func() mcp.Transport {
+				st, ct := mcp.NewInMemoryTransports()
+				_, err := u.Connect(context.Background(), st, nil)
+				require.NoError(t, err)
+				return connTransport(func() (mcp.Connection, error) {
+					c, err := ct.Connect(context.Background())
+					return editedConn{c, edit}, err
+				})
+			}, nil)
+			require.NoError(t, err)
+			t.Cleanup(func() { assert.NoError(t, r.Close()) })
+			server := r.NewServer(&mcp.Implementation{Name: "relay", Version: "v1"}, nil)
+			cs, w := connect(t, server, manual, "")
+
+			res := call(t, cs, &mcp.CallToolParams{Name: "shape"})
+			got := mustJSON(t, res)
+			if res.RequestState != "" {
+				assert.True(t, strings.HasPrefix(res.RequestState, "tn1."), res.RequestState)
+				got = strings.Replace(got, res.RequestState, "STATE", 1)
+			}
+			assert.Equal(t, tc.want, got)
+			assert.Equal(t, tc.want != done, res.NeedsInput(), "input_required")
+			if res.RequestState != "" {
+				retry := call(t, cs, &mcp.CallToolParams{Name: "shape", RequestState: res.RequestState,
+					InputResponses: mcp.InputResponseMap{"ok": &mcp.ElicitResult{Action: "accept", Content: map[string]any{}}}})
+				assert.Equal(t, done, mustJSON(t, retry))
+				mu.Lock()
+				assert.Equal(t, tc.result.RequestState, states[len(states)-1], "the upstream's state on the retry")
+				mu.Unlock()
+			}
+			assert.NotContains(t, w.String(), "upstream-secret")
+
+			older, w := connect(t, server, &mcp.ClientOptions{Capabilities: formAndURL, ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+				return &mcp.ElicitResult{Action: "accept", Content: map[string]any{}}, nil
+			}}, "2025-11-25")
+			res, err = older.CallTool(context.Background(), &mcp.CallToolParams{Name: "shape"})
+			if err != nil {
+				assert.ErrorContains(t, err, tc.older)
+			} else {
+				assert.Equal(t, tc.older, mustJSON(t, res))
+			}
+			assert.NotContains(t, w.String(), "upstream-secret")
+		})
+	}
 }
