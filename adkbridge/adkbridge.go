@@ -2,14 +2,15 @@
 // Development Kit for Go (ADK, google.golang.org/adk/v2): its images, files
 // and audio reach the model as the genai parts of its function response,
 // and a suspension becomes ADK's own human-in-the-loop confirmation
-// (adk_request_confirmation), carrying the [toolnexus.Request]s, which a
-// later run on the same session answers once with a [toolnexus.Answer].
-// It is tested with ADK v2.2.0 (and the genai v1.66.0 it requires):
-// v2 is ADK's current major version, whose agent.Context gives a tool the
-// confirmation flow and whose v1 line gets no new features, and both lines
-// build the function response from the same map, so v1 offers nothing this
-// bridge needs. Its tests drive a real runner.Runner with an in-memory
-// session service and a scripted model.
+// (adk_request_confirmation), which a later run on the same session
+// answers with [toolnexus.Answer]s. The call runs through a park.Runner,
+// the kernel every carrier shares, so a parked call is answered once, in
+// every process that shares the Runner's Store. It is tested with ADK
+// v2.2.0 (and the genai v1.66.0 it requires), through a real runner.Runner
+// with an in-memory session service and a scripted model: v2 is ADK's
+// current major version, whose agent.Context gives a tool the confirmation
+// flow, and v1, which gets no new features, offers nothing this bridge
+// needs.
 package adkbridge
 
 import (
@@ -17,14 +18,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
-	"runtime/debug"
+	"slices"
 	"strconv"
-	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/toolnexus-go/toolnexus"
-	"github.com/toolnexus-go/toolnexus/internal/claims"
+	"github.com/toolnexus-go/toolnexus/park"
 	"google.golang.org/adk/v2/agent"
 	"google.golang.org/adk/v2/model"
 	"google.golang.org/adk/v2/tool"
@@ -36,55 +35,58 @@ import (
 // or an input type whose schema cannot be inferred.
 var ErrInvalidTool = errors.New("toolnexus: invalid ADK tool")
 
-// ErrReplayed reports a confirmation that answers a parked call which has
-// already been resumed: the tool ran once, and does not run again.
+// ErrReplayed reports a confirmation that answers a parked call which the
+// session says was resumed already, while the Store of the [Tool]'s Runner
+// holds no record of that run (the run was in a process that does not
+// share the Store): the tool does not run again.
 var ErrReplayed = errors.New("toolnexus: parked call already resumed")
 
 // Tool is a [toolnexus.Tool] as an ADK function tool, for the Tools of an
 // llmagent.Config. Each call of the model runs the tool with the call's
-// arguments; its result reaches the model as a function response whose
-// response is {"output": text}, or {"error": text} for a failed result, and
-// whose parts hold its media, as [toolnexus.ToolResult.GeminiFunctionResponse]
-// lays them out (a part Gemini does not take leaves its placeholder in the
-// text).
+// arguments, through Park ([park.Runner.Run]); its result reaches the model
+// as a function response whose response is {"output": text}, or
+// {"error": text} for a failed result, and whose parts hold its media, as
+// [toolnexus.ToolResult.GeminiFunctionResponse] lays them out (a part
+// Gemini does not take leaves its placeholder in the text).
 //
 // A call whose tool returns a suspension ([toolnexus.Pending],
 // [toolnexus.PendingAll]) is parked: the call is recorded in the session's
-// state under a fresh random park id, with its arguments and requests, and
-// ADK asks for a confirmation (agent.Context.RequestConfirmation), whose
-// payload holds the park id and the requests; [Waiting] reads them from the
-// event ADK emits, and [Wait.Reply] is the content that answers them. A run
-// on the same session with that content (a new runner.Runner will do) runs
-// the tool again, once, with the arguments the person saw and every answer
-// so far. An answer to no request of the call ([toolnexus.ErrAnswerMismatch]),
-// to an expired request ([toolnexus.ErrExpired]), or to a call already
-// resumed ([ErrReplayed]) gives the model that error, and the tool does not
-// run. A request asked without ExpiresAt expires [Tool.Expiry] after the
-// call is parked. A resumed call that parks again is answered through the
+// state under the parking id the Runner mints, with its arguments and
+// requests, and ADK asks for a confirmation (agent.Context.RequestConfirmation),
+// whose payload holds the parking id and the requests; [Waiting] reads
+// them from the event ADK emits, and [Wait.Reply] is the content that
+// answers them. A run on the same session with that content (a new
+// runner.Runner will do) runs the tool again with the arguments the person
+// saw and every answer so far, once: the parking is claimed in the
+// Runner's Store, bound to the tool, the arguments and the session's user,
+// and the same reply given again, here or in any process that shares the
+// Store, gives the model the result of that one run, or [park.ErrRunning]
+// while it runs, and the tool does not run again. A reply that the
+// session says was answered, where the Store holds no record of its run,
+// gives [ErrReplayed]. An answer to no request of the call
+// ([toolnexus.ErrAnswerMismatch]) or to an expired request
+// ([toolnexus.ErrExpired]) gives the model that error, and the tool does
+// not run. A resumed call that parks again is answered through the
 // confirmation that resumed it: ADK v2.2.0 emits no new confirmation call
 // for it, and asks the model meanwhile; [Waiting] finds it in the function
 // response's event.
 //
 // A tool that panics gives the model an error result matching
-// [toolnexus.ErrToolPanicked]. A Tool is safe for concurrent use once set up.
+// [toolnexus.ErrToolPanicked], its stack logged by Park. ADK has no channel
+// for the progress of a function tool: what a tool reports with
+// [toolnexus.ReportProgress] reaches Park's Progress callback, with the
+// function call's ID. A Tool is safe for concurrent use once set up.
 type Tool struct {
 	name        string
 	description string
 	params      *jsonschema.Schema
 	fn          toolnexus.Tool
-	claims      *claims.Memory
 
-	// Expiry is how long a request that the tool asks without ExpiresAt
-	// can be answered, from when the call is parked. Zero means
-	// [toolnexus.DefaultExpiry], ten minutes; a negative Expiry sets none,
-	// and such a request never expires.
-	Expiry time.Duration
-	// Time, when set, returns the current time at which calls are parked
-	// and answers are checked; nil means time.Now.
-	Time func() time.Time
-	// Logger receives the panic of a tool, with its stack; nil means
-	// slog.Default().
-	Logger *slog.Logger
+	// Park runs the tool: its clock, the expiry of a request asked
+	// without one, its logger and the Store of claims, shared by every
+	// process that may answer a call another parked. The zero Runner is
+	// ready to use, for one process.
+	Park park.Runner
 }
 
 var _ tool.Tool = (*Tool)(nil)
@@ -99,9 +101,7 @@ func New(name, description string, params *jsonschema.Schema, fn toolnexus.Tool)
 	case fn == nil:
 		return nil, fmt.Errorf("%w: tool %s has no function", ErrInvalidTool, strconv.Quote(name))
 	}
-	t := &Tool{name: name, description: description, params: params, fn: fn}
-	t.claims = claims.NewMemory(0, t.now, "parked ADK calls")
-	return t, nil
+	return &Tool{name: name, description: description, params: params, fn: fn}, nil
 }
 
 // Infer returns fn as an ADK tool whose parameters are the JSON schema of
@@ -162,56 +162,50 @@ func (t *Tool) Run(ctx agent.Context, args any) (map[string]any, error) {
 	if string(raw) == "null" {
 		raw = []byte("{}")
 	}
+	c := park.Call{ID: ctx.FunctionCallID(), Tool: t.name, Arguments: raw, Principal: ctx.UserID()}
+	fn := t.fn
 	var was *parked
-	var reply answered
-	if c := ctx.ToolConfirmation(); c != nil {
-		if was, reply, err = t.resume(ctx, c.Payload, raw); err != nil {
+	var resumedBy string
+	if conf := ctx.ToolConfirmation(); conf != nil {
+		var reply answered
+		if was, reply, err = t.resume(ctx, conf.Payload, raw); err != nil {
+			c.Park = reply.ParkID
+			t.Park.Log().WarnContext(ctx, "toolnexus: resume refused", "tool", t.name, "call", c.ID, "err", err)
+			t.Park.Refused(ctx, c, err)
 			return nil, err
 		}
+		c.Answers, c.Park, c.Until, resumedBy = reply.Answers, was.ParkID, until(was.Requests), reply.ConfirmationID
+		if was.Done && !t.repeatable() {
+			fn = t.spent(was.ParkID)
+		}
 	}
-	r := t.run(ctx, raw, reply.Answers)
-	if was != nil {
+	out, err := t.Park.Run(ctx, c, fn)
+	if err != nil {
+		return nil, err
+	}
+	if was != nil && !was.Done {
 		was.Done = true
 		if err := was.save(ctx.State()); err != nil {
 			return nil, err
 		}
 	}
-	if reqs, ok := toolnexus.PendingAllOf(r); ok {
-		return t.park(ctx, r, reqs, raw, reply.Answers, reply.ConfirmationID)
+	if out.Park != "" {
+		return t.park(ctx, out, raw, c.Answers, resumedBy)
 	}
-	return t.response(r), nil
+	return t.response(out.Result), nil
 }
 
-// run runs the tool once with args and answers: a panic is an error result
-// matching [toolnexus.ErrToolPanicked], and an invalid result an error
-// result that says so.
-func (t *Tool) run(ctx context.Context, args json.RawMessage, answers toolnexus.Answers) (r toolnexus.ToolResult) {
-	defer func() {
-		if p := recover(); p != nil {
-			t.logger().ErrorContext(ctx, "toolnexus: tool panicked",
-				"tool", t.name, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-			r = toolnexus.Error(fmt.Sprintf("%v: %s", toolnexus.ErrToolPanicked, strconv.Quote(t.name)))
-		}
-	}()
-	r = t.fn(ctx, args, answers)
-	if err := r.Validate(); err != nil {
-		return toolnexus.Errorf("toolnexus: tool %s returned an invalid result: %v", strconv.Quote(t.name), err)
+// spent returns what runs in place of the tool for the call parked as id,
+// which the session says was resumed already, when the Runner's Store
+// holds no record of that run: an error result, kept for the retries.
+func (t *Tool) spent(id string) toolnexus.Tool {
+	return func(context.Context, json.RawMessage, toolnexus.Answers) toolnexus.ToolResult {
+		return toolnexus.Errorf("%v: tool %s, parked as %s (its run is not recorded in this Runner's Store)",
+			ErrReplayed, strconv.Quote(t.name), strconv.Quote(id))
 	}
-	return r
 }
 
-// now returns the current time of t's clock.
-func (t *Tool) now() time.Time {
-	if t.Time != nil {
-		return t.Time()
-	}
-	return time.Now()
-}
-
-// logger returns t's logger.
-func (t *Tool) logger() *slog.Logger {
-	if t.Logger != nil {
-		return t.Logger
-	}
-	return slog.Default()
+// repeatable reports whether Park lets t's parked calls run again.
+func (t *Tool) repeatable() bool {
+	return slices.Contains(t.Park.Repeatable, t.name)
 }

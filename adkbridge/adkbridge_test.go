@@ -8,6 +8,7 @@ import (
 	"iter"
 	"log/slog"
 	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -18,12 +19,14 @@ import (
 	"github.com/toolnexus-go/toolnexus"
 	"github.com/toolnexus-go/toolnexus/adkbridge"
 	"github.com/toolnexus-go/toolnexus/internal/bridgetest"
+	"github.com/toolnexus-go/toolnexus/park"
 	"google.golang.org/adk/v2/agent"
 	"google.golang.org/adk/v2/agent/llmagent"
 	"google.golang.org/adk/v2/model"
 	"google.golang.org/adk/v2/runner"
 	"google.golang.org/adk/v2/session"
 	"google.golang.org/adk/v2/tool"
+	"google.golang.org/adk/v2/tool/toolconfirmation"
 	"google.golang.org/genai"
 )
 
@@ -115,7 +118,8 @@ func (d *deleteTool) last() (string, toolnexus.Answers) {
 
 // host is a session service with one session, on which each run builds a
 // fresh runner, agent and Tool around one tool function, as another
-// process would.
+// process would; its Tools share one Store, as processes that share
+// redisclaims' do.
 type host struct {
 	t       *testing.T
 	svc     session.Service
@@ -123,6 +127,7 @@ type host struct {
 	fn      toolnexus.Tool
 	expiry  time.Duration
 	clock   *bridgetest.Clock
+	store   park.Store
 }
 
 func newHost(t *testing.T, fn toolnexus.Tool) *host {
@@ -130,16 +135,15 @@ func newHost(t *testing.T, fn toolnexus.Tool) *host {
 	svc := session.InMemoryService()
 	created, err := svc.Create(context.Background(), &session.CreateRequest{AppName: appName, UserID: userID})
 	require.NoError(t, err)
-	return &host{t: t, svc: svc, session: created.Session.ID(), fn: fn, clock: &bridgetest.Clock{}}
+	return &host{t: t, svc: svc, session: created.Session.ID(), fn: fn, clock: &bridgetest.Clock{}, store: park.NewMemoryStore(0, 0)}
 }
 
-// tool returns a fresh Tool around h's function, on h's clock.
+// tool returns a fresh Tool around h's function, on h's clock and Store.
 func (h *host) tool() *adkbridge.Tool {
 	h.t.Helper()
 	tl, err := adkbridge.New("delete", "Deletes a file", nil, h.fn)
 	require.NoError(h.t, err)
-	tl.Time = h.clock.Now
-	tl.Expiry = h.expiry
+	tl.Park = park.Runner{Time: h.clock.Now, Expiry: h.expiry, Store: h.store, Logger: slog.New(slog.DiscardHandler)}
 	return tl
 }
 
@@ -171,7 +175,7 @@ func (h *host) park() adkbridge.Wait {
 	return waits[0]
 }
 
-// responses returns the function responses of the tool among events.
+// responses returns the function responses of tools among events.
 func responses(events []*session.Event) []*genai.FunctionResponse {
 	var out []*genai.FunctionResponse
 	for _, ev := range events {
@@ -179,7 +183,7 @@ func responses(events []*session.Event) []*genai.FunctionResponse {
 			continue
 		}
 		for _, p := range ev.Content.Parts {
-			if p.FunctionResponse != nil && p.FunctionResponse.Name == "delete" {
+			if p.FunctionResponse != nil && p.FunctionResponse.Name != toolconfirmation.FunctionCallName {
 				out = append(out, p.FunctionResponse)
 			}
 		}
@@ -206,10 +210,10 @@ func TestParkAndResume(t *testing.T) {
 	assert.Equal(t, "delete", w.Tool)
 	assert.Equal(t, "call-1", w.CallID)
 	assert.JSONEq(t, `{"path":"/tmp/x"}`, string(w.Args))
-	assert.Len(t, w.ParkID, 32)
+	assert.Len(t, w.ParkID, 22)
 	require.Len(t, w.Requests, 1)
 	assert.Equal(t, toolnexus.Request{ID: "approve-1", Kind: toolnexus.KindApproval, Prompt: "Delete /tmp/x?",
-		ExpiresAt: "2026-12-01T12:10:00Z"}, w.Requests[0], "DefaultExpiry from when the call parked")
+		ExpiresAt: "2026-12-01T12:10:00Z"}, w.Requests[0], "park.DefaultExpiry from when the call parked")
 
 	events, m := h.run(h.tool(), w.Reply(w.Requests[0].Resolve(map[string]any{"note": "ok"})), says("deleted it"))
 	assert.Equal(t, int32(2), d.runs.Load(), "the tool ran once more")
@@ -267,13 +271,13 @@ func TestResumeRefused(t *testing.T) {
 			return w.Reply()
 		}, `toolnexus: answer does not match request: tool "delete" was resumed without an answer`},
 		{"expired", func(w adkbridge.Wait, c *bridgetest.Clock) *genai.Content {
-			c.Set(toolnexus.DefaultExpiry)
+			c.Set(park.DefaultExpiry)
 			return w.Reply(w.Requests[0].Resolve(nil))
 		}, `toolnexus: request expired: request "approve-1" expired at 2026-12-01T12:10:00Z`},
 		{"another park id", func(w adkbridge.Wait, _ *bridgetest.Clock) *genai.Content {
-			w.ParkID = "0123456789abcdef0123456789abcdef"
+			w.ParkID = "AAAAAAAAAAAAAAAAAAAAAA"
 			return w.Reply(w.Requests[0].Resolve(nil))
-		}, `toolnexus: answer does not match request: no call of tool "delete" is parked as "0123456789abcdef0123456789abcdef"`},
+		}, `toolnexus: answer does not match request: no call of tool "delete" is parked as "AAAAAAAAAAAAAAAAAAAAAA"`},
 		{"no park id", func(w adkbridge.Wait, _ *bridgetest.Clock) *genai.Content {
 			w.ParkID = ""
 			return w.Reply(w.Requests[0].Resolve(nil))
@@ -298,6 +302,11 @@ func TestResumeRefused(t *testing.T) {
 	}
 }
 
+// TestResumeReplayed gives the reply that resumed a call again: to the
+// same Tool, to a fresh one on the same Store, as another process sharing
+// it, both get the result of the one run, media included, and to a Tool
+// on another Store, as a process that does not share it, ErrReplayed.
+// The tool runs once.
 func TestResumeReplayed(t *testing.T) {
 	t.Parallel()
 	d := newDeleteTool(t)
@@ -305,19 +314,47 @@ func TestResumeReplayed(t *testing.T) {
 	w := h.park()
 	reply := w.Reply(w.Requests[0].Resolve(nil))
 	same := h.tool()
-	h.run(same, reply, says("deleted it"))
+	first, _ := h.run(same, reply, says("deleted it"))
 	require.Equal(t, int32(2), d.runs.Load())
-	for _, tl := range []*adkbridge.Tool{same, h.tool()} { // the same process, and another
-		events, _ := h.run(tl, reply, says("already done"))
-		assert.Equal(t, `toolnexus: parked call already resumed: tool "delete", parked as "`+w.ParkID+`"`, refusal(t, events))
+	want := responses(first)
+	require.Len(t, want, 1)
+	require.Contains(t, want[0].Response, "toolnexus.media")
+	for _, tl := range []*adkbridge.Tool{same, h.tool()} {
+		events, m := h.run(tl, reply, says("already done"))
+		assert.Equal(t, want, responses(events), "the model reads the same result")
+		assert.Equal(t, int32(2), d.runs.Load(), "the tool did not run again")
+		last := m.seen()[0].Contents
+		assert.Len(t, lastResponse(last).Parts, 1, "with its image")
+	}
+
+	other := h.tool()
+	other.Park.Store = park.NewMemoryStore(0, 0)
+	for range 2 {
+		events, _ := h.run(other, reply, says("refused"))
+		assert.Equal(t, `toolnexus: parked call already resumed: tool "delete", parked as "`+w.ParkID+`" (its run is not recorded in this Runner's Store)`, refusal(t, events))
 		assert.Equal(t, int32(2), d.runs.Load(), "the tool did not run again")
 	}
 }
 
+// lastResponse returns the last function response among contents.
+func lastResponse(contents []*genai.Content) *genai.FunctionResponse {
+	var fr *genai.FunctionResponse
+	for _, c := range contents {
+		for _, p := range c.Parts {
+			if p.FunctionResponse != nil {
+				fr = p.FunctionResponse
+			}
+		}
+	}
+	return fr
+}
+
 // TestResumeConcurrent resumes one parked call from two runners at once,
-// the first held inside the tool while the second reads the session, which
-// does not yet say the call was resumed: the Tool's claim refuses it, and
-// the tool runs once.
+// each with its own Tool on one Store, as two processes sharing redisclaims'
+// would: the first is held inside the tool while the second reads the
+// session, which does not yet say the call was resumed. The second gets
+// park.ErrRunning, the tool runs once, and a retry once the first is done
+// gets its result.
 func TestResumeConcurrent(t *testing.T) {
 	t.Parallel()
 	entered := make(chan struct{}, 2)
@@ -331,29 +368,32 @@ func TestResumeConcurrent(t *testing.T) {
 		return d.run(ctx, args, answers)
 	})
 	w := h.park()
-	tl := h.tool()
 	reply := w.Reply(w.Requests[0].Resolve(nil))
-	texts := make(chan string, 2)
-	resume := func() {
+	results := make(chan *genai.FunctionResponse, 2)
+	resume := func(tl *adkbridge.Tool) {
 		events, _ := h.run(tl, reply, says("done"))
-		text, _ := responses(events)[0].Response["error"].(string)
-		texts <- text
+		results <- responses(events)[0]
 	}
-	go resume()
+	go resume(h.tool())
 	<-entered
-	go resume()
+	go resume(h.tool())
 	select {
-	case text := <-texts:
-		assert.Equal(t, `toolnexus: parked call already resumed: tool "delete", parked as "`+w.ParkID+`"`, text)
+	case fr := <-results:
+		assert.Equal(t, `toolnexus: the call is still running: retry later: call of "delete"`, fr.Response["error"])
 	case <-entered:
 		t.Error("the tool ran twice")
 		release <- struct{}{}
-		<-texts
+		<-results
 	}
 	close(release)
-	assert.Empty(t, <-texts)
+	done := <-results
+	assert.Equal(t, "deleted /tmp/x; the screenshot shows it", done.Response["output"])
 	assert.Equal(t, int32(2), d.runs.Load(), "the tool ran once on resume")
 	assert.Empty(t, entered)
+
+	events, _ := h.run(h.tool(), reply, says("done"))
+	assert.Equal(t, []*genai.FunctionResponse{done}, responses(events), "a retry gets the result")
+	assert.Equal(t, int32(2), d.runs.Load())
 }
 
 func TestRunPanics(t *testing.T) {
@@ -363,18 +403,96 @@ func TestRunPanics(t *testing.T) {
 	})
 	var log bytes.Buffer
 	tl := h.tool()
-	tl.Logger = slog.New(slog.NewTextHandler(&log, nil))
+	tl.Park.Logger = slog.New(slog.NewTextHandler(&log, nil))
 	events, m := h.run(tl, genai.NewContentFromText("delete /tmp/x", genai.RoleUser), calls(), says("it broke"))
 	frs := responses(events)
 	require.Len(t, frs, 1)
 	assert.Equal(t, map[string]any{"error": `toolnexus: tool panicked: "delete"`}, frs[0].Response)
-	assert.Contains(t, log.String(), `level=ERROR msg="toolnexus: tool panicked" tool=delete panic=boom stack=`)
+	assert.Contains(t, log.String(), `level=ERROR msg="toolnexus: tool panicked" tool=delete call=call-1 panic=boom stack=`)
 	assert.Len(t, m.seen(), 2, "the model read the error")
 }
 
+// TestProgress runs a tool that reports its progress: ADK has no channel
+// for it, and the reports reach the Runner's Progress with the function
+// call's ID, the last always.
+func TestProgress(t *testing.T) {
+	t.Parallel()
+	type report struct {
+		Tool, CallID string
+		Done, Total  float64
+		Message      string
+	}
+	var mu sync.Mutex
+	var got []report
+	h := newHost(t, func(ctx context.Context, _ json.RawMessage, _ toolnexus.Answers) toolnexus.ToolResult {
+		for i := range 3 {
+			toolnexus.ReportProgress(ctx, float64(i+1), 3, "step")
+		}
+		return toolnexus.Ok("done")
+	})
+	tl := h.tool()
+	tl.Park.Progress = func(tool, callID string, done, total float64, message string) {
+		mu.Lock()
+		defer mu.Unlock()
+		got = append(got, report{tool, callID, done, total, message})
+	}
+	events, _ := h.run(tl, genai.NewContentFromText("delete /tmp/x", genai.RoleUser), calls(), says("done"))
+	assert.Equal(t, "done", responses(events)[0].Response["output"])
+	mu.Lock()
+	defer mu.Unlock()
+	assert.Equal(t, []report{{"delete", "call-1", 1, 3, "step"}, {"delete", "call-1", 3, 3, "step"}}, got,
+		"on a clock that stands still, the first and the last")
+}
+
+// observed records the kinds and reasons of the events a Runner's Observer
+// is given, and the tools it runs.
+type observed struct {
+	mu   sync.Mutex
+	seen []string
+}
+
+func (o *observed) Run(ctx context.Context, c park.Call) (context.Context, func(toolnexus.ToolResult, error)) {
+	o.add("run " + c.Tool)
+	return ctx, func(toolnexus.ToolResult, error) {}
+}
+
+func (o *observed) Event(_ context.Context, e park.Event) {
+	o.add(strings.TrimSpace(e.Kind + " " + e.Reason))
+}
+
+func (o *observed) add(s string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.seen = append(o.seen, s)
+}
+
+// TestObserver follows a parked call through the Runner's Observer: it
+// parks, an answer to another request is refused before the Runner sees
+// it, the right one runs it, and its replay gets the kept result.
+func TestObserver(t *testing.T) {
+	t.Parallel()
+	d := newDeleteTool(t)
+	h := newHost(t, d.run)
+	o := &observed{}
+	tool := func() *adkbridge.Tool {
+		tl := h.tool()
+		tl.Park.Observer = o
+		return tl
+	}
+	events, _ := h.run(tool(), genai.NewContentFromText("delete /tmp/x", genai.RoleUser), calls())
+	w := adkbridge.Waiting(events...)[0]
+	h.run(tool(), w.Reply(toolnexus.Answer{ID: "approve-2", OK: true}), says("refused"))
+	reply := w.Reply(w.Requests[0].Resolve(nil))
+	h.run(tool(), reply, says("deleted"))
+	h.run(tool(), reply, says("deleted"))
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	assert.Equal(t, []string{"run delete", "parked", "refused mismatch", "answered", "run delete", "replayed"}, o.seen)
+}
+
 // TestResumeExpiry parks a request asked without ExpiresAt on a fake
-// clock: it expires Tool.Expiry after the call parked
-// (toolnexus.DefaultExpiry when zero), a fresh runner resuming it later is
+// clock: it expires the Runner's Expiry after the call parked
+// (park.DefaultExpiry when zero), a fresh runner resuming it later is
 // refused with ErrExpired and the tool does not run, and one resuming it
 // in time runs it once.
 func TestResumeExpiry(t *testing.T) {

@@ -8,6 +8,8 @@ import (
 
 	"github.com/toolnexus-go/toolnexus"
 	"github.com/toolnexus-go/toolnexus/adkbridge"
+	"github.com/toolnexus-go/toolnexus/approval"
+	"github.com/toolnexus-go/toolnexus/park"
 	"google.golang.org/adk/v2/agent"
 	"google.golang.org/adk/v2/agent/llmagent"
 	"google.golang.org/adk/v2/model"
@@ -34,17 +36,21 @@ func (deployModel) GenerateContent(_ context.Context, req *model.LLMRequest, _ b
 	}
 }
 
-// A tool that asks for an approval parks its call; a fresh runner on the
-// same session, given the person's reply, runs it again, once.
+// A tool behind an approval parks its call; a fresh runner on the same
+// session, given the person's reply, runs it once, and the same reply
+// given again gets the result of that run. Processes that share the
+// sessions share a Store too (park.Runner{Store: ...}, redisclaims' in
+// Redis), and a reply runs the tool once among all of them.
 func Example() {
 	ctx := context.Background()
-	deploy, _ := adkbridge.New("deploy", "Deploys the service", nil,
-		func(_ context.Context, _ json.RawMessage, answers toolnexus.Answers) toolnexus.ToolResult {
-			if len(answers) == 0 {
-				return toolnexus.Pending(toolnexus.Request{ID: "approve", Kind: toolnexus.KindApproval, Prompt: "Deploy to prod?"})
-			}
-			return toolnexus.Ok("deployed to prod")
-		})
+	runs := 0
+	gated, _ := approval.Gate(func(context.Context, json.RawMessage, toolnexus.Answers) toolnexus.ToolResult {
+		runs++
+		return toolnexus.Ok("deployed to prod")
+	}, approval.Require("Deploy to prod?"), nil)
+	deploy, _ := adkbridge.New("deploy", "Deploys the service", nil, gated)
+	deploy.Park = park.Runner{Store: park.NewMemoryStore(0, 0)}
+
 	sessions := session.InMemoryService()
 	created, _ := sessions.Create(ctx, &session.CreateRequest{AppName: "ops", UserID: "me"})
 	run := func(msg *genai.Content) (events []*session.Event) {
@@ -63,9 +69,15 @@ func Example() {
 	wait := adkbridge.Waiting(run(genai.NewContentFromText("deploy the service", genai.RoleUser))...)[0]
 	fmt.Println(wait.Tool, wait.Requests[0].Kind, wait.Requests[0].Prompt) // keep wait until the person answers
 
-	events := run(wait.Reply(wait.Requests[0].Resolve(nil)))
-	fmt.Println(events[len(events)-1].Content.Parts[0].Text)
+	reply := wait.Reply(wait.Requests[0].Resolve(nil))
+	for range 2 {
+		events := run(reply)
+		fmt.Println(events[len(events)-1].Content.Parts[0].Text)
+	}
+	fmt.Println("runs:", runs)
 	// Output:
 	// deploy approval Deploy to prod?
 	// the tool says: deployed to prod
+	// the tool says: deployed to prod
+	// runs: 1
 }

@@ -1,9 +1,6 @@
 package adkbridge
 
 import (
-	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,6 +11,7 @@ import (
 
 	"github.com/toolnexus-go/toolnexus"
 	"github.com/toolnexus-go/toolnexus/internal/resume"
+	"github.com/toolnexus-go/toolnexus/park"
 	"google.golang.org/adk/v2/agent"
 	"google.golang.org/adk/v2/session"
 	"google.golang.org/adk/v2/tool/toolconfirmation"
@@ -24,8 +22,8 @@ import (
 // in its park id.
 const stateKeyPrefix = "toolnexus.adk.park."
 
-// parkIDLen is the length of a park id: 16 random bytes in hex.
-const parkIDLen = 32
+// parkIDLen is the length of a park id, as park.Runner mints it.
+const parkIDLen = 22
 
 // parked is a parked call as the session's state keeps it, as a JSON
 // string: the call, the arguments the tool ran with, the requests it waits
@@ -89,31 +87,34 @@ func loadParked(state session.State, tool, id string) (*parked, error) {
 	return &p, nil
 }
 
-// park records the call of ctx, run with args and answers, as waiting on
-// reqs, the requests of r, and asks ADK for the confirmation that answers
-// them; resumedBy is the ID of the confirmation that resumed the call, if
-// one did. It returns what the model reads meanwhile.
-func (t *Tool) park(ctx agent.Context, r toolnexus.ToolResult, reqs []toolnexus.Request, args json.RawMessage, answers toolnexus.Answers, resumedBy string) (map[string]any, error) {
-	p := &parked{ParkID: newParkID(), Tool: t.name, CallID: ctx.FunctionCallID(), Args: args,
-		Requests: resume.Expire(reqs, t.now(), t.Expiry), Answers: answers}
-	if err := p.save(ctx.State()); err != nil {
-		return nil, err
+// park records the call of ctx, run with args and answers, as parked by
+// out, and asks ADK for the confirmation that answers the requests of its
+// result; resumedBy is the ID of the confirmation that resumed the call, if
+// one did. A replayed outcome was recorded by the run that made it, and
+// is asked again as it was. It returns what the model reads meanwhile.
+func (t *Tool) park(ctx agent.Context, out park.Outcome, args json.RawMessage, answers toolnexus.Answers, resumedBy string) (map[string]any, error) {
+	reqs, _ := toolnexus.PendingAllOf(out.Result)
+	if !out.Replayed {
+		p := &parked{ParkID: out.Park, Tool: t.name, CallID: ctx.FunctionCallID(), Args: args, Requests: reqs, Answers: answers}
+		if err := p.save(ctx.State()); err != nil {
+			return nil, err
+		}
 	}
-	a := asked{ParkID: p.ParkID, Requests: p.Requests}
+	a := asked{ParkID: out.Park, Requests: reqs}
 	if resumedBy != "" {
 		a.ConfirmationID, a.Args = resumedBy, args
 	}
-	if err := ctx.RequestConfirmation(r.Output, a); err != nil {
+	if err := ctx.RequestConfirmation(out.Result.Output, a); err != nil {
 		return nil, err
 	}
-	return map[string]any{"output": r.Output, "status": "waiting for a person's answer"}, nil
+	return map[string]any{"output": out.Result.Output, "status": "waiting for a person's answer"}, nil
 }
 
 // resume checks payload, the payload of the confirmation that resumes the
 // call of ctx, whose arguments are args, against the call it names, and
-// returns that call, the answers to run the tool with and the reply itself.
-// Every refusal leaves the call as it was, but one that has already been
-// resumed.
+// returns that call, the answers to run the tool with and the reply itself
+// (on a refusal, as far as it was read). A refusal leaves the call as it
+// was.
 func (t *Tool) resume(ctx agent.Context, payload any, args json.RawMessage) (*parked, answered, error) {
 	var a answered
 	b, err := json.Marshal(payload)
@@ -125,63 +126,40 @@ func (t *Tool) resume(ctx agent.Context, payload any, args json.RawMessage) (*pa
 	}
 	p, err := loadParked(ctx.State(), t.name, a.ParkID)
 	if err != nil {
-		return nil, answered{}, err
+		return nil, a, err
 	}
 	switch {
 	case p.Tool != t.name || p.CallID != ctx.FunctionCallID():
-		return nil, answered{}, fmt.Errorf("%w: the call parked as %s is not this call of tool %s", toolnexus.ErrAnswerMismatch, strconv.Quote(a.ParkID), strconv.Quote(t.name))
-	case p.Done:
-		return nil, answered{}, fmt.Errorf("%w: tool %s, parked as %s", ErrReplayed, strconv.Quote(t.name), strconv.Quote(a.ParkID))
+		return nil, a, fmt.Errorf("%w: the call parked as %s is not this call of tool %s", toolnexus.ErrAnswerMismatch, strconv.Quote(a.ParkID), strconv.Quote(t.name))
 	case !sameJSON(args, p.Args):
-		return nil, answered{}, fmt.Errorf("%w: tool %s was resumed with arguments other than those it was parked with", toolnexus.ErrAnswerMismatch, strconv.Quote(t.name))
+		return nil, a, fmt.Errorf("%w: tool %s was resumed with arguments other than those it was parked with", toolnexus.ErrAnswerMismatch, strconv.Quote(t.name))
 	}
-	if a.Answers, err = resume.Answers(t.name, p.Requests, p.Answers, a.Answers, t.now()); err != nil {
-		return nil, answered{}, err
-	}
-	fresh, err := t.claim(ctx, p.ParkID, claimUntil(p.Requests))
-	if err != nil {
-		return nil, answered{}, err
-	}
-	if !fresh {
-		return nil, answered{}, fmt.Errorf("%w: tool %s, parked as %s", ErrReplayed, strconv.Quote(t.name), strconv.Quote(a.ParkID))
+	if a.Answers, err = resume.Answers(t.name, p.Requests, p.Answers, a.Answers, t.Park.Now()); err != nil {
+		return nil, a, err
 	}
 	return p, a, nil
 }
 
-// claim claims the parked call id until until, and reports whether no
-// resume claimed it before.
-func (t *Tool) claim(ctx context.Context, id string, until time.Time) (bool, error) {
-	return t.claims.Claim(ctx, id, until)
-}
-
-// claimUntil returns how long the claim on a call waiting on reqs must
-// last: until the last of them expires, after which no answer is taken;
-// forever when one never expires.
-func claimUntil(reqs []toolnexus.Request) time.Time {
-	var until time.Time
+// until returns when a call waiting on reqs can no longer be answered: the
+// latest of their expiries, or the zero time when one never expires.
+func until(reqs []toolnexus.Request) time.Time {
+	var at time.Time
 	for _, r := range reqs {
-		at, err := r.Expiry()
-		if err != nil || at.IsZero() {
-			return time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC)
+		t, err := r.Expiry()
+		if err != nil || t.IsZero() {
+			return time.Time{}
 		}
-		if at.After(until) {
-			until = at
+		if t.After(at) {
+			at = t
 		}
 	}
-	return until
+	return at
 }
 
 // sameJSON reports whether a and b are one JSON value.
 func sameJSON(a, b json.RawMessage) bool {
 	var va, vb any
 	return json.Unmarshal(a, &va) == nil && json.Unmarshal(b, &vb) == nil && reflect.DeepEqual(va, vb)
-}
-
-// newParkID returns a fresh random park id.
-func newParkID() string {
-	b := make([]byte, parkIDLen/2)
-	_, _ = rand.Read(b) // crypto/rand.Read never fails
-	return hex.EncodeToString(b)
 }
 
 // Wait is a parked call of a [Tool], as an event of ADK's asks a person to
@@ -282,7 +260,8 @@ func waitOf(fc *genai.FunctionCall) (Wait, bool) {
 		return Wait{}, false
 	}
 	var c struct {
-		Payload any `json:"payload"`
+		Payload any            `json:"payload"`
+		ADK     map[string]any `json:",unknown"` // hint, confirmed
 	}
 	b, err := json.Marshal(fc.Args["toolConfirmation"])
 	if err == nil {

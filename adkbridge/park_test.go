@@ -13,6 +13,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/toolnexus-go/toolnexus"
 	"github.com/toolnexus-go/toolnexus/adkbridge"
+	"github.com/toolnexus-go/toolnexus/approval"
+	"github.com/toolnexus-go/toolnexus/park"
 	"google.golang.org/adk/v2/model"
 	"google.golang.org/adk/v2/session"
 	"google.golang.org/adk/v2/tool/toolconfirmation"
@@ -21,7 +23,8 @@ import (
 
 // TestParkAgain parks a call twice: once on two requests at once, then,
 // answered, on a third. Each park has its own id, the answers add up, and
-// the first reply, given again, runs nothing.
+// the first reply, given again, runs nothing and gets the second parking
+// again.
 func TestParkAgain(t *testing.T) {
 	t.Parallel()
 	a := toolnexus.Request{ID: "a", Kind: toolnexus.KindApproval, Prompt: "A?"}
@@ -56,14 +59,73 @@ func TestParkAgain(t *testing.T) {
 	assert.Equal(t, "C?", second.Requests[0].Prompt)
 	assert.Equal(t, toolnexus.Answers{a.Resolve(nil), b.Decline(toolnexus.ReasonDeclined)}, got)
 
-	events, _ = h.run(h.tool(), reply, says("again?"))
-	assert.Equal(t, `toolnexus: parked call already resumed: tool "delete", parked as "`+first.ParkID+`"`, refusal(t, events))
+	events, _ = h.run(h.tool(), reply, says("I still need your answer to C"))
+	assert.Equal(t, []adkbridge.Wait{second}, adkbridge.Waiting(events...), "the first reply, again, gets the same parking")
 	require.Equal(t, int32(2), runs.Load())
 
 	events, _ = h.run(h.tool(), second.Reply(c.Resolve(nil)), says("done"))
 	assert.Equal(t, "all answered", responses(events)[0].Response["output"])
 	assert.Equal(t, int32(3), runs.Load())
 	assert.Equal(t, toolnexus.Answers{a.Resolve(nil), b.Decline(toolnexus.ReasonDeclined), c.Resolve(nil)}, got)
+}
+
+// TestGate serves a tool behind approval.Gate as an ADK tool: the call
+// parks on the gate's approval, a fresh runner given the approval runs the
+// tool once, and the approval given again runs nothing: a Tool on the same
+// Store gets the result, one on another Store ErrReplayed, and one whose
+// Runner lets the tool repeat meets the gate's own once.
+func TestGate(t *testing.T) {
+	t.Parallel()
+	var runs atomic.Int32
+	deploy := toolnexus.ToolFor(func(_ context.Context, in struct {
+		Env string `json:"env"`
+	}, _ toolnexus.Answers) toolnexus.ToolResult {
+		runs.Add(1)
+		return toolnexus.Ok("deployed to " + in.Env)
+	})
+	gated, err := approval.Gate(deploy, approval.Require("Deploy?"), nil)
+	require.NoError(t, err)
+	h := newHost(t, gated)
+	serve := func(r park.Runner) *adkbridge.Tool {
+		tl, err := adkbridge.New("deploy", "Deploys the service", nil, gated)
+		require.NoError(t, err)
+		tl.Park = r
+		return tl
+	}
+	shared := park.Runner{Store: h.store, Time: h.clock.Now, Logger: slog.New(slog.DiscardHandler)}
+	call := &genai.Content{Role: genai.RoleModel, Parts: []*genai.Part{{FunctionCall: &genai.FunctionCall{
+		ID: "call-1", Name: "deploy", Args: map[string]any{"env": "prod"},
+	}}}}
+
+	events, _ := h.run(serve(shared), genai.NewContentFromText("deploy to prod", genai.RoleUser), call)
+	waits := adkbridge.Waiting(events...)
+	require.Len(t, waits, 1)
+	w := waits[0]
+	require.Len(t, w.Requests, 1)
+	assert.Equal(t, "Deploy?", w.Requests[0].Prompt)
+	assert.Equal(t, toolnexus.KindApproval, w.Requests[0].Kind)
+	assert.Equal(t, "2026-12-01T12:10:00Z", w.Requests[0].ExpiresAt, "the Runner's expiry")
+	assert.Equal(t, int32(0), runs.Load(), "asked before it runs")
+
+	reply := w.Reply(w.Requests[0].Resolve(nil))
+	want := []*genai.FunctionResponse{{ID: "call-1", Name: "deploy", Response: map[string]any{"output": "deployed to prod"}}}
+	events, _ = h.run(serve(shared), reply, says("deployed"))
+	assert.Equal(t, want, responses(events))
+	assert.Equal(t, int32(1), runs.Load())
+
+	events, _ = h.run(serve(shared), reply, says("deployed"))
+	assert.Equal(t, want, responses(events), "a replay gets the result")
+
+	other := shared
+	other.Store = park.NewMemoryStore(0, 0)
+	events, _ = h.run(serve(other), reply, says("refused"))
+	assert.Equal(t, `toolnexus: parked call already resumed: tool "deploy", parked as "`+w.ParkID+`" (its run is not recorded in this Runner's Store)`, refusal(t, events))
+
+	repeat := shared
+	repeat.Repeatable = []string{"deploy"}
+	events, _ = h.run(serve(repeat), reply, says("refused"))
+	assert.Equal(t, `toolnexus: approval already used: approval "`+w.Requests[0].ID+`" has run its tool`, refusal(t, events))
+	assert.Equal(t, int32(1), runs.Load(), "the tool ran once")
 }
 
 // TestResumeOtherArguments resumes a call whose arguments in the session
@@ -102,7 +164,7 @@ func TestWaiting(t *testing.T) {
 			"toolConfirmation":     toolconfirmation.ToolConfirmation{Hint: "OK?", Payload: payload},
 		}}}
 	}
-	park := "0123456789abcdef0123456789abcdef"
+	park := "AAAAAAAAAAAAAAAAAAAAAA"
 	ours := map[string]any{"parkId": park, "requests": []any{map[string]any{"id": "r", "kind": "approval", "prompt": "OK?"}}}
 	ev := &session.Event{LLMResponse: model.LLMResponse{Content: &genai.Content{Parts: []*genai.Part{
 		{Text: "hello"},
