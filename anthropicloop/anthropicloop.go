@@ -8,6 +8,13 @@
 // another, reads it back with the person's answer. [Run], [Resume] and
 // [Message] are the same steps for a host that stores the turn (a
 // toolnexus.Turn) and the messages apart.
+//
+// The tools run through the park.Runner of the context (park.NewContext),
+// or the zero Runner: a parked call is answered once, and a conversation
+// read back and resumed twice runs its tool once. Processes that resume
+// each other's conversations share one Store:
+// ctx = park.NewContext(ctx, park.Runner{Store: redisStore}). Tested with
+// anthropic-sdk-go v2.17.0.
 package anthropicloop
 
 import (
@@ -17,6 +24,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2/packages/param"
 	"github.com/toolnexus-go/toolnexus"
 	"github.com/toolnexus-go/toolnexus/internal/loopstore"
+	"github.com/toolnexus-go/toolnexus/park"
 )
 
 // Calls returns the calls m asks for: one for each tool_use block of its
@@ -36,7 +44,7 @@ func Calls(m *anthropic.Message) []toolnexus.ToolCall {
 }
 
 // Run runs the tools that m, the model's reply, calls, with tools, as
-// [toolnexus.RunTurn] runs them: an unknown tool, arguments that are not a
+// [park.RunTurn] runs them: an unknown tool, arguments that are not a
 // JSON object and a tool that panics are error results the model reads.
 // It returns the turn and the messages to append to the conversation: m
 // itself, as its MessageParam, and, when every call has finished, the user
@@ -48,7 +56,7 @@ func Calls(m *anthropic.Message) []toolnexus.ToolCall {
 // [Resume] with the person's answer. Calls that are no turn (two with one
 // id) report [toolnexus.ErrInvalidTurn], with no message.
 func Run(ctx context.Context, m *anthropic.Message, tools map[string]toolnexus.Tool) (toolnexus.Turn, []anthropic.MessageParam, error) {
-	turn, err := toolnexus.RunTurn(ctx, tools, Calls(m)...)
+	turn, err := park.RunTurn(ctx, tools, Calls(m)...)
 	if err != nil || m == nil {
 		return toolnexus.Turn{}, nil, err
 	}
@@ -61,7 +69,7 @@ func Run(ctx context.Context, m *anthropic.Message, tools map[string]toolnexus.T
 // message whose tool_use blocks made its calls (the message Run returned
 // first, as the host stored it); it records a, the person's answer to a
 // request the turn waits on, and runs that call again, as
-// [toolnexus.Turn.Resume] does: an unknown, finished or expired request is
+// [park.Resume] does: an unknown, finished or expired request is
 // an error, and nothing runs. A turn whose calls are not last's tool_use
 // blocks, in their order, with their ids, tools and input (other input by
 // value, another tool or id, a call too many or too few), reports

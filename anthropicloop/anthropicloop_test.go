@@ -17,6 +17,7 @@ import (
 	"github.com/toolnexus-go/toolnexus"
 	"github.com/toolnexus-go/toolnexus/anthropicloop"
 	"github.com/toolnexus-go/toolnexus/internal/looptest"
+	"github.com/toolnexus-go/toolnexus/park"
 )
 
 // tools are the tools of the examples and tests: screenshot returns the
@@ -136,6 +137,8 @@ func TestResume(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
+			// Each case answers the same parking: a Store of its own.
+			ctx := park.NewContext(ctx, park.Runner{Store: park.NewMemoryStore(0, 0)})
 			turn, more, err := anthropicloop.Resume(ctx, tt.stored, last, tt.answer, tools)
 			if tt.err != nil {
 				require.ErrorIs(t, err, tt.err)
@@ -164,7 +167,7 @@ func TestResumeLate(t *testing.T) {
 	req := parked.Waiting()[0].Request
 	expiry, err := req.Expiry()
 	require.NoError(t, err)
-	assert.WithinDuration(t, time.Now().Add(toolnexus.DefaultExpiry), expiry, time.Minute)
+	assert.WithinDuration(t, time.Now().Add(park.DefaultExpiry), expiry, time.Minute)
 	req.ExpiresAt = time.Now().Add(-time.Second).UTC().Format(time.RFC3339) // as if ten minutes had passed
 	parked.Calls[1].Result = toolnexus.Pending(req)
 	stored, err := json.Marshal(parked)

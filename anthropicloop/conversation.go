@@ -92,7 +92,7 @@ func (c Conversation) Run(ctx context.Context, m *anthropic.Message, tools map[s
 
 // Resume returns c after a, a person's answer to a request its parked turn
 // waits on: the call that waits on it runs again with tools, as
-// [toolnexus.Turn.Resume] runs it (an unknown, finished or expired request
+// [park.Resume] runs it (an unknown, finished or expired request
 // is an error, and nothing runs). Once every call of the turn has
 // finished, the user message that answers them is appended, the turn is
 // no longer parked and c is ready to send; a turn that still waits stays

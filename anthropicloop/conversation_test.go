@@ -17,6 +17,7 @@ import (
 	"github.com/toolnexus-go/toolnexus"
 	"github.com/toolnexus-go/toolnexus/anthropicloop"
 	"github.com/toolnexus-go/toolnexus/internal/looptest"
+	"github.com/toolnexus-go/toolnexus/park"
 )
 
 // prompted is a conversation of the user's message alone.
@@ -132,6 +133,8 @@ func TestConversationResume(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
+			// Each case answers the same parking: a Store of its own.
+			ctx := park.NewContext(ctx, park.Runner{Store: park.NewMemoryStore(0, 0)})
 			got, err := tt.c.Resume(ctx, tt.answer, tools)
 			if tt.err != nil {
 				require.ErrorIs(t, err, tt.err)
@@ -142,7 +145,7 @@ func TestConversationResume(t *testing.T) {
 			assert.True(t, got.Ready())
 			assert.Empty(t, got.Turn.Calls, "no longer parked")
 			require.Len(t, got.Messages, 3)
-			turn, err := tt.c.Turn.Resume(ctx, tools, tt.answer)
+			turn, err := park.Resume(ctx, tools, tt.c.Turn, tt.answer)
 			require.NoError(t, err)
 			assert.Equal(t, tt.result, turn.Calls[1].Result.Output)
 			want, err := turn.AnthropicMessage()
@@ -179,7 +182,7 @@ func TestConversationResumeTwoWaits(t *testing.T) {
 	require.NoError(t, err)
 	assert.False(t, c.Ready())
 	assert.Len(t, c.Messages, 2)
-	assert.Equal(t, []toolnexus.Wait{waits[0]}, c.Turn.Waiting(), "still parked")
+	assert.Equal(t, toolnexus.Waits{waits[0]}, c.Turn.Waiting(), "still parked")
 
 	c, err = c.Resume(ctx, waits[0].Request.Decline(toolnexus.ReasonDeclined), tools)
 	require.NoError(t, err)
@@ -311,7 +314,7 @@ func TestConversationPrintsNoPayload(t *testing.T) {
 	assert.Equal(t, `{Messages:["user" "assistant" "user"] Turn:{}}`, fmt.Sprint(answered))
 	assert.Equal(t, `{Messages:["user" "assistant"] Turn:{Calls:[{ID:"toolu_01" Name:"screenshot" Arguments:json.RawMessage(2 bytes) `+
 		`Result:ok "fixture.png (image/png, 82 bytes)" parts=[image (image/png, 82 bytes)]}, {ID:"toolu_02" Name:"deploy" Arguments:json.RawMessage(14 bytes) `+
-		`Result:error "Deploy to prod?" metadata=[pending] pending=approval:`+c.Turn.Waiting()[0].Request.ID+`}]}}`, fmt.Sprint(stored))
+		`Result:error "Deploy to prod?" metadata=[pending] pending=approval:`+c.Turn.Waiting()[0].Request.ID+` Parked:"`+c.Turn.Calls[1].Parked+`"}]}}`, fmt.Sprint(stored))
 	assert.True(t, strings.HasPrefix(fmt.Sprintf("%#v", stored), `anthropicloop.Conversation{Messages:[]anthropic.MessageParam["user" "assistant"], Turn:toolnexus.Turn{Calls:[`))
 }
 
@@ -376,6 +379,9 @@ func TestResumeConversationMismatch(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
+			// A Store of the case's own: the cases share the conversation
+			// they resume, whose parking the process's store answers once.
+			ctx := park.NewContext(ctx, park.Runner{Store: park.NewMemoryStore(0, 0)})
 			var ran atomic.Int32
 			counted := map[string]toolnexus.Tool{"screenshot": tools["screenshot"], "deploy": func(ctx context.Context, args json.RawMessage, a toolnexus.Answers) toolnexus.ToolResult {
 				ran.Add(1)
@@ -409,4 +415,30 @@ func TestResumeConversationMismatch(t *testing.T) {
 			assert.Zero(t, ran.Load(), "no tool ran")
 		})
 	}
+}
+
+// TestResumeConversationOnce reads one stored conversation back twice, as
+// two processes would, and resumes each with the same approval: the
+// deploy runs once, and the second resume gets the same conversation.
+func TestResumeConversationOnce(t *testing.T) {
+	t.Parallel()
+	ctx := park.NewContext(context.Background(), park.Runner{Store: park.NewMemoryStore(0, 0)})
+	var runs atomic.Int32
+	counted := map[string]toolnexus.Tool{"screenshot": tools["screenshot"], "deploy": func(ctx context.Context, args json.RawMessage, a toolnexus.Answers) toolnexus.ToolResult {
+		if len(a) > 0 {
+			runs.Add(1)
+		}
+		return tools["deploy"](ctx, args, a)
+	}}
+	c, err := prompted().Run(ctx, message(t, toolUseJSON), counted)
+	require.NoError(t, err)
+	stored := []byte(mustJSON(t, c))
+	answer := c.Turn.Waiting()[0].Request.Resolve(nil)
+	first, err := anthropicloop.ResumeConversation(ctx, stored, 1<<20, answer, counted)
+	require.NoError(t, err)
+	second, err := anthropicloop.ResumeConversation(ctx, stored, 1<<20, answer, counted)
+	require.NoError(t, err)
+	assert.Equal(t, int32(1), runs.Load())
+	assert.Equal(t, mustJSON(t, first), mustJSON(t, second))
+	assert.Contains(t, mustJSON(t, second), "deployed to prod")
 }

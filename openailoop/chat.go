@@ -7,6 +7,7 @@ import (
 	"github.com/openai/openai-go/v3/packages/param"
 	"github.com/toolnexus-go/toolnexus"
 	"github.com/toolnexus-go/toolnexus/internal/loopstore"
+	"github.com/toolnexus-go/toolnexus/park"
 )
 
 // ChatCalls returns the calls c asks for: the function tool calls of its
@@ -26,7 +27,7 @@ func ChatCalls(c *openai.ChatCompletion) []toolnexus.ToolCall {
 }
 
 // RunChat runs the tools that c, the model's reply, calls, with tools, as
-// [toolnexus.RunTurn] runs them: an unknown tool, arguments that are not a
+// [park.RunTurn] runs them: an unknown tool, arguments that are not a
 // JSON object (a model's arguments string may hold anything) and a tool
 // that panics are error results the model reads. It returns the turn and
 // the messages to append to the conversation: c's first choice's message,
@@ -39,7 +40,7 @@ func ChatCalls(c *openai.ChatCompletion) []toolnexus.ToolCall {
 // [ResumeChat] with the person's answer. Calls that are no turn (two with
 // one id) report [toolnexus.ErrInvalidTurn], with no message.
 func RunChat(ctx context.Context, c *openai.ChatCompletion, tools map[string]toolnexus.Tool) (toolnexus.Turn, []openai.ChatCompletionMessageParamUnion, error) {
-	turn, err := toolnexus.RunTurn(ctx, tools, ChatCalls(c)...)
+	turn, err := park.RunTurn(ctx, tools, ChatCalls(c)...)
 	if err != nil || c == nil || len(c.Choices) == 0 {
 		return toolnexus.Turn{}, nil, err
 	}
@@ -52,7 +53,7 @@ func RunChat(ctx context.Context, c *openai.ChatCompletion, tools map[string]too
 // model's message whose tool calls made its calls (the message RunChat
 // returned first, as the host stored it); it records a, the person's
 // answer to a request the turn waits on, and runs that call again, as
-// [toolnexus.Turn.Resume] does: an unknown, finished or expired request is
+// [park.Resume] does: an unknown, finished or expired request is
 // an error, and nothing runs. A turn whose calls are not last's function
 // tool calls, in their order, with their ids, functions and arguments
 // (other arguments by value, another function or id, a call too many or

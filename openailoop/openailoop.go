@@ -17,6 +17,13 @@
 // Only function calls run toolnexus tools, whose arguments are a JSON
 // object: a custom tool call, whose input is free text, is not one, and
 // the host answers it itself.
+//
+// The tools run through the park.Runner of the context (park.NewContext),
+// or the zero Runner: a parked call is answered once, and a conversation
+// read back and resumed twice runs its tool once. Processes that resume
+// each other's conversations share one Store:
+// ctx = park.NewContext(ctx, park.Runner{Store: redisStore}). Tested with
+// openai-go v3.103.0.
 package openailoop
 
 import (

@@ -17,6 +17,7 @@ import (
 	"github.com/toolnexus-go/toolnexus"
 	"github.com/toolnexus-go/toolnexus/internal/looptest"
 	"github.com/toolnexus-go/toolnexus/openailoop"
+	"github.com/toolnexus-go/toolnexus/park"
 )
 
 // tools are the tools of the examples and tests: screenshot returns the
@@ -102,10 +103,12 @@ func mismatches[C any](t *testing.T, answer toolnexus.Answer, cases []mismatch[C
 	again func(C, context.Context, toolnexus.Answer, map[string]toolnexus.Tool) (C, error),
 	apart func(C, toolnexus.Answer, map[string]toolnexus.Tool) error) {
 	t.Helper()
-	ctx := context.Background()
 	for _, tt := range cases {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
+			// A Store of the case's own: the cases share the conversation
+			// they resume, whose parking the process's store answers once.
+			ctx := park.NewContext(context.Background(), park.Runner{Store: park.NewMemoryStore(0, 0)})
 			var ran atomic.Int32
 			counted := map[string]toolnexus.Tool{"screenshot": tools["screenshot"], "deploy": func(ctx context.Context, args json.RawMessage, a toolnexus.Answers) toolnexus.ToolResult {
 				ran.Add(1)

@@ -7,6 +7,7 @@ import (
 	"github.com/openai/openai-go/v3/responses"
 	"github.com/toolnexus-go/toolnexus"
 	"github.com/toolnexus-go/toolnexus/internal/loopstore"
+	"github.com/toolnexus-go/toolnexus/park"
 )
 
 // ResponsesCalls returns the calls r asks for: its function_call output
@@ -26,7 +27,7 @@ func ResponsesCalls(r *responses.Response) []toolnexus.ToolCall {
 }
 
 // RunResponses runs the tools that r, the model's response, calls, with
-// tools, as [toolnexus.RunTurn] runs them: an unknown tool, arguments that
+// tools, as [park.RunTurn] runs them: an unknown tool, arguments that
 // are not a JSON object and a tool that panics are error results the
 // model reads. It returns the turn and, when every call has finished, the
 // function_call_output items that answer them ([ResponsesInput]): the
@@ -39,7 +40,7 @@ func ResponsesCalls(r *responses.Response) []toolnexus.ToolCall {
 // the person's answer. Calls that are no turn (two
 // with one call_id) report [toolnexus.ErrInvalidTurn].
 func RunResponses(ctx context.Context, r *responses.Response, tools map[string]toolnexus.Tool) (toolnexus.Turn, []responses.ResponseInputItemUnionParam, error) {
-	turn, err := toolnexus.RunTurn(ctx, tools, ResponsesCalls(r)...)
+	turn, err := park.RunTurn(ctx, tools, ResponsesCalls(r)...)
 	if err != nil {
 		return toolnexus.Turn{}, nil, err
 	}
@@ -52,7 +53,7 @@ func RunResponses(ctx context.Context, r *responses.Response, tools map[string]t
 // calls, the JSON of the model's function_call items whose calls it holds
 // (a JSON array of output items, such as [ResponsesCallItems] gives, as
 // the host stored them); it records a, the person's answer to a request
-// the turn waits on, and runs that call again, as [toolnexus.Turn.Resume]
+// the turn waits on, and runs that call again, as [park.Resume]
 // does: an unknown, finished or expired request is an error, and nothing
 // runs. A turn whose calls are not the function_call items, in their
 // order, with their call_ids, functions and arguments (other arguments by

@@ -97,7 +97,7 @@ func (c ResponsesConversation) Run(ctx context.Context, r *responses.Response, t
 
 // Resume returns c after a, a person's answer to a request its parked turn
 // waits on: the call that waits on it runs again with tools, as
-// [toolnexus.Turn.Resume] runs it (an unknown, finished or expired request
+// [park.Resume] runs it (an unknown, finished or expired request
 // is an error, and nothing runs). Once every call of the turn has
 // finished, the function_call_output items that answer them are the input
 // to send, the turn is no longer parked and c is ready; a turn that still

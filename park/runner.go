@@ -15,6 +15,7 @@ import (
 	"reflect"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -287,7 +288,8 @@ func (r Runner) Claim(ctx context.Context, c Call) (_ *Claim, held []byte, err e
 	if c.Park == "" || slices.Contains(r.Repeatable, c.Tool) {
 		return nil, nil, nil
 	}
-	binding, err := jsonscan.AppendBinding(nil, argsOrEmpty(c.Arguments))
+	// Bound once for the call when its carrier read it (argmemo).
+	binding, err := argmemo.Binding(ctx, argsOrEmpty(c.Arguments))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -378,8 +380,10 @@ func (cl *Claim) Finish(ctx context.Context, payload []byte) error {
 // principal and arguments, by their value (args, their binding).
 func callDigest(c Call, args []byte) string {
 	h := sha256.New()
+	var n []byte
 	for _, s := range [][]byte{[]byte("toolnexus park v1"), []byte(c.Tool), []byte(c.Principal), args} {
-		fmt.Fprintf(h, "%d:", len(s))
+		n = append(strconv.AppendInt(n[:0], int64(len(s)), 10), ':')
+		h.Write(n)
 		h.Write(s)
 	}
 	return base64.RawURLEncoding.EncodeToString(h.Sum(nil)[:18])
@@ -407,9 +411,13 @@ func (r Runner) Exec(ctx context.Context, c Call, tool toolnexus.Tool) (toolnexu
 	if tool == nil {
 		return toolnexus.Error(fmt.Sprintf("%v: %s", ErrNilTool, msg.Quote(c.Tool))), nil
 	}
-	args, err := toolnexus.CheckArguments(c.Tool, c.Arguments)
-	if err != nil {
-		return toolnexus.Error(err.Error()), nil
+	args := c.Arguments
+	if !argmemo.Checked(ctx, args) {
+		// Not checked yet by the carrier that read the call.
+		var err error
+		if args, err = toolnexus.CheckArguments(c.Tool, args); err != nil {
+			return toolnexus.Error(err.Error()), nil
+		}
 	}
 	ctx = progress.With(context.WithValue(ctx, runnerKey{}, r), r.limited(r.listener(c)))
 	if !argmemo.Checked(ctx, args) {
@@ -515,9 +523,19 @@ func (r Runner) store() Store {
 // runnerKey is the context key of the Runner that runs a tool.
 type runnerKey struct{}
 
-// FromContext returns the Runner that runs the tool whose context ctx is,
-// so that what a tool wraps (such as a gate of package approval) reads the
-// same clock, logger and Store; false outside a Runner's run.
+// NewContext returns ctx carrying r, for the carriers that take no Runner
+// of their own: [RunTurn], [Resume] and the SDK loops (the anthropicloop
+// and openailoop modules) run with the Runner of their context, or the
+// zero Runner. It is how a host that runs several processes gives them
+// one Store: ctx = park.NewContext(ctx, park.Runner{Store: shared}).
+func NewContext(ctx context.Context, r Runner) context.Context {
+	return context.WithValue(ctx, runnerKey{}, r)
+}
+
+// FromContext returns the Runner that ctx carries: the one that runs the
+// tool whose context ctx is, so that what a tool wraps (such as a gate of
+// package approval) reads the same clock, logger and Store, or one given
+// with [NewContext]; false for neither.
 func FromContext(ctx context.Context) (Runner, bool) {
 	r, ok := ctx.Value(runnerKey{}).(Runner)
 	return r, ok

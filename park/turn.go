@@ -9,17 +9,20 @@ import (
 	"github.com/toolnexus-go/toolnexus/internal/msg"
 )
 
-// RunTurn runs calls, a model's new calls, with tools, as the zero
-// [Runner] runs them (see [Runner.RunTurn]).
+// RunTurn runs calls, a model's new calls, with tools, as the Runner of
+// ctx ([NewContext]), or the zero [Runner], runs them (see
+// [Runner.RunTurn]).
 func RunTurn(ctx context.Context, tools map[string]toolnexus.Tool, calls ...toolnexus.ToolCall) (toolnexus.Turn, error) {
-	return Runner{}.RunTurn(ctx, tools, calls...)
+	r, _ := FromContext(ctx)
+	return r.RunTurn(ctx, tools, calls...)
 }
 
 // Resume records a, a person's answer to a request t waits on, and runs the
-// call that waits on it again with tools, as the zero [Runner] does (see
-// [Runner.Resume]).
+// call that waits on it again with tools, as the Runner of ctx
+// ([NewContext]), or the zero [Runner], does (see [Runner.Resume]).
 func Resume(ctx context.Context, tools map[string]toolnexus.Tool, t toolnexus.Turn, a toolnexus.Answer) (toolnexus.Turn, error) {
-	return Runner{}.Resume(ctx, tools, t, a)
+	r, _ := FromContext(ctx)
+	return r.Resume(ctx, tools, t, a)
 }
 
 // RunTurn returns the turn of calls, a model's new calls (ID, Name and

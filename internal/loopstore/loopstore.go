@@ -320,7 +320,7 @@ func Last(msgs []Message) []byte {
 // as [toolnexus.ParseTurn] reads it (no size limit: it is the host's own
 // store), checks it against last, the stored JSON of the model's message
 // whose calls it holds, read with read ([Check]), and resumes it with a
-// and tools, as [toolnexus.Turn.Resume] does. A turn that disagrees runs
+// and tools, as [park.Resume] does. A turn that disagrees runs
 // nothing.
 func ResumeTurn(ctx context.Context, stored, last []byte, read func([]byte) ([]toolnexus.ToolCall, error), a toolnexus.Answer, tools map[string]toolnexus.Tool) (toolnexus.Turn, error) {
 	turn, err := toolnexus.ParseTurn(stored, 0)
@@ -330,7 +330,7 @@ func ResumeTurn(ctx context.Context, stored, last []byte, read func([]byte) ([]t
 	if err := Check(turn, last, read); err != nil {
 		return toolnexus.Turn{}, err
 	}
-	return turn.Resume(ctx, tools, a)
+	return park.Resume(ctx, tools, turn, a)
 }
 
 // Params returns stored as the SDK's param type P, each made with

@@ -46,6 +46,8 @@ func Tools(dir string) map[string]toolnexus.Tool {
 		},
 		"deploy": toolnexus.ToolFor(func(_ context.Context, in struct {
 			Env string `json:"env"`
+			// The odd inputs of the tests carry keys of their own.
+			Extra map[string]any `json:",unknown"`
 		}, answers toolnexus.Answers) toolnexus.ToolResult {
 			return Deploy(in.Env, answers.Latest())
 		}),
