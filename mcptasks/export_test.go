@@ -22,7 +22,7 @@ func FullRecord() []byte {
 	r := record{
 		Tool: "t", Arguments: []byte(`{"a":1}`), Principal: "p", Protocol: "2026-07-28",
 		ElicitForm: true, ElicitURL: true, Sampling: true, Roots: true,
-		Status: StatusFailed, Message: "m", Created: 1, Updated: 2, TTL: 3, Poll: 4, Run: 5, Lease: 6, Write: "w",
+		Status: StatusFailed, Message: "m", Created: 1, Updated: 2, TTL: 3, Poll: 4, Run: 5, Lease: 6, Write: "w", Park: "pk",
 		Pending: []asked{{Key: "k~2", Request: toolnexus.Request{ID: "k", Kind: "input", Prompt: "?"},
 			Input: toolnexus.MCPInputRequest{Method: "elicitation/create", Params: []byte(`{"mode":"form"}`)}}},
 		Keys:    []string{"k", "k~2"},

@@ -5,9 +5,13 @@
 // polls tasks/get, answers with tasks/update what the tool asks, and may
 // cancel with tasks/cancel. A tool that returns a suspension
 // ([toolnexus.Pending], [toolnexus.PendingAll]) inside a task makes it
-// input_required with those requests, asked as the multi round trip asks
-// them, and runs again with every answer. Tasks live in a [TaskStore] that
-// every instance behind a load balancer shares, so that any instance reads,
+// input_required with those requests, and runs again, once, with every
+// answer; what it reports with [toolnexus.ReportProgress] becomes the
+// task's status message. Tools run through the [park.Runner] of the
+// [mcpcall.Runner] given to [New], which sets the clock, the expiry of a
+// request asked without one, the logger and the store in which each
+// answered suspension is claimed. Tasks live in a [TaskStore] that every
+// instance behind a load balancer shares, so that any instance reads,
 // answers and finishes a task that another created.
 package mcptasks
 
@@ -25,6 +29,7 @@ import (
 	"github.com/toolnexus-go/toolnexus"
 	"github.com/toolnexus-go/toolnexus/mcpbridge"
 	"github.com/toolnexus-go/toolnexus/mcpcall"
+	"github.com/toolnexus-go/toolnexus/park"
 	"github.com/toolnexus-go/toolnexus/requeststate"
 )
 
@@ -87,10 +92,27 @@ const (
 // Tool is a tool that may run as a task. Tool is the MCP tool: its name,
 // description and input schema (nil: any object), which the SDK checks
 // the arguments against. Run is the work, given the arguments (with the
-// schema's defaults applied) and every answer so far: inside a task, a
-// suspension it returns makes the task input_required, and it runs again
-// once each request is answered; within a call, a suspension is asked as
-// a multi round trip.
+// schema's defaults applied) and every answer so far, through the
+// [park.Runner] of the [Server] (a panic fails the task, its stack logged):
+// inside a task, a suspension it returns makes the task input_required,
+// each request answerable until its ExpiresAt (by default, the
+// park.Runner's Expiry from the run that asked it), and it runs again once
+// each request is answered; within a call, a suspension is asked as a
+// multi round trip. What it reports with [toolnexus.ReportProgress]
+// becomes the status message of its task, stored a few times a second at
+// most.
+//
+// Inside a task, the answers to each suspension run Run once: before Run
+// runs again, they claim the suspension in the Store of the [park.Runner]
+// (its parking, bound to the tool, the arguments and the user), and keep
+// what Run returned with the claim, so that a tasks/update sent twice, to
+// one instance or two, or a task that its store forgot and that is answered
+// again, never runs Run twice: the task gets the result of the one run.
+// The instances behind one load balancer share that Store (the redisclaims
+// module's) as they share the [TaskStore]; a [park.Runner] that names the
+// tool in Repeatable claims nothing. A client that gives up on a task and
+// calls the tool again makes a new task, which is a new call, and runs Run
+// again.
 //
 // Prepare, when set, runs within the call before any task exists, given
 // every answer of the call: what it asks is asked as a multi round trip
@@ -106,7 +128,11 @@ type Tool struct {
 	Support TaskSupport
 }
 
-// Options configures a [Server]. The zero Options is ready to use.
+// Options configures a [Server]: what is a task's own. How its tools run
+// (the clock, the expiry of a request asked without ExpiresAt, the logger
+// and the store of claims) is the [park.Runner] of the [mcpcall.Runner]
+// given to [New], [mcpcall.Options].Park, declared once for every
+// carrier. The zero Options is ready to use.
 type Options struct {
 	// Store holds the tasks; nil means a [NewMemoryStore] of this
 	// server's own. Servers behind one load balancer share one store.
@@ -138,9 +164,6 @@ type Options struct {
 	// makes every such call a task at once. A [TaskRequired] tool is
 	// always a task.
 	InlineWait time.Duration
-	// Logger gets what a client is never told, such as the stack of a
-	// tool that panicked; nil means [slog.Default].
-	Logger *slog.Logger
 	// Principal returns the authenticated user a request is made for:
 	// a task is bound to the user of the call that created it, and any
 	// other user's request is answered as for an unknown task. Nil means,
@@ -152,8 +175,6 @@ type Options struct {
 	// bound to no user: tools/call, tasks/get, tasks/update and
 	// tasks/cancel alike. extra is nil on a transport that is not HTTP.
 	Principal func(extra *mcp.RequestExtra) string
-	// Time, when set, returns the current time; nil means time.Now.
-	Time func() time.Time
 }
 
 // Server serves the tasks of the tools added to it on one SDK server: it
@@ -162,8 +183,9 @@ type Options struct {
 // tasks. A Server is safe for concurrent use. Every instance that may
 // receive a request about a task (the instances behind one load
 // balancer) needs a Server whose runner's Sealer has the same keys and
-// audience, the same tools and the same store; an instance runs the tools of the tasks it created and of those
-// whose answers it received.
+// audience, whose runner's [park.Runner] has the same Store, the same
+// tools and the same [TaskStore]; an instance runs the tools of the tasks
+// it created and of those whose answers it received.
 type Server struct {
 	sdk       *mcp.Server
 	bridge    *mcpbridge.Bridge
@@ -171,9 +193,8 @@ type Server struct {
 	ttl, poll time.Duration
 	lease     time.Duration
 	inline    time.Duration
-	logger    *slog.Logger
+	park      park.Runner
 	principal func(*mcp.RequestExtra) string
-	time      func() time.Time
 
 	base    context.Context // the context of every run, ended by Shutdown
 	stop    context.CancelFunc
@@ -183,16 +204,15 @@ type Server struct {
 	running map[string]*run // the runs of this instance, by task
 }
 
-// run is a run of a task's tool on this instance.
-type run struct {
-	gen    int64
-	cancel context.CancelFunc
-}
-
 // New returns a Server of the tasks of server, an SDK server, whose calls
 // run their multi round trips with r, the core that seals their state
-// (see [mcpcall.Runner]; its Options set how long a parked call stays
-// answerable). It adds the receiving middleware and the methods the
+// (see [mcpcall.Runner]). Every tool, within a call or as a task, runs
+// through r's [park.Runner] ([mcpcall.Runner.Park]): its clock is the
+// tasks' clock, its Expiry how long a request asked without ExpiresAt can
+// be answered (a task's own requests too), its Logger gets what a client
+// is never told (the stack of a tool that panicked, a result that could not
+// be stored), and its Store keeps the claims that answer each suspension
+// of a task once. It adds the receiving middleware and the methods the
 // extension needs to server; its HTTP handler should be wrapped in
 // [RoutingHandler]. A nil opts is the zero [Options]. It reports
 // [ErrInvalidOptions] for a nil server or runner, or a negative duration.
@@ -220,9 +240,8 @@ func New(server *mcp.Server, r *mcpcall.Runner, opts *Options) (*Server, error) 
 		poll:      cmp.Or(o.PollInterval, DefaultPollInterval).Truncate(time.Millisecond),
 		lease:     cmp.Or(o.Lease, DefaultLease).Truncate(time.Millisecond),
 		inline:    cmp.Or(o.InlineWait, DefaultInlineWait),
-		logger:    cmp.Or(o.Logger, slog.Default()),
+		park:      r.Park(),
 		principal: o.Principal,
-		time:      o.Time,
 		tools:     map[string]*Tool{},
 		running:   map[string]*run{},
 	}
@@ -230,10 +249,7 @@ func New(server *mcp.Server, r *mcpcall.Runner, opts *Options) (*Server, error) 
 		return nil, fmt.Errorf("%w: TTL and PollInterval must be at least a millisecond, Lease at least three", ErrInvalidOptions)
 	}
 	if s.store == nil {
-		s.store = NewMemoryStore()
-	}
-	if s.time == nil {
-		s.time = time.Now
+		s.store = newMemoryStore(s.now)
 	}
 	bridge, err := mcpbridge.New(r, &mcpbridge.Options{
 		Principal: func(req *mcp.CallToolRequest) string { return s.principalOf(req.Extra) },
@@ -334,6 +350,12 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		return ctx.Err()
 	}
 }
+
+// now returns the current time by the clock of s's park.Runner.
+func (s *Server) now() time.Time { return s.park.Now() }
+
+// log returns the logger of s's park.Runner.
+func (s *Server) log() *slog.Logger { return s.park.Log() }
 
 // principalOf returns the user a request with extra is made for.
 func (s *Server) principalOf(extra *mcp.RequestExtra) string {

@@ -1,7 +1,6 @@
 package mcptasks_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -22,6 +21,7 @@ import (
 	"github.com/toolnexus-go/toolnexus/internal/bridgetest"
 	"github.com/toolnexus-go/toolnexus/mcptasks"
 	"github.com/toolnexus-go/toolnexus/mcptasks/internal/tasktest"
+	"github.com/toolnexus-go/toolnexus/park"
 	"github.com/toolnexus-go/toolnexus/requeststate"
 )
 
@@ -75,7 +75,7 @@ func TestDiscoverAdvertisesTheExtension(t *testing.T) {
 
 func TestCreateTaskResult(t *testing.T) {
 	t.Parallel()
-	in := tasktest.Start(t, &mcptasks.Options{Time: newClock().Now}, nil)
+	in := tasktest.StartWith(t, tasktest.Config{Park: park.Runner{Time: newClock().Now}}, nil, nil)
 	c := in.Client()
 	res := c.Call(t, "tools/call", map[string]any{"name": "wait", "arguments": map[string]any{"label": "create"}})
 	assert.Equal(t, []string{"_meta", "createdAt", "lastUpdatedAt", "pollIntervalMs", "resultType", "status", "taskId", "ttlMs"}, keys(res),
@@ -123,13 +123,13 @@ func TestToolErrorCompletes(t *testing.T) {
 
 func TestPanicFails(t *testing.T) {
 	t.Parallel()
-	var log bytes.Buffer
-	c := tasktest.Start(t, &mcptasks.Options{Logger: slog.New(slog.NewTextHandler(&log, nil))}, nil).Client()
+	var log bridgetest.Log
+	c := tasktest.StartWith(t, tasktest.Config{Park: park.Runner{Logger: slog.New(slog.NewTextHandler(&log, nil))}}, nil, nil).Client()
 	task := c.Wait(t, create(t, c, "panic", nil), "failed")
 	assert.Equal(t, map[string]any{"code": float64(-32603), "message": "Internal error"}, task["error"])
 	assert.Equal(t, "The tool failed.", task["statusMessage"])
 	assert.NotContains(t, task, "result")
-	assert.Contains(t, log.String(), `msg="mcptasks: task tool panicked" tool=panic panic="the tool panics\ngoroutine`, "the stack is logged")
+	assert.Regexp(t, `msg="toolnexus: tool panicked" tool=panic call="" panic="the tool panics" stack="goroutine`, log.String(), "the park.Runner logs the stack")
 }
 
 func TestInputRequired(t *testing.T) {
@@ -375,7 +375,7 @@ func TestTTL(t *testing.T) {
 	t.Parallel()
 	clk := newClock()
 	store, _ := mcptasks.NewMemoryStoreAt(clk.Now)
-	c := tasktest.Start(t, &mcptasks.Options{Store: store, Time: clk.Now, TTL: time.Minute}, nil).Client()
+	c := tasktest.StartWith(t, tasktest.Config{Park: park.Runner{Time: clk.Now}}, &mcptasks.Options{Store: store, TTL: time.Minute}, nil).Client()
 	id := create(t, c, "ask", nil)
 	c.Wait(t, id, "input_required")
 	clk.Add(time.Minute - time.Millisecond)
@@ -494,7 +494,7 @@ func TestAddTool(t *testing.T) {
 func TestOlderProtocol(t *testing.T) {
 	t.Parallel()
 	server := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
-	tasks, err := mcptasks.New(server, bridgetest.Runner(t, tasktest.Key, bridgetest.Config{}), &mcptasks.Options{Logger: slog.New(slog.DiscardHandler)})
+	tasks, err := mcptasks.New(server, bridgetest.Runner(t, tasktest.Key, bridgetest.Config{}), nil)
 	require.NoError(t, err)
 	ask := func(_ context.Context, _ json.RawMessage, as toolnexus.Answers) toolnexus.ToolResult {
 		if a, ok := as.Get("confirm"); ok {
@@ -529,7 +529,7 @@ func TestOlderProtocol(t *testing.T) {
 func TestExpiredRequest(t *testing.T) {
 	t.Parallel()
 	clk := newClock() // 10:00, a minute before tasktest.Expiry
-	c := tasktest.Start(t, &mcptasks.Options{Time: clk.Now}, nil).Client()
+	c := tasktest.StartWith(t, tasktest.Config{Park: park.Runner{Time: clk.Now}}, nil, nil).Client()
 	id := create(t, c, "expiring", nil)
 	c.Wait(t, id, "input_required")
 	clk.Add(time.Minute)
@@ -543,8 +543,8 @@ func TestExpiredRequest(t *testing.T) {
 // trips: a state sealed for one audience does not open on another.
 func TestRunnerSealer(t *testing.T) {
 	t.Parallel()
-	a := tasktest.StartSealed(t, requeststate.Options{Audience: "a"}, nil, nil).Client()
-	b := tasktest.StartSealed(t, requeststate.Options{Audience: "b"}, nil, nil).Client()
+	a := tasktest.StartWith(t, tasktest.Config{State: requeststate.Options{Audience: "a"}}, nil, nil).Client()
+	b := tasktest.StartWith(t, tasktest.Config{State: requeststate.Options{Audience: "b"}}, nil, nil).Client()
 	r1 := a.Call(t, "tools/call", map[string]any{"name": "prepare"})
 	retry := map[string]any{"name": "prepare", "requestState": r1["requestState"],
 		"inputResponses": map[string]any{"name": map[string]any{"action": "accept", "content": map[string]any{"name": "Ada"}}}}
@@ -575,7 +575,7 @@ func tokens(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, 
 // the bridges bind a call, and refuses a token that names no subject.
 func TestDefaultPrincipal(t *testing.T) {
 	t.Parallel()
-	in := tasktest.StartWrapped(t, requeststate.Options{}, nil, nil, auth.RequireBearerToken(tokens, nil))
+	in := tasktest.StartWith(t, tasktest.Config{Wrap: auth.RequireBearerToken(tokens, nil)}, nil, nil)
 	as := func(token string) *tasktest.Client {
 		c := in.Client()
 		c.Header = http.Header{"Authorization": {"Bearer " + token}}
@@ -606,7 +606,7 @@ func TestDefaultPrincipal(t *testing.T) {
 func TestQuickTool(t *testing.T) {
 	t.Parallel()
 	clk := newClock()
-	in := tasktest.Start(t, &mcptasks.Options{Time: clk.Now}, nil)
+	in := tasktest.StartWith(t, tasktest.Config{Park: park.Runner{Time: clk.Now}}, nil, nil)
 	c := in.Client()
 	res := c.Call(t, "tools/call", map[string]any{"name": "fail"})
 	assert.Equal(t, map[string]any{"resultType": "complete", "isError": true,

@@ -164,7 +164,7 @@ func (s *Server) handler(t *Tool) mcpbridge.CallFunc[json.RawMessage] {
 // this instance. A call of a TaskOptional tool waits s.inline for the tool
 // first, and returns its result, with no task, when it has one by then.
 func (s *Server) create(ctx context.Context, t *Tool, args json.RawMessage, answers toolnexus.Answers, req *mcp.CallToolRequest) (*createTaskResult, toolnexus.ToolResult, error) {
-	now := s.time()
+	now := s.now()
 	rec := record{
 		Tool: t.Tool.Name, Arguments: args, Principal: s.principalOf(req.Extra), Protocol: req.ProtocolVersion(),
 		Status: StatusWorking, Created: now.UnixMilli(), Updated: now.UnixMilli(), TTL: s.ttl.Milliseconds(), Poll: s.poll.Milliseconds(),
@@ -173,18 +173,19 @@ func (s *Server) create(ctx context.Context, t *Tool, args json.RawMessage, answ
 	caps := capsOf(req.ClientCapabilities())
 	rec.ElicitForm, rec.ElicitURL, rec.Sampling, rec.Roots = caps.form, caps.url, caps.sampling, caps.roots
 	var (
-		done   <-chan outcome
-		cancel context.CancelFunc
+		r    = newRun(rec.Run)
+		c    = s.call(rec)
+		done <-chan outcome
 	)
 	if t.Support == TaskOptional && s.inline > 0 {
-		done, cancel = s.launch(t, rec)
+		done = s.launch(t, c, nil, r)
 		wait := time.NewTimer(s.inline)
 		select {
 		case out := <-done:
 			wait.Stop()
-			if _, asks := toolnexus.PendingAllOf(out.result); out.panic == "" && !asks {
-				cancel()
-				return nil, out.result, nil
+			if _, asks := toolnexus.PendingAllOf(out.Result); !out.Panicked && !asks {
+				r.cancel()
+				return nil, out.Result, nil
 			}
 			again := make(chan outcome, 1) // a task's outcome, stored as the task is
 			again <- out
@@ -194,15 +195,13 @@ func (s *Server) create(ctx context.Context, t *Tool, args json.RawMessage, answ
 	}
 	id := newID()
 	if err := s.put(ctx, id, &rec); err != nil {
-		if cancel != nil {
-			cancel()
-		}
+		r.cancel()
 		return nil, toolnexus.ToolResult{}, s.wire(ctx, fmt.Errorf("mcptasks: creating a task of %q: %w", t.Tool.Name, err))
 	}
 	if done == nil {
-		done, cancel = s.launch(t, rec)
+		done = s.launch(t, c, nil, r)
 	}
-	s.watch(id, rec, done, cancel)
+	s.watch(id, rec, done, r)
 	return &createTaskResult{ResultType: "task", taskInfo: rec.info(id, now)}, toolnexus.ToolResult{}, nil
 }
 
@@ -255,7 +254,7 @@ func (s *Server) get(ctx context.Context, ss *mcp.ServerSession, p *taskParams) 
 	if err != nil {
 		return nil, s.wire(ctx, err)
 	}
-	now := s.time()
+	now := s.now()
 	if lapsed(&rec, now) {
 		rec, err = s.change(ctx, p.TaskID, principal, func(r *record) (bool, error) {
 			if !lapsed(r, now) {
@@ -275,16 +274,27 @@ func (s *Server) get(ctx context.Context, ss *mcp.ServerSession, p *taskParams) 
 // update serves tasks/update: each response under the key of a request the
 // task waits on is read as that request's answer, checked against what it
 // asked; responses under other keys are ignored. Once the task waits on
-// nothing, its tool runs again, on this instance, with every answer.
+// nothing, its tool runs again, on this instance, with every answer, once
+// (see resume). An update of a task that already runs on its answers (an
+// update sent again, its reply lost, or sent to two instances) claims the
+// same parking: it runs the tool only when no run has claimed it, such as
+// when the instance that took the answers died before it ran the tool.
 func (s *Server) update(ctx context.Context, ss *mcp.ServerSession, p *updateParams) (*ackResult, error) {
 	principal, err := s.caller(ctx, ss, p)
 	if err != nil {
 		return nil, err
 	}
-	now := s.time()
-	var resume *record
+	now := s.now()
+	var (
+		resume *record
+		owner  bool
+	)
 	_, err = s.change(ctx, p.TaskID, principal, func(rec *record) (bool, error) {
-		resume = nil
+		resume, owner = nil, false
+		if rec.Status == StatusWorking && rec.Park != "" && !lapsed(rec, now) {
+			resume = rec
+			return false, nil
+		}
 		if rec.Status != StatusInputRequired {
 			return false, nil
 		}
@@ -312,7 +322,7 @@ func (s *Server) update(ctx context.Context, ss *mcp.ServerSession, p *updatePar
 		if len(left) == 0 {
 			rec.Status, rec.Lease = StatusWorking, now.Add(s.lease).UnixMilli()
 			rec.Run++
-			resume = rec
+			resume, owner = rec, true
 		}
 		return true, nil
 	})
@@ -320,12 +330,7 @@ func (s *Server) update(ctx context.Context, ss *mcp.ServerSession, p *updatePar
 		return nil, s.wire(ctx, err)
 	}
 	if resume != nil {
-		if t := s.tool(resume.Tool); t != nil {
-			done, cancel := s.launch(t, *resume)
-			s.watch(p.TaskID, *resume, done, cancel)
-		} else {
-			s.orphan(ctx, p.TaskID, *resume)
-		}
+		s.resume(ctx, p.TaskID, *resume, owner)
 	}
 	return ack(), nil
 }
@@ -351,7 +356,7 @@ func (s *Server) cancel(ctx context.Context, ss *mcp.ServerSession, p *taskParam
 	if err != nil {
 		return nil, err
 	}
-	now := s.time().UnixMilli()
+	now := s.now().UnixMilli()
 	_, err = s.change(ctx, p.TaskID, principal, func(rec *record) (bool, error) {
 		if terminal(rec.Status) {
 			return false, nil
@@ -421,7 +426,7 @@ func (s *Server) load(ctx context.Context, id, principal string) (StoredTask, re
 	if err != nil {
 		return StoredTask{}, record{}, err
 	}
-	if subtle.ConstantTimeCompare([]byte(rec.Principal), []byte(principal)) != 1 || rec.expired(s.time()) {
+	if subtle.ConstantTimeCompare([]byte(rec.Principal), []byte(principal)) != 1 || rec.expired(s.now()) {
 		return StoredTask{}, record{}, ErrTaskNotFound
 	}
 	return st, rec, nil
@@ -437,6 +442,6 @@ func (s *Server) wire(ctx context.Context, err error) error {
 	case errors.As(err, &rpc):
 		return rpc
 	}
-	s.logger.ErrorContext(ctx, "mcptasks: task request failed", "err", err)
+	s.log().ErrorContext(ctx, "mcptasks: task request failed", "err", err)
 	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error"}
 }

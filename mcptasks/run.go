@@ -7,15 +7,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/park"
 )
 
 // clientCaps is what a client declared it can be asked: form and url
@@ -88,38 +89,123 @@ func missingExtension() *jsonrpc.Error {
 		map[string]any{"extensions": map[string]any{ExtensionID: map[string]any{}}})
 }
 
-// outcome is how one run of a task's tool ended: its result, or the stack
-// of its panic.
+// outcome is how one run of a task's tool ended: its result and, for a
+// suspension, the parking the task's answers will claim, or Panicked for a
+// tool that panicked. It is also what a run keeps with its claim, so that
+// a second resume of the same parking gets it and the tool does not run
+// again. refused, never kept, is why a resume did not run the tool.
 type outcome struct {
-	result toolnexus.ToolResult
-	panic  string
+	Result   toolnexus.ToolResult `json:"result"`
+	Park     string               `json:"park,omitempty"`
+	Panicked bool                 `json:"panicked,omitempty"`
+	refused  error
 }
 
-// execute runs t's work with the task's arguments and answers, recovering
-// a panic.
-func execute(ctx context.Context, t *Tool, rec record) (out outcome) {
-	defer func() {
-		if p := recover(); p != nil {
-			out = outcome{panic: fmt.Sprintf("%v\n%s", p, debug.Stack())}
+// run is a run of a task's tool on this instance: its generation, the
+// cancel of its context, and the status message its last progress report
+// gave, until the watch of the run stores it.
+type run struct {
+	gen      int64
+	cancel   context.CancelFunc
+	reported chan struct{} // signalled when message changes
+
+	mu      sync.Mutex
+	message string
+	fresh   bool // message is not stored yet
+}
+
+// newRun returns the run of generation gen of a task.
+func newRun(gen int64) *run {
+	return &run{gen: gen, cancel: func() {}, reported: make(chan struct{}, 1)}
+}
+
+// report keeps the progress the tool reports, as the park.Runner hands it
+// on (a few reports a second at most), as the run's status message, and
+// tells the run's watch, which stores it: the tool never waits for the
+// store, and reports that come faster than the store takes them are
+// merged into the last.
+func (r *run) report(done, total float64, message string) {
+	if message == "" {
+		message = strconv.FormatFloat(done, 'g', -1, 64)
+		if total > 0 {
+			message += " of " + strconv.FormatFloat(total, 'g', -1, 64)
 		}
-	}()
-	return outcome{result: t.Run(ctx, rec.Arguments, rec.Answers)}
+	}
+	r.mu.Lock()
+	r.message, r.fresh = message, true
+	r.mu.Unlock()
+	select {
+	case r.reported <- struct{}{}:
+	default:
+	}
+}
+
+// take returns the status message reported and not stored yet, if any.
+func (r *run) take() (string, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	fresh := r.fresh
+	r.fresh = false
+	return r.message, fresh
+}
+
+// call returns the park.Call of a run of the task in state rec: it
+// answers the task's parking, bound to its tool, arguments and principal,
+// and can be claimed until the task expires.
+func (s *Server) call(rec record) park.Call {
+	return park.Call{
+		Tool: rec.Tool, Arguments: rec.Arguments, Answers: rec.Answers, Principal: rec.Principal,
+		Park: rec.Park, Until: time.UnixMilli(rec.Created + rec.TTL),
+	}
+}
+
+// execute runs t's work for c through s's park.Runner (a panic is logged
+// and ends the run as Panicked), mints a parking for a suspension, and
+// keeps the outcome with claim, if any, for the resumes of the same
+// parking.
+func (s *Server) execute(ctx context.Context, t *Tool, c park.Call, claim *park.Claim) outcome {
+	res, err := s.park.Exec(ctx, c, t.Run)
+	out := outcome{Result: res, Panicked: err != nil}
+	if err == nil && res.IsPending() {
+		out.Park = park.NewPark()
+		s.park.Parked(ctx, c, out.Park, res)
+	}
+	if claim != nil {
+		kept, err := json.Marshal(out)
+		if err == nil {
+			fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
+			err = claim.Finish(fctx, kept)
+			cancel()
+		}
+		if err != nil {
+			s.log().Error("mcptasks: the outcome of a resumed task was not kept with its claim", "tool", c.Tool, "err", err)
+		}
+	}
+	return out
 }
 
 // settle sets rec, a working task whose run has ended with out at now, to
-// the status out gives it: failed for a panic, input_required for a
-// suspension the client can be asked, failed with -32021 for one it
-// cannot, else completed with the tool's result.
+// the status out gives it: failed for a panic or a claim refused,
+// input_required for a suspension the client can be asked (waiting on the
+// parking out minted), failed with -32021 for one it cannot, else
+// completed with the tool's result.
 func (s *Server) settle(rec *record, out outcome, now time.Time) {
-	rec.Updated = now.UnixMilli()
-	if out.panic != "" {
-		s.logger.Error("mcptasks: task tool panicked", "tool", rec.Tool, "panic", out.panic)
+	rec.Updated, rec.Park = now.UnixMilli(), out.Park
+	switch {
+	case errors.Is(out.refused, park.ErrResultTooLarge):
+		fail(rec, &rpcError{Code: jsonrpc.CodeInternalError, Message: "Internal error"}, "The tool ran with these answers, and its result is too large to read again.")
+		return
+	case out.refused != nil:
+		s.log().Error("mcptasks: the answers of a task were not claimed: the tool did not run", "tool", rec.Tool, "err", out.refused)
+		fail(rec, &rpcError{Code: jsonrpc.CodeInternalError, Message: "Internal error"}, "The answers could not be recorded, and the tool did not run.")
+		return
+	case out.Panicked:
 		fail(rec, &rpcError{Code: jsonrpc.CodeInternalError, Message: "Internal error"}, "The tool failed.")
 		return
 	}
-	reqs, asks := toolnexus.PendingAllOf(out.result)
+	reqs, asks := toolnexus.PendingAllOf(out.Result)
 	if !asks {
-		res, err := json.Marshal(out.result.MCPCallToolResult())
+		res, err := json.Marshal(out.Result.MCPCallToolResult())
 		if err != nil { // not reached: a result is plain data
 			fail(rec, &rpcError{Code: jsonrpc.CodeInternalError, Message: "Internal error"}, "The tool's result does not encode.")
 			return
@@ -134,7 +220,7 @@ func (s *Server) settle(rec *record, out outcome, now time.Time) {
 			fail(rec, &rpcError{Code: rpc.Code, Message: rpc.Message, Data: rpc.Data}, "The tool asks for what the client did not declare it can answer.")
 			return
 		}
-		s.logger.Error("mcptasks: task tool asked a request that cannot be sent", "tool", rec.Tool, "err", err)
+		s.log().Error("mcptasks: task tool asked a request that cannot be sent", "tool", rec.Tool, "err", err)
 		fail(rec, &rpcError{Code: jsonrpc.CodeInternalError, Message: "Internal error"}, "The tool asked a request that cannot be sent.")
 		return
 	}
@@ -201,28 +287,80 @@ func fail(rec *record, err *rpcError, message string) {
 	rec.Status, rec.Message, rec.Error, rec.Pending = StatusFailed, message, err, nil
 }
 
-// launch starts t's work on this instance with the arguments and answers
-// of rec, in a context that ends at Shutdown or with the returned cancel;
-// its outcome comes on the returned channel.
-func (s *Server) launch(t *Tool, rec record) (<-chan outcome, context.CancelFunc) {
+// launch starts t's work for c on this instance as the run r, in a
+// context that ends at Shutdown or with r's cancel, its progress reported
+// to r; claim, if any, keeps its outcome, which comes on the returned
+// channel.
+func (s *Server) launch(t *Tool, c park.Call, claim *park.Claim, r *run) <-chan outcome {
 	ctx, cancel := context.WithCancel(s.base)
+	r.cancel = cancel
+	c.Progress = r.report
 	done := make(chan outcome, 1)
 	s.runs.Add(1)
 	go func() {
 		defer s.runs.Done()
-		done <- execute(ctx, t, rec)
+		done <- s.execute(ctx, t, c, claim)
 	}()
-	return done, cancel
+	return done
 }
 
-// watch sees the run of the task id, in state rec, through on this
+// resume runs the tool of the task id, in state rec (working, with every
+// answer), again on this instance, once: it claims the parking that the
+// answers answer in the park.Runner's store before the tool runs. A
+// parking that another run holds (a tasks/update sent twice, to one
+// instance or two, or answered again after the task store lost a write)
+// is left to that run, which ends the task, or whose lease lapses. One
+// that has run gives the outcome it kept, and the tool does not run
+// again. owner says that the caller moved the task to working: a claim
+// refused then fails the task, which no other run will end; else the
+// task is left as it is.
+func (s *Server) resume(ctx context.Context, id string, rec record, owner bool) {
+	t := s.tool(rec.Tool)
+	if t == nil {
+		if owner {
+			s.orphan(ctx, id, rec)
+		}
+		return
+	}
+	c := s.call(rec)
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
+	claim, held, err := s.park.Claim(cctx, c)
+	cancel()
+	var out outcome
+	switch {
+	case errors.Is(err, park.ErrRunning):
+		return
+	case err != nil:
+		if !owner {
+			return
+		}
+		out.refused = err
+	case held != nil:
+		if err := json.Unmarshal(held, &out); err != nil {
+			out = outcome{refused: fmt.Errorf("%w: the kept outcome of a task does not read: %v", park.ErrStore, err)}
+		}
+	case claim == nil && !owner:
+		return // a tool that may repeat runs for the update that answered it
+	default:
+		r := newRun(rec.Run)
+		s.watch(id, rec, s.launch(t, c, claim, r), r)
+		return
+	}
+	s.runs.Add(1)
+	go func() {
+		defer s.runs.Done()
+		s.finish(id, rec, out, s.now())
+	}()
+}
+
+// watch sees the run r of the task id, in state rec, through on this
 // instance, its outcome to come on done: every poll interval, and every
 // third of the lease, it checks that the task is still in that run, ending
-// the run's context (with cancel) when another instance cancelled the task
-// or it expired, and renews the run's lease. Once the run has ended, the
-// task takes the status it ended with (see finish).
-func (s *Server) watch(id string, rec record, done <-chan outcome, cancel context.CancelFunc) {
-	r := &run{gen: rec.Run, cancel: cancel}
+// the run's context when another instance cancelled the task or it
+// expired, and renews the run's lease; the progress the tool reports it
+// stores as the task's status message. Once the run has ended, the task
+// takes the status it ended with (see finish).
+func (s *Server) watch(id string, rec record, done <-chan outcome, r *run) {
 	s.mu.Lock()
 	if old := s.running[id]; old != nil {
 		old.cancel()
@@ -232,7 +370,7 @@ func (s *Server) watch(id string, rec record, done <-chan outcome, cancel contex
 	s.runs.Add(1)
 	go func() {
 		defer s.runs.Done()
-		defer cancel()
+		defer r.cancel()
 		tick := time.NewTicker(min(s.poll, s.lease/3))
 		var out outcome
 	wait:
@@ -242,12 +380,14 @@ func (s *Server) watch(id string, rec record, done <-chan outcome, cancel contex
 				break wait
 			case <-tick.C:
 				if !s.keep(id, rec) {
-					cancel()
+					r.cancel()
 				}
+			case <-r.reported:
+				s.progress(id, rec, r)
 			}
 		}
 		tick.Stop()
-		finished := s.time()
+		finished := s.now()
 		s.mu.Lock()
 		if s.running[id] == r {
 			delete(s.running, id)
@@ -270,7 +410,7 @@ func (s *Server) keep(id string, rec record) bool {
 			gone = true
 			return false, nil
 		}
-		at, lease := s.time().UnixMilli(), s.lease.Milliseconds()
+		at, lease := s.now().UnixMilli(), s.lease.Milliseconds()
 		if now.Lease-at > lease*2/3 {
 			return false, nil
 		}
@@ -278,6 +418,29 @@ func (s *Server) keep(id string, rec record) bool {
 		return true, nil
 	})
 	return !gone && !errors.Is(err, ErrTaskNotFound)
+}
+
+// progress stores the status message that the run r of the task id, in
+// state rec, reported last, while the task is still in that run. A
+// message that the store does not take is left for the next report: the
+// task's result clears it anyway.
+func (s *Server) progress(id string, rec record, r *run) {
+	message, ok := r.take()
+	if !ok {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), s.lease/3)
+	defer cancel()
+	_, err := s.change(ctx, id, rec.Principal, func(now *record) (bool, error) {
+		if now.Status != StatusWorking || now.Run != rec.Run || now.Message == message {
+			return false, nil
+		}
+		now.Message, now.Updated = message, s.now().UnixMilli()
+		return true, nil
+	})
+	if err != nil && !errors.Is(err, ErrTaskNotFound) {
+		s.log().Warn("mcptasks: a task's progress was not stored", "tool", rec.Tool, "err", err)
+	}
 }
 
 // awaits reports whether now, the stored state of a task whose run of rec
@@ -328,23 +491,23 @@ func (s *Server) finish(id string, rec record, out outcome, finished time.Time) 
 			}
 			now.Lease = 0
 			if stopped {
-				now.Updated = s.time().UnixMilli()
+				now.Updated = s.now().UnixMilli()
 				fail(now, &rpcError{Code: jsonrpc.CodeInternalError, Message: "Internal error"}, "The server stopped while the task ran.")
 				return true, nil
 			}
-			s.settle(now, out, s.time())
+			s.settle(now, out, s.now())
 			return true, nil
 		})
 		end()
 		if err == nil || errors.Is(err, ErrTaskNotFound) {
 			return
 		}
-		s.logger.Warn("mcptasks: storing a task's result failed; trying again", "tool", rec.Tool, "err", err)
+		s.log().Warn("mcptasks: storing a task's result failed; trying again", "tool", rec.Tool, "err", err)
 		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			s.logger.Error("mcptasks: a task's result was not stored", "tool", rec.Tool, "err", err)
+			s.log().Error("mcptasks: a task's result was not stored", "tool", rec.Tool, "err", err)
 			return
 		case <-t.C:
 		}
@@ -360,16 +523,16 @@ func lapsed(r *record, now time.Time) bool {
 // orphan fails the task id, in state rec, whose tool this instance does
 // not serve.
 func (s *Server) orphan(ctx context.Context, id string, rec record) {
-	s.logger.ErrorContext(ctx, "mcptasks: the tool of a task is not served by this instance", "tool", rec.Tool)
+	s.log().ErrorContext(ctx, "mcptasks: the tool of a task is not served by this instance", "tool", rec.Tool)
 	_, err := s.change(ctx, id, rec.Principal, func(now *record) (bool, error) {
 		if now.Status != StatusWorking || now.Run != rec.Run {
 			return false, nil
 		}
-		now.Updated, now.Lease = s.time().UnixMilli(), 0
+		now.Updated, now.Lease = s.now().UnixMilli(), 0
 		fail(now, &rpcError{Code: jsonrpc.CodeInternalError, Message: "Internal error"}, "The tool is not served here.")
 		return true, nil
 	})
 	if err != nil {
-		s.logger.ErrorContext(ctx, "mcptasks: a task was not failed", "tool", rec.Tool, "err", err)
+		s.log().ErrorContext(ctx, "mcptasks: a task was not failed", "tool", rec.Tool, "err", err)
 	}
 }

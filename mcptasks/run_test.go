@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/toolnexus-go/toolnexus/mcptasks"
 	"github.com/toolnexus-go/toolnexus/mcptasks/internal/tasktest"
+	"github.com/toolnexus-go/toolnexus/park"
 )
 
 // once returns a choice of fault that spoils, with fault, the first write
@@ -68,7 +70,7 @@ func TestCancelKeepsDoneWork(t *testing.T) {
 		}
 		return tasktest.Pass
 	})
-	in := tasktest.Start(t, &mcptasks.Options{Store: store, Time: clk.Now}, nil)
+	in := tasktest.StartWith(t, tasktest.Config{Park: park.Runner{Time: clk.Now}}, &mcptasks.Options{Store: store}, nil)
 	c := in.Client()
 	id := create(t, c, "wait", nil)
 	close(in.Tools.Release)
@@ -139,11 +141,12 @@ func TestLease(t *testing.T) {
 	clk := newClock()
 	shared := mcptasks.NewMemoryStore()
 	cut := &tasktest.Faulty{TaskStore: shared}
-	opts := mcptasks.Options{Time: clk.Now, Lease: 300 * time.Millisecond, PollInterval: 10 * time.Millisecond}
+	opts := mcptasks.Options{Lease: 300 * time.Millisecond, PollInterval: 10 * time.Millisecond}
 	optsA, optsB := opts, opts
 	optsA.Store, optsB.Store = cut, shared
-	a := tasktest.Start(t, &optsA, nil)
-	cb := tasktest.Start(t, &optsB, nil).Client()
+	config := tasktest.Config{Park: park.Runner{Time: clk.Now}}
+	a := tasktest.StartWith(t, config, &optsA, nil)
+	cb := tasktest.StartWith(t, config, &optsB, nil).Client()
 	id := create(t, a.Client(), "wait", map[string]any{"label": "on a"})
 	start := clk.Now().UnixMilli()
 	assert.Equal(t, start+300, leaseOf(t, shared, id))
@@ -162,4 +165,125 @@ func TestLease(t *testing.T) {
 	assert.Equal(t, mcptasks.LapsedMessage, task["statusMessage"])
 	assert.Equal(t, map[string]any{"code": float64(-32603), "message": "Internal error"}, task["error"])
 	assert.NotContains(t, task, "result")
+}
+
+// TestProgress reports progress in a tight loop: the task's status
+// message shows the last report, and the store takes a few writes of it,
+// not one a report.
+func TestProgress(t *testing.T) {
+	t.Parallel()
+	store := &tasktest.Faulty{TaskStore: mcptasks.NewMemoryStore()}
+	var writes atomic.Int64
+	store.Writes(func(_ string, data []byte) tasktest.Fault {
+		if bytes.Contains(data, []byte(`"statusMessage":"step `)) {
+			writes.Add(1)
+		}
+		return tasktest.Pass
+	})
+	in := tasktest.Start(t, &mcptasks.Options{Store: store, InlineWait: -1}, nil)
+	c := in.Client()
+	id := create(t, c, "progress", nil)
+	require.Eventually(t, func() bool {
+		return c.Call(t, "tasks/get", map[string]any{"taskId": id})["statusMessage"] == "step 1000 of 1000"
+	}, 10*time.Second, 5*time.Millisecond, "the last report, which completes, is always shown")
+	assert.Equal(t, "working", c.Call(t, "tasks/get", map[string]any{"taskId": id})["status"])
+	assert.LessOrEqual(t, writes.Load(), int64(3), "1,000 reports, a few writes")
+	close(in.Tools.Release)
+	task := c.Wait(t, id, "completed")
+	assert.NotContains(t, task, "statusMessage", "the result replaces the progress")
+}
+
+// answer is the tasks/update params that accept the "ask" tool's request
+// of the task id with ok.
+func answer(id string, ok bool) map[string]any {
+	return map[string]any{"taskId": id, "inputResponses": map[string]any{
+		"confirm": map[string]any{"action": "accept", "content": map[string]any{"ok": ok}}}}
+}
+
+// text returns the text of the result of a completed task.
+func text(task map[string]any) any {
+	return task["result"].(map[string]any)["content"].([]any)[0].(map[string]any)["text"]
+}
+
+// TestUpdateRunsOnce sends each task's answer four times at once, to two
+// instances that share the task store and the park.Runner's store: the
+// tool runs once after the answer.
+func TestUpdateRunsOnce(t *testing.T) {
+	t.Parallel()
+	store := mcptasks.NewMemoryStore()
+	config := tasktest.Config{Park: park.Runner{Store: park.NewMemoryStore(0, 0)}}
+	ts := &tasktest.Tools{Release: make(chan struct{}), Cancelled: make(chan string, 16)}
+	a := tasktest.StartWith(t, config, &mcptasks.Options{Store: store}, ts)
+	b := tasktest.StartWith(t, config, &mcptasks.Options{Store: store}, ts)
+	ca, cb := a.Client(), b.Client()
+	const tasks = 20
+	for range tasks {
+		id := create(t, ca, "ask", nil)
+		ca.Wait(t, id, "input_required")
+		var wg sync.WaitGroup
+		for _, c := range []*tasktest.Client{ca, cb, ca, cb} {
+			wg.Go(func() {
+				res := c.Send(t, "tasks/update", answer(id, true), nil)
+				assert.Nil(t, res.Error)
+			})
+		}
+		wg.Wait()
+		assert.Equal(t, "ok=true", text(cb.Wait(t, id, "completed")))
+	}
+	assert.Len(t, ts.Answers(), 2*tasks, "each tool ran once before its answer, once after")
+}
+
+// TestStoreForgetsAnUpdate answers a task, then puts back the task as it
+// was before, as a store that lost its last writes in a failover, and
+// answers it again: the task gets the result of the one run, and the tool
+// does not run again.
+func TestStoreForgetsAnUpdate(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	store := mcptasks.NewMemoryStore()
+	in := tasktest.Start(t, &mcptasks.Options{Store: store}, nil)
+	c := in.Client()
+	id := create(t, c, "ask", nil)
+	c.Wait(t, id, "input_required")
+	parked, err := store.Get(ctx, id)
+	require.NoError(t, err)
+	c.Call(t, "tasks/update", answer(id, true))
+	assert.Equal(t, "ok=true", text(c.Wait(t, id, "completed")))
+
+	now, err := store.Get(ctx, id)
+	require.NoError(t, err)
+	require.NoError(t, store.Update(ctx, id, now.Version, parked.Data))
+	require.Equal(t, "input_required", c.Call(t, "tasks/get", map[string]any{"taskId": id})["status"])
+	c.Call(t, "tasks/update", answer(id, false))
+	assert.Equal(t, "ok=true", text(c.Wait(t, id, "completed")), "the first run's result")
+	assert.Len(t, in.Tools.Answers(), 2, "one run before the answer, one after")
+}
+
+// TestResentUpdateRunsALostRun stores a task as an instance that took its
+// answers and died before it ran the tool leaves it: the client's update,
+// sent again, runs the tool, once.
+func TestResentUpdateRunsALostRun(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	store := mcptasks.NewMemoryStore()
+	in := tasktest.Start(t, &mcptasks.Options{Store: store}, nil)
+	c := in.Client()
+	id := create(t, c, "ask", nil)
+	c.Wait(t, id, "input_required")
+	st, err := store.Get(ctx, id)
+	require.NoError(t, err)
+	var rec map[string]any
+	require.NoError(t, json.Unmarshal(st.Data, &rec))
+	rec["status"], rec["run"], rec["leaseUntil"] = "working", rec["run"].(float64)+1, time.Now().Add(time.Minute).UnixMilli()
+	rec["answers"] = []any{map[string]any{"id": "confirm", "ok": true, "data": map[string]any{"ok": true}}}
+	delete(rec, "pending")
+	data, err := json.Marshal(rec)
+	require.NoError(t, err)
+	require.NoError(t, store.Update(ctx, id, st.Version, data))
+
+	c.Call(t, "tasks/update", answer(id, true))
+	assert.Equal(t, "ok=true", text(c.Wait(t, id, "completed")))
+	c.Call(t, "tasks/update", answer(id, true))
+	assert.Equal(t, "completed", c.Call(t, "tasks/get", map[string]any{"taskId": id})["status"])
+	assert.Len(t, in.Tools.Answers(), 2, "one run before the answer, one after")
 }

@@ -47,7 +47,8 @@ func newID() string {
 // Lease is when the run of a working task lapses unless the instance that
 // runs it renews it. Write is the token of the write that stored this
 // version, so that a writer whose reply was lost, or whose write a client
-// sent twice, knows its own.
+// sent twice, knows its own. Park is the parking of the task's last
+// suspension: the one its answers answer, claimed when they run the tool.
 type record struct {
 	Tool       string            `json:"tool"`
 	Arguments  json.RawMessage   `json:"arguments"`
@@ -66,6 +67,7 @@ type record struct {
 	Run        int64             `json:"run"`
 	Lease      int64             `json:"leaseUntil,omitempty"`
 	Write      string            `json:"write,omitempty"`
+	Park       string            `json:"park,omitempty"`
 	Pending    []asked           `json:"pending,omitempty"`
 	Keys       []string          `json:"keys,omitempty"`
 	Answers    toolnexus.Answers `json:"answers,omitempty"`
@@ -106,7 +108,7 @@ func decodeRecord(data []byte) (record, error) {
 		"elicitForm": &r.ElicitForm, "elicitURL": &r.ElicitURL, "sampling": &r.Sampling, "roots": &r.Roots,
 		"status": &r.Status, "statusMessage": &r.Message, "createdAt": &r.Created, "lastUpdatedAt": &r.Updated,
 		"ttlMs": &r.TTL, "pollIntervalMs": &r.Poll, "run": &r.Run, "leaseUntil": &r.Lease, "write": &r.Write,
-		"pending": &r.Pending, "keys": &r.Keys,
+		"park": &r.Park, "pending": &r.Pending, "keys": &r.Keys,
 		"answers": &r.Answers, "result": &r.Result, "error": &r.Error,
 	})
 	if err != nil {

@@ -42,15 +42,16 @@ import (
 	"github.com/toolnexus-go/toolnexus/mcpcall"
 	"github.com/toolnexus-go/toolnexus/mcptasks"
 	"github.com/toolnexus-go/toolnexus/mcptasks/redistasks"
+	"github.com/toolnexus-go/toolnexus/park"
 	"github.com/toolnexus-go/toolnexus/requeststate"
 )
 
 func main() {
-	addr, key, opts, err := parse(os.Args[1:], slog.New(slog.NewTextHandler(os.Stderr, nil)))
+	addr, key, opts, err := parse(os.Args[1:])
 	if err != nil {
 		log.Fatal(err)
 	}
-	server, _, err := newServer(key, opts)
+	server, _, err := newServer(key, opts, slog.New(slog.NewTextHandler(os.Stderr, nil)))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -65,7 +66,7 @@ func main() {
 // parse reads the command line args: the address to serve at, the key
 // that seals the multi round trips (random without -key), and the options
 // of the tasks, kept in the Redis of -redis, or in memory without it.
-func parse(args []string, logger *slog.Logger) (string, []byte, *mcptasks.Options, error) {
+func parse(args []string) (string, []byte, *mcptasks.Options, error) {
 	fs := flag.NewFlagSet("conformance", flag.ContinueOnError)
 	addr := fs.String("http", "127.0.0.1:0", "the address to serve stateless streamable HTTP at (port 0: any free port)")
 	keyHex := fs.String("key", "", "the key, in hex, that seals the multi round trips: the same on every instance (default: a random one)")
@@ -81,7 +82,7 @@ func parse(args []string, logger *slog.Logger) (string, []byte, *mcptasks.Option
 			return "", nil, nil, fmt.Errorf("-key: %v", err)
 		}
 	}
-	opts := &mcptasks.Options{Logger: logger}
+	opts := &mcptasks.Options{}
 	if *redisURL != "" {
 		ro, err := redis.ParseURL(*redisURL)
 		if err != nil {
@@ -101,14 +102,14 @@ func handler(server *mcp.Server) http.Handler {
 
 // newServer returns the server with every tool and the prompt the
 // scenarios use, the state of its multi round trips sealed with key, and
-// the tasks of its tools.
-func newServer(key []byte, opts *mcptasks.Options) (*mcp.Server, *mcptasks.Server, error) {
+// the tasks of its tools, which log to logger.
+func newServer(key []byte, opts *mcptasks.Options, logger *slog.Logger) (*mcp.Server, *mcptasks.Server, error) {
 	server := mcp.NewServer(&mcp.Implementation{Name: "toolnexus-mcptasks-conformance", Version: "v0.1.0"}, nil)
 	sealer, err := requeststate.NewSealer(requeststate.Options{Keys: [][]byte{key}})
 	if err != nil {
 		return nil, nil, err
 	}
-	runner, err := mcpcall.NewRunner(sealer, mcpcall.Options{Logger: opts.Logger})
+	runner, err := mcpcall.NewRunner(sealer, mcpcall.Options{Park: park.Runner{Logger: logger}})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -20,9 +20,9 @@ import (
 // port until the test ends.
 func start(t *testing.T, args ...string) *tasktest.Client {
 	t.Helper()
-	_, key, opts, err := parse(args, slog.New(slog.DiscardHandler))
+	_, key, opts, err := parse(args)
 	require.NoError(t, err)
-	server, tasks, err := newServer(key, opts)
+	server, tasks, err := newServer(key, opts, slog.New(slog.DiscardHandler))
 	require.NoError(t, err)
 	hs := httptest.NewServer(handler(server))
 	t.Cleanup(func() {
@@ -75,23 +75,23 @@ func TestTools(t *testing.T) {
 
 func TestParse(t *testing.T) {
 	t.Parallel()
-	addr, key, opts, err := parse(nil, nil)
+	addr, key, opts, err := parse(nil)
 	require.NoError(t, err)
 	assert.Equal(t, "127.0.0.1:0", addr)
 	assert.Len(t, key, 32)
 	assert.Nil(t, opts.Store, "tasks in memory")
-	_, key2, _, err := parse(nil, nil)
+	_, key2, _, err := parse(nil)
 	require.NoError(t, err)
 	assert.NotEqual(t, key, key2, "a random key")
 
-	addr, key, opts, err = parse([]string{"-http", "127.0.0.1:8080", "-key", strings.Repeat("ab", 32), "-redis", "redis://127.0.0.1:1/2"}, nil)
+	addr, key, opts, err = parse([]string{"-http", "127.0.0.1:8080", "-key", strings.Repeat("ab", 32), "-redis", "redis://127.0.0.1:1/2"})
 	require.NoError(t, err)
 	assert.Equal(t, "127.0.0.1:8080", addr)
 	assert.Equal(t, bytes.Repeat([]byte{0xab}, 32), key)
 	assert.IsType(t, &redistasks.Store{}, opts.Store)
 
 	for _, args := range [][]string{{"-key", "xyz"}, {"-redis", "http://host"}, {"-nope"}} {
-		_, _, _, err := parse(args, nil)
+		_, _, _, err := parse(args)
 		assert.Error(t, err, "%v", args)
 	}
 }

@@ -14,8 +14,12 @@
 // task created just before may be gone, and a result stored just before
 // may be lost, the task then working until its lease lapses and failed
 // (see [mcptasks.Options].Lease), unless the primary waits for its
-// replicas (WAIT), which this store does not ask. [Store.Check] reads
-// what it can of this from the server at start.
+// replicas (WAIT), which this store does not ask. A task whose answer was
+// lost so and is answered again gets the result of the run its first
+// answer made, and its tool does not run twice, as long as the claim of
+// that answer, kept in the Store of the servers' park.Runner (the
+// redisclaims module's), was not lost with it. [Store.Check] reads what it
+// can of this from the server at start.
 package redistasks
 
 import (

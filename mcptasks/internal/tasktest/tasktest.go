@@ -10,7 +10,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -29,6 +28,7 @@ import (
 	"github.com/toolnexus-go/toolnexus/internal/bridgetest"
 	"github.com/toolnexus-go/toolnexus/mcpcall"
 	"github.com/toolnexus-go/toolnexus/mcptasks"
+	"github.com/toolnexus-go/toolnexus/park"
 	"github.com/toolnexus-go/toolnexus/requeststate"
 )
 
@@ -235,7 +235,9 @@ var Name = toolnexus.Request{ID: "name", Kind: toolnexus.KindInput, Prompt: "You
 //   - "expiring" asks Confirm, answerable until Expiry;
 //   - "fail" returns a tool error; "panic" panics;
 //   - "required" must be a task; "prepare" asks Name within the call,
-//     then greets as a task, and refuses the name "nobody" without one.
+//     then greets as a task, and refuses the name "nobody" without one;
+//   - "progress" reports "step N of 1000" for each N in a tight loop,
+//     then waits for Release or its context, and returns "progressed".
 func (ts *Tools) tools() []mcptasks.Tool {
 	str := func(args json.RawMessage, key string) string {
 		var m map[string]any
@@ -254,6 +256,17 @@ func (ts *Tools) tools() []mcptasks.Tool {
 				return toolnexus.Ok("released")
 			case <-ctx.Done():
 				ts.Cancelled <- str(args, "label")
+				return toolnexus.Error("cancelled")
+			}
+		}},
+		{Tool: &mcp.Tool{Name: "progress"}, Run: func(ctx context.Context, _ json.RawMessage, _ toolnexus.Answers) toolnexus.ToolResult {
+			for n := 1; n <= 1000; n++ {
+				toolnexus.ReportProgress(ctx, float64(n), 1000, fmt.Sprintf("step %d of 1000", n))
+			}
+			select {
+			case <-ts.Release:
+				return toolnexus.Ok("progressed")
+			case <-ctx.Done():
 				return toolnexus.Error("cancelled")
 			}
 		}},
@@ -318,45 +331,41 @@ type Instance struct {
 // Key is the key every Instance seals its multi round trips with.
 var Key = bytes.Repeat([]byte{7}, 32)
 
-// Start starts an Instance with opts (whose nil Logger discards), whose
-// tools share ts (nil: new ones), its multi round trips sealed with Key; it
+// Config is how [StartWith] starts an Instance besides its
+// [mcptasks.Options]: State configures the Sealer of its multi round trips
+// (its Keys open states besides Key, which seals them), Park how its tools
+// run (a nil Logger discards all), and Wrap, when set, wraps its HTTP
+// handler, as an authenticating middleware does.
+type Config struct {
+	State requeststate.Options
+	Park  park.Runner
+	Wrap  func(http.Handler) http.Handler
+}
+
+// Start starts an Instance with opts, whose tools share ts (nil: new
+// ones), its multi round trips sealed with Key and its logs discarded; it
 // stops when the test ends.
 func Start(t testing.TB, opts *mcptasks.Options, ts *Tools) *Instance {
 	t.Helper()
-	return StartSealed(t, requeststate.Options{}, opts, ts)
+	return StartWith(t, Config{}, opts, ts)
 }
 
-// StartSealed is Start with a Sealer of so, its Keys opening states
-// besides Key, which seals them.
-func StartSealed(t testing.TB, so requeststate.Options, opts *mcptasks.Options, ts *Tools) *Instance {
-	t.Helper()
-	return StartWrapped(t, so, opts, ts, nil)
-}
-
-// StartWrapped is StartSealed with the server's HTTP handler wrapped by
-// wrap (nil: as it is), such as an authenticating middleware.
-func StartWrapped(t testing.TB, so requeststate.Options, opts *mcptasks.Options, ts *Tools, wrap func(http.Handler) http.Handler) *Instance {
+// StartWith is Start configured by c.
+func StartWith(t testing.TB, c Config, opts *mcptasks.Options, ts *Tools) *Instance {
 	t.Helper()
 	if ts == nil {
 		ts = &Tools{Release: make(chan struct{}), Cancelled: make(chan string, 16)}
 	}
-	var o mcptasks.Options
-	if opts != nil {
-		o = *opts
-	}
-	if o.Logger == nil {
-		o.Logger = slog.New(slog.DiscardHandler)
-	}
 	server := mcp.NewServer(&mcp.Implementation{Name: "tasktest", Version: "v1"}, nil)
-	tasks, err := mcptasks.New(server, bridgetest.Runner(t, Key, bridgetest.Config{State: so, Runner: mcpcall.Options{Logger: o.Logger}}), &o)
+	tasks, err := mcptasks.New(server, bridgetest.Runner(t, Key, bridgetest.Config{State: c.State, Runner: mcpcall.Options{Park: c.Park}}), opts)
 	require.NoError(t, err)
 	for _, tool := range ts.tools() {
 		require.NoError(t, tasks.AddTool(tool))
 	}
 	h := mcptasks.RoutingHandler(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
 		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true}))
-	if wrap != nil {
-		h = wrap(h)
+	if c.Wrap != nil {
+		h = c.Wrap(h)
 	}
 	hs := httptest.NewServer(h)
 	t.Cleanup(func() {
