@@ -121,27 +121,46 @@ func (r Runner) listener(c Call) progress.Func {
 	}
 }
 
+// report is one report of progress.
+type report struct {
+	done, total float64
+	message     string
+}
+
 // limited returns fn behind r's clock: reports closer than
-// ProgressInterval to the last one handed on are dropped, but for
-// completion.
-func (r Runner) limited(fn progress.Func) progress.Func {
+// ProgressInterval to the last one handed on are held back, but for
+// completion, and flush hands on the last report held back, if any, as the
+// run ends: a carrier always sees the last report.
+func (r Runner) limited(fn progress.Func) (limited progress.Func, flush func()) {
 	if fn == nil {
-		return nil
+		return nil, func() {}
 	}
 	var (
-		mu   sync.Mutex
-		last time.Time
-		sent bool
+		mu      sync.Mutex
+		last    time.Time
+		sent    bool
+		pending *report // the last report held back
 	)
-	return func(done, total float64, message string) {
+	limited = func(done, total float64, message string) {
 		now := r.Now()
 		mu.Lock()
 		if sent && now.Sub(last) < ProgressInterval && (total <= 0 || done < total) {
+			pending = &report{done, total, message}
 			mu.Unlock()
 			return
 		}
-		last, sent = now, true
+		last, sent, pending = now, true, nil
 		mu.Unlock()
 		fn(done, total, message)
 	}
+	flush = func() {
+		mu.Lock()
+		p := pending
+		pending = nil
+		mu.Unlock()
+		if p != nil {
+			fn(p.done, p.total, p.message)
+		}
+	}
+	return limited, flush
 }

@@ -45,6 +45,8 @@ func TestProgress(t *testing.T) {
 		toolnexus.ReportProgress(ctx, 999, 1000, "almost")
 		toolnexus.ReportProgress(ctx, 1000, 1000, "done")
 		toolnexus.ReportProgress(ctx, 1000, 1000, "done, twice")
+		toolnexus.ReportProgress(ctx, 1, 3, "cleaning up")      // held back, then dropped for the next
+		toolnexus.ReportProgress(ctx, 2, 3, "cleaning up more") // held back, then handed on as the tool returns
 		return toolnexus.Ok("copied")
 	}
 	res, err := r.Exec(context.Background(), park.Call{ID: "call_1", Tool: "copy", Progress: func(done, total float64, message string) {
@@ -57,8 +59,9 @@ func TestProgress(t *testing.T) {
 		{Done: 999, Total: 1000, Message: "almost"},
 		{Done: 1000, Total: 1000, Message: "done"},
 		{Done: 1000, Total: 1000, Message: "done, twice"},
+		{Done: 2, Total: 3, Message: "cleaning up more"},
 	}, fromCall)
-	require.Len(t, fromRunner, 4)
+	require.Len(t, fromRunner, 5)
 	assert.Equal(t, progressed{"copy", "call_1", 0, 1000, "copying"}, fromRunner[0])
 	assert.Equal(t, progressed{"copy", "call_1", 1000, 1000, "done"}, fromRunner[2])
 }

@@ -156,7 +156,8 @@ type Call struct {
 	ParkedAt time.Time
 	// Progress, when set, gets the progress the tool reports
 	// ([toolnexus.ReportProgress]), at most one report every
-	// [ProgressInterval], and every report of completion.
+	// [ProgressInterval], every report of completion, and the last report
+	// held back, as the tool returns.
 	Progress func(done, total float64, message string)
 }
 
@@ -419,7 +420,8 @@ func (r Runner) Exec(ctx context.Context, c Call, tool toolnexus.Tool) (toolnexu
 			return toolnexus.Error(err.Error()), nil
 		}
 	}
-	ctx = progress.With(context.WithValue(ctx, runnerKey{}, r), r.limited(r.listener(c)))
+	report, flush := r.limited(r.listener(c))
+	ctx = progress.With(context.WithValue(ctx, runnerKey{}, r), report)
 	if !argmemo.Checked(ctx, args) {
 		ctx = argmemo.With(ctx, args, nil)
 	}
@@ -428,6 +430,7 @@ func (r Runner) Exec(ctx context.Context, c Call, tool toolnexus.Tool) (toolnexu
 		ctx, end = r.Observer.Run(ctx, c)
 	}
 	res, err := r.safely(ctx, c, tool, args)
+	flush()
 	if err != nil {
 		end(res, err)
 		return res, err
