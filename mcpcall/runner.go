@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/internal/argmemo"
 	"github.com/toolnexus-go/toolnexus/internal/jsonscan"
 	"github.com/toolnexus-go/toolnexus/internal/msg"
 	"github.com/toolnexus-go/toolnexus/park"
@@ -248,10 +249,15 @@ func (s *Runner) Run(ctx context.Context, c Call, tool toolnexus.Tool) (toolnexu
 	if c.Authenticated && c.Principal == "" {
 		return toolnexus.MCPCallToolResult{}, s.internal(ctx, c, msg.Errorf(ErrNoPrincipal, "call of %s: its token names no subject", msg.Quote(c.Tool)))
 	}
-	if err := jsonscan.CheckNames(c.Arguments); err != nil {
+	call := requeststate.Call{Tool: c.Tool, Arguments: c.Arguments, Principal: c.Principal}
+	if binding, ok := jsonscan.BindObject(c.Arguments); ok {
+		// Read once, here: the Sealer, the claim, the Runner's checks and
+		// what the tool wraps take what this read established.
+		ctx = argmemo.With(ctx, c.Arguments, binding)
+		call = argmemo.BindCall(call, binding).(requeststate.Call)
+	} else if err := jsonscan.CheckNames(c.Arguments); err != nil {
 		return toolnexus.MCPCallToolResult{}, s.logged(ctx, c, &Error{Code: CodeInvalidParams, Message: "Invalid arguments: " + msg.Unprefixed(err), Err: err})
 	}
-	call := requeststate.Call{Tool: c.Tool, Arguments: c.Arguments, Principal: c.Principal}
 	var (
 		opened  requeststate.Opened
 		answers toolnexus.Answers

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/internal/argmemo"
 	"github.com/toolnexus-go/toolnexus/internal/b64"
 	"github.com/toolnexus-go/toolnexus/internal/jsonscan"
 	"github.com/toolnexus-go/toolnexus/internal/msg"
@@ -103,6 +104,20 @@ type Call struct {
 	// one string); empty for a call without one. A state sealed for one
 	// principal opens for no other, nor for none.
 	Principal string
+
+	// binding is the binding of Arguments, when a carrier of the module
+	// computed it (argmemo.BindCall), and bound the Arguments it was
+	// computed from.
+	binding, bound []byte
+}
+
+// appendBinding appends the binding of c's arguments to dst: the one the
+// carrier computed, when the arguments are still those it read.
+func (c Call) appendBinding(dst []byte) ([]byte, error) {
+	if c.binding != nil && argmemo.Same(c.bound, c.Arguments) {
+		return append(dst, c.binding...), nil
+	}
+	return jsonscan.AppendBinding(dst, c.Arguments)
 }
 
 // String returns c's fields, its arguments as their size, for %v.
@@ -275,7 +290,7 @@ func (s *Sealer) Seal(call Call, st State, now time.Time) (string, error) {
 		}
 	}
 	var argsBuf [jsonscan.MaxBinding]byte
-	args, err := jsonscan.AppendBinding(argsBuf[:0], call.Arguments)
+	args, err := call.appendBinding(argsBuf[:0])
 	if err != nil {
 		return "", err
 	}
@@ -321,7 +336,7 @@ func (s *Sealer) Seal(call Call, st State, now time.Time) (string, error) {
 // state: see the Runner of package park.
 func (s *Sealer) Open(state string, call Call, now time.Time) (Opened, error) {
 	var argsBuf [jsonscan.MaxBinding]byte
-	args, argsErr := jsonscan.AppendBinding(argsBuf[:0], call.Arguments)
+	args, argsErr := call.appendBinding(argsBuf[:0])
 	buf, err := decodeState(state)
 	if err != nil {
 		return Opened{}, err
@@ -446,6 +461,11 @@ func Expiry(state string) (time.Time, error) {
 var errInvalidState = msg.Errorf(ErrInvalidState, "not sealed with this key, or altered")
 
 func init() {
+	argmemo.BindCall = func(call any, binding []byte) any {
+		c := call.(Call)
+		c.binding, c.bound = binding, c.Arguments
+		return c
+	}
 	wire.Register(reflect.TypeFor[Call](), "Arguments")
 	wire.Register(reflect.TypeFor[State](), "Opaque")
 	wire.Register(reflect.TypeFor[Opened]())

@@ -16,6 +16,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/internal/argmemo"
+	"github.com/toolnexus-go/toolnexus/internal/jsonscan"
 	"github.com/toolnexus-go/toolnexus/requeststate"
 )
 
@@ -578,4 +580,31 @@ func TestSealerOpaque(t *testing.T) {
 	for _, shown := range []string{fmt.Sprint(requeststate.State{Opaque: "round=1"}), fmt.Sprintf("%#v", requeststate.State{Opaque: "round=1"})} {
 		assert.NotContains(t, shown, "round=1")
 	}
+}
+
+// TestSealerBoundCall checks a Call that carries the binding its carrier
+// computed (argmemo.BindCall): it seals and opens as the same call bound by
+// the Sealer, and one whose Arguments were replaced after is bound again.
+func TestSealerBoundCall(t *testing.T) {
+	t.Parallel()
+	s := newSealer(t, requeststate.Options{})
+	args := json.RawMessage(`{"replicas":3,"env":"staging"}`)
+	binding, ok := jsonscan.BindObject(args)
+	require.True(t, ok)
+	bound := argmemo.BindCall(requeststate.Call{Tool: "deploy", Arguments: args}, binding).(requeststate.Call)
+	st := requeststate.State{Requests: []toolnexus.Request{stateReq}}
+	state := seal(t, s, bound, st, stateNow)
+
+	_, err := s.Open(state, requeststate.Call{Tool: "deploy", Arguments: json.RawMessage(`{"env":"staging","replicas":3}`)}, stateNow)
+	require.NoError(t, err)
+	_, err = s.Open(state, bound, stateNow)
+	require.NoError(t, err)
+
+	other := bound
+	other.Arguments = json.RawMessage(`{"replicas":30,"env":"staging"}`)
+	_, err = s.Open(state, other, stateNow)
+	assertErr(t, err, requeststate.ErrMismatch, "")
+	state = seal(t, s, other, st, stateNow)
+	_, err = s.Open(state, requeststate.Call{Tool: "deploy", Arguments: other.Arguments}, stateNow)
+	require.NoError(t, err)
 }

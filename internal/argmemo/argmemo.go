@@ -1,8 +1,10 @@
-// Package argmemo carries, in a running tool's context, what the Runner
-// of package park established about the call's arguments: that they were
-// checked, and their binding, computed once. The root's ToolFor and the
-// gate of package approval read it instead of reading the arguments again.
-// Users of the module never name it.
+// Package argmemo carries what a carrier established about a call's
+// arguments, so that no layer reads them again: that they were checked,
+// and their binding, computed once. The Runner of package park and the MCP
+// runner of package mcpcall put it in the context of the call; the root's
+// ToolFor, the Runner's claim and the gate of package approval read it
+// from there, and the Sealer of package requeststate takes it with the
+// call ([BindCall]). Users of the module never name it.
 package argmemo
 
 import (
@@ -23,8 +25,8 @@ type memo struct {
 // key is the context key of the memo.
 type key struct{}
 
-// With returns ctx with args marked as checked (a JSON object, names not
-// repeated), and binding, when not nil, as their binding.
+// With returns ctx with args marked as checked (a JSON object of UTF-8,
+// names not repeated), and binding, when not nil, as their binding.
 func With(ctx context.Context, args, binding []byte) context.Context {
 	m := &memo{args: args}
 	if binding != nil {
@@ -36,10 +38,16 @@ func With(ctx context.Context, args, binding []byte) context.Context {
 // of returns the memo of ctx for args: the same bytes, at the same place.
 func of(ctx context.Context, args []byte) *memo {
 	m, ok := ctx.Value(key{}).(*memo)
-	if !ok || len(m.args) != len(args) || len(args) == 0 || &m.args[0] != &args[0] {
+	if !ok || !Same(m.args, args) {
 		return nil
 	}
 	return m
+}
+
+// Same reports whether a and b are the same bytes at the same place, not
+// empty: what was established of one holds of the other.
+func Same(a, b []byte) bool {
+	return len(a) == len(b) && len(a) > 0 && &a[0] == &b[0]
 }
 
 // Checked reports whether ctx says args were checked.
@@ -55,3 +63,10 @@ func Binding(ctx context.Context, args []byte) ([]byte, error) {
 	m.once.Do(func() { m.binding, m.err = jsonscan.AppendBinding(nil, args) })
 	return m.binding, m.err
 }
+
+// BindCall returns call, a requeststate.Call, carrying binding as the
+// binding of its arguments, which its Sealer then takes instead of
+// computing it: set by package requeststate as it starts, so that only the
+// module hands a Sealer a binding. Its caller computed binding from the
+// call's Arguments, which must not change after.
+var BindCall func(call any, binding []byte) any

@@ -7,6 +7,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/toolnexus-go/toolnexus/internal/msg"
@@ -40,26 +41,66 @@ const digestTag = 'h'
 // decodes what the parser leaves to it (a string that is not valid UTF-8,
 // a surrogate escape, a deep nesting, an error to report).
 func AppendBinding(dst []byte, args json.RawMessage) ([]byte, error) {
+	if isCanonical(args) && string(args) != "null" {
+		// Its own form, which the names are checked in: no copy made.
+		if err := CheckNames(args); err != nil {
+			return dst, err
+		}
+		c := canonicalizer{out: args}
+		return c.appendBinding(dst), nil
+	}
+	c := newCanonicalizer()
+	defer c.free()
+	if c.args(args) {
+		return c.appendBinding(dst), nil
+	}
 	if err := CheckNames(args); err != nil {
 		return dst, err
 	}
-	form := []byte(args)
-	if !isCanonical(form) || bytes.Equal(form, []byte("null")) {
-		var c canonicalizer
-		if !c.args(args) {
-			v, err := DecodeNumbers(args)
-			if err != nil {
-				return dst, err
-			}
-			c.out = canonicalValue(c.out[:0], v)
-		}
-		form = c.out
+	v, err := DecodeNumbers(args)
+	if err != nil {
+		return dst, err
 	}
-	if len(form) <= MaxBinding {
-		return append(dst, form...), nil
+	c.out = canonicalValue(c.out[:0], v)
+	return c.appendBinding(dst), nil
+}
+
+// BindObject reads args, a call's arguments, once: when they are one JSON
+// object of UTF-8 whose objects repeat no name, even when case is folded,
+// as the parser reads them, it returns their binding (see [AppendBinding])
+// and true. It returns false for empty arguments, null, and every other
+// input, which the caller reads the slow way, with the errors that say
+// what is wrong.
+func BindObject(args json.RawMessage) ([]byte, bool) {
+	c := newCanonicalizer()
+	defer c.free()
+	if i := SkipSpace(args, 0); i == len(args) || args[i] != '{' || !c.args(args) {
+		return nil, false
 	}
-	sum := sha256.Sum256(form)
-	return append(append(dst, digestTag), sum[:]...), nil
+	return c.appendBinding(nil), true
+}
+
+// canonicalizers keeps the canonicalizers that bound arguments, for their
+// buffers: a binding keeps none of a form's bytes, and a large form is
+// written again at the next call, into memory that need not be cleared.
+var canonicalizers = sync.Pool{New: func() any { return new(canonicalizer) }}
+
+// newCanonicalizer returns a canonicalizer from canonicalizers.
+func newCanonicalizer() *canonicalizer { return canonicalizers.Get().(*canonicalizer) }
+
+// free returns c to canonicalizers, emptied.
+func (c *canonicalizer) free() {
+	c.out, c.scratch, c.depth = c.out[:0], c.scratch[:0], 0
+	canonicalizers.Put(c)
+}
+
+// appendBinding appends the binding of c.out, a canonical form, to dst.
+func (c *canonicalizer) appendBinding(dst []byte) []byte {
+	if len(c.out) <= MaxBinding {
+		return append(dst, c.out...)
+	}
+	sum := sha256.Sum256(c.out)
+	return append(append(dst, digestTag), sum[:]...)
 }
 
 // DecodeNumbers decodes args, a call's arguments, as encoding/json does,
@@ -270,10 +311,13 @@ func canonicalString(s []byte, i int) (content []byte, next int, ok bool) {
 	}
 }
 
-// canonicalizer writes the canonical form of JSON text to out.
+// canonicalizer writes the canonical form of JSON text to out. It checks
+// the names of each object as [CheckNames] does, and leaves an object
+// that repeats one to the slow path, which says which.
 type canonicalizer struct {
-	out   []byte
-	depth int
+	out     []byte
+	depth   int
+	scratch []byte // the members of an object being sorted
 }
 
 // member is the place in out of an object's member, and of its key's
@@ -285,11 +329,15 @@ type member struct {
 // args writes the canonical form of args to c.out, and reports false when
 // it leaves args to encoding/json.
 func (c *canonicalizer) args(args []byte) bool {
+	c.out = c.out[:0]
 	i := SkipSpace(args, 0)
 	if i == len(args) || bytes.HasPrefix(args[i:], []byte("null")) && SkipSpace(args, i+4) == len(args) {
 		c.out = append(c.out, '{', '}')
 		return true
 	}
+	// The canonical form is never longer than the text: it drops white
+	// space and writes no escape longer than the one it replaces.
+	c.out = slices.Grow(c.out, len(args)-i)
 	i, ok := c.value(args, i)
 	return ok && SkipSpace(args, i) == len(args)
 }
@@ -420,11 +468,40 @@ func (c *canonicalizer) object(s []byte, i int) (int, bool) {
 		}
 		i++
 	}
+	if c.repeats(members) {
+		return i, false
+	}
 	if !sorted {
 		c.sortMembers(start, members)
 	}
 	c.out = append(c.out, '}')
 	return i + 1, true
+}
+
+// repeats reports whether two of an object's members have names that are
+// one when case is folded, as [CheckNames] compares them. Their keys are
+// in canonical form, which escapes no rune that case folding changes, so
+// that two keys fold alike exactly when the names they write do.
+func (c *canonicalizer) repeats(members []member) bool {
+	if len(members) < foldMapAt {
+		for j, m := range members {
+			for _, prev := range members[:j] {
+				if bytes.EqualFold(c.key(prev), c.key(m)) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	folded := make(map[string]struct{}, len(members))
+	for _, m := range members {
+		f := string(foldName(c.key(m)))
+		if _, ok := folded[f]; ok {
+			return true
+		}
+		folded[f] = struct{}{}
+	}
+	return false
 }
 
 // key returns the content of m's key, as written.
@@ -437,7 +514,8 @@ func (c *canonicalizer) key(m member) []byte {
 // encoding/json does.
 func (c *canonicalizer) sortMembers(start int, members []member) {
 	slices.SortStableFunc(members, func(a, b member) int { return bytes.Compare(c.key(a), c.key(b)) })
-	region := bytes.Clone(c.out[start:])
+	region := append(c.scratch[:0], c.out[start:]...)
+	c.scratch = region
 	key := func(m member) []byte { return region[m.keyStart-start : m.keyEnd-start] }
 	c.out = c.out[:start]
 	for j, m := range members {
@@ -452,37 +530,45 @@ func (c *canonicalizer) sortMembers(start int, members []member) {
 }
 
 // str writes the canonical form of the string whose content starts at
-// s[i:] and returns the index after its closing quote. It copies each run
-// of plain ASCII at once, and leaves to encoding/json the strings it would
-// change: invalid UTF-8 and surrogate escapes.
+// s[i:] and returns the index after its closing quote. It copies at once
+// each run of text and of escapes already in canonical form, and leaves to
+// encoding/json the strings it would change: invalid UTF-8 and surrogate
+// escapes.
 func (c *canonicalizer) str(s []byte, i int) (int, bool) {
 	out := append(c.out, '"')
+	from := i // the start of the run not copied yet
 	for i < len(s) {
 		run, valid := TextRun(s, i)
 		if !valid {
 			return run, false
 		}
-		out = append(out, s[i:run]...)
 		if i = run; i == len(s) {
 			break
 		}
 		switch b := s[i]; {
 		case b == '"':
-			c.out = append(out, '"')
+			c.out = append(append(out, s[from:i]...), '"')
 			return i + 1, true
+		case b == '\\' && i+1 < len(s) && canonEscape[s[i+1]]:
+			i += 2 // as the canonical form writes it
 		case b == '\\':
 			r, n := canonUnescape(s[i:])
 			if n == 0 {
 				return i, false
 			}
-			out = appendCanonRune(out, r)
+			out = appendCanonRune(append(out, s[from:i]...), r)
 			i += n
+			from = i
 		default: // a control character
 			return i, false
 		}
 	}
 	return i, false
 }
+
+// canonEscape holds the letters that follow a backslash in an escape of
+// two bytes that the canonical form writes as it is.
+var canonEscape = [256]bool{'"': true, '\\': true, 'b': true, 'f': true, 'n': true, 'r': true, 't': true}
 
 // canonUnescape returns the rune of the escape at the start of s and its
 // length, or a length of 0 for an escape it leaves to encoding/json: one that

@@ -216,3 +216,50 @@ func bindingOf(args []byte) ([]byte, error) {
 	}
 	return b, nil
 }
+
+// TestBindObject checks which arguments are read once, and bound as
+// AppendBinding binds them: JSON objects of UTF-8 whose names do not
+// repeat, even folded; every other input is left to the slow path.
+func TestBindObject(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name, args string
+		ok         bool
+	}{
+		{"sorted", `{"a":1,"b":"x"}`, true},
+		{"unsorted, escapes", ` {"z":"\t\"q\"\n","a":[{"y":1,"x":"\u00e9\/"}]} `, true},
+		{"long", `{"k":"` + strings.Repeat(`a\n`, 100) + `","a":1}`, true},
+		{"many names", `{` + manyNames(20) + `}`, true},
+		{"empty", ``, false},
+		{"null", `null`, false},
+		{"an array", `[1]`, false},
+		{"not JSON", `{"a":1`, false},
+		{"a name twice", `{"a":1,"a":2}`, false},
+		{"names one folded", `{"Env":"prod","env":"staging"}`, false},
+		{"Kelvin sign", `{"k":1,"\u212a":2}`, false},
+		{"folded, past the map size", `{` + manyNames(20) + `,"N0":1}`, false},
+		{"nested twice", `{"o":{"b":1,"b":2}}`, false},
+		{"a surrogate pair", `{"k":"\ud83d\ude00"}`, false},
+		{"invalid UTF-8", "{\"k\":\"\xff\"}", false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, ok := jsonscan.BindObject([]byte(tt.args))
+			require.Equal(t, tt.ok, ok)
+			if ok {
+				want, err := jsonscan.AppendBinding(nil, []byte(tt.args))
+				require.NoError(t, err)
+				assert.Equal(t, want, got)
+			}
+		})
+	}
+}
+
+// manyNames returns n members named n0, n1, …, joined by commas.
+func manyNames(n int) string {
+	m := make([]string, n)
+	for i := range m {
+		m[i] = `"n` + strconv.Itoa(i) + `":` + strconv.Itoa(i)
+	}
+	return strings.Join(m, ",")
+}

@@ -44,6 +44,17 @@ func FuzzArgsBinding(f *testing.F) {
 			require.Equal(t, foldedTwice(t, args), namesErr != nil, "CheckNames: %v", namesErr)
 		}
 		binding, bindErr := bindingOf(args)
+		if b, ok := jsonscan.BindObject(args); ok {
+			// Read once: a JSON object of UTF-8, names not repeated, bound alike.
+			require.NoError(t, namesErr)
+			require.NoError(t, bindErr)
+			require.Equal(t, binding, b)
+			i := jsonscan.SkipSpace(args, 0)
+			end, err := jsonscan.ScanValue(args, i, 0, true)
+			require.NoError(t, err)
+			require.Equal(t, len(args), jsonscan.SkipSpace(args, end))
+			require.Equal(t, byte('{'), args[i])
+		}
 		if namesErr != nil {
 			require.ErrorIs(t, bindErr, jsonscan.ErrDuplicateKey)
 			return
