@@ -7,7 +7,8 @@
 // value a host stores, and [ResumeConversation], in this process or
 // another, reads it back with the person's answer. [Run], [Resume] and
 // [Message] are the same steps for a host that stores the turn (a
-// toolnexus.Turn) and the messages apart.
+// toolnexus.Turn) and the messages apart. It is tested with
+// anthropic-sdk-go v2.17.0.
 package anthropicloop
 
 import (

@@ -13,7 +13,7 @@
 //
 // Only function calls run toolnexus tools, whose arguments are a JSON
 // object: a custom tool call, whose input is free text, is not one, and
-// the host answers it itself.
+// the host answers it itself. It is tested with openai-go v3.103.0.
 package openailoop
 
 import (
