@@ -6,7 +6,8 @@
 // in a Turn: a later answer is refused with [toolnexus.ErrExpired] and the
 // tool does not run. A [Tool] works in a compose
 // ToolsNode and in an adk ChatModelAgent alike; the types it keeps in a
-// checkpoint are registered with eino when the package loads.
+// checkpoint are registered with eino when the package loads. It is
+// tested with eino v0.9.13.
 //
 // [cloudwego/eino]: https://github.com/cloudwego/eino
 package einobridge
