@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/toolnexus-go/toolnexus"
 	"github.com/toolnexus-go/toolnexus/genkitbridge"
+	"github.com/toolnexus-go/toolnexus/internal/bridgetest"
 )
 
 // asked is the time at which the deploy tool asks; its request expires an
@@ -149,7 +150,6 @@ func TestGenerate(t *testing.T) {
 // logger gets the panic and its stack.
 func TestPanic(t *testing.T) {
 	t.Parallel()
-	const secret = "db password is hunter2"
 	for _, ask := range []bool{false, true} {
 		t.Run(map[bool]string{false: "first run", true: "restart"}[ask], func(t *testing.T) {
 			t.Parallel()
@@ -158,7 +158,7 @@ func TestPanic(t *testing.T) {
 				if _, ok := answers.Get("pnd-deploy"); ask && !ok {
 					return toolnexus.Pending(deployRequest())
 				}
-				panic(secret)
+				panic(bridgetest.Secret)
 			})
 			require.NoError(t, err)
 			tl.Time = func() time.Time { return asked }
@@ -184,15 +184,9 @@ func TestPanic(t *testing.T) {
 			assert.Empty(t, res.Content)
 			history, err := json.Marshal(resp.History())
 			require.NoError(t, err)
-			assert.NotContains(t, string(history), "hunter2")
+			assert.NotContains(t, string(history), bridgetest.Secret)
 
-			var entry map[string]any
-			require.NoError(t, json.Unmarshal(log.Bytes(), &entry), "one JSON line: %s", log.String())
-			assert.Equal(t, "ERROR", entry["level"])
-			assert.Equal(t, "toolnexus: tool panicked", entry["msg"])
-			assert.Equal(t, "deploy", entry["tool"])
-			assert.Equal(t, secret, entry["panic"])
-			assert.Contains(t, entry["stack"], "genkitbridge_test.TestPanic")
+			require.NoError(t, bridgetest.PanicLogged(log.Bytes(), "deploy", "genkitbridge_test.TestPanic"))
 		})
 	}
 }
