@@ -3,7 +3,7 @@ module github.com/toolnexus-go/toolnexus/anthropicloop
 go 1.26.0
 
 require (
-	github.com/anthropics/anthropic-sdk-go/v2 v2.16.0
+	github.com/anthropics/anthropic-sdk-go/v2 v2.17.0
 	github.com/stretchr/testify v1.12.1
 	github.com/toolnexus-go/toolnexus v0.0.0
 )

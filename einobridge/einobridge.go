@@ -6,17 +6,21 @@
 // in a Turn: a later answer is refused with [toolnexus.ErrExpired] and the
 // tool does not run. A [Tool] works in a compose
 // ToolsNode and in an adk ChatModelAgent alike; the types it keeps in a
-// checkpoint are registered with eino when the package loads.
+// checkpoint are registered with eino when the package loads. It is
+// tested with eino v0.9.13.
 //
 // [cloudwego/eino]: https://github.com/cloudwego/eino
 package einobridge
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
+	"runtime/debug"
 	"strconv"
 	"time"
 
@@ -59,8 +63,10 @@ var ErrInvalidTool = errors.New("toolnexus: invalid eino tool")
 // target interrupts again, as it was.
 //
 // Arguments that are not JSON give the model an error result, and the tool
-// does not run; empty arguments are {}. A Tool is safe for concurrent use
-// once set up.
+// does not run; empty arguments are {}. A tool that panics gives the model
+// an error result naming the tool alone ([toolnexus.ErrToolPanicked]), as
+// in a Turn, and the panic and its stack go to [Tool.Logger]: the run goes
+// on. A Tool is safe for concurrent use once set up.
 type Tool struct {
 	info *schema.ToolInfo
 	run  toolnexus.Tool
@@ -75,6 +81,9 @@ type Tool struct {
 	// parked and answers are checked, as in crypto/tls.Config; nil means
 	// time.Now.
 	Time func() time.Time
+	// Logger gets the panic and stack of a tool that panicked, which the
+	// model is never shown; nil means [slog.Default].
+	Logger *slog.Logger
 }
 
 var _ tool.EnhancedInvokableTool = (*Tool)(nil)
@@ -141,7 +150,7 @@ func (t *Tool) InvokableRun(ctx context.Context, arg *schema.ToolArgument, _ ...
 	if err != nil {
 		return Result(toolnexus.Errorf("the arguments of %s are not JSON: %v", t.info.Name, err))
 	}
-	r := t.run(ctx, args, answers)
+	r := t.call(ctx, args, answers)
 	if reqs, ok := toolnexus.PendingAllOf(r); ok {
 		if err := r.Validate(); err != nil {
 			return nil, err
@@ -154,6 +163,20 @@ func (t *Tool) InvokableRun(ctx context.Context, arg *schema.ToolArgument, _ ...
 		return nil, tool.StatefulInterrupt(ctx, interruptInfo(st.Requests), st)
 	}
 	return Result(r)
+}
+
+// call runs t's tool once with args and answers. A panic does not leave
+// it: its value and stack go to t's logger, and the result is an error
+// that names the tool alone, as a Turn makes it.
+func (t *Tool) call(ctx context.Context, args json.RawMessage, answers toolnexus.Answers) (r toolnexus.ToolResult) {
+	defer func() {
+		if p := recover(); p != nil {
+			cmp.Or(t.Logger, slog.Default()).ErrorContext(ctx, "toolnexus: tool panicked",
+				"tool", t.info.Name, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			r = toolnexus.Error(fmt.Sprintf("%v: %s", toolnexus.ErrToolPanicked, strconv.Quote(t.info.Name)))
+		}
+	}()
+	return t.run(ctx, args, answers)
 }
 
 // now returns the current time of t's clock.

@@ -1,9 +1,11 @@
 package einobridge_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -22,6 +24,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/toolnexus-go/toolnexus"
 	"github.com/toolnexus-go/toolnexus/einobridge"
+	"github.com/toolnexus-go/toolnexus/internal/bridgetest"
 )
 
 // asked is the time at which the deploy tool asks; its request expires an
@@ -370,6 +373,26 @@ func newToolsGraph(t *testing.T, st *store, tl tool.BaseTool) compose.Runnable[*
 // call is a model's message calling the tool name with args.
 func call(name, args string) *schema.Message {
 	return schema.AssistantMessage("", []schema.ToolCall{{ID: "call-1", Type: "function", Function: schema.FunctionCall{Name: name, Arguments: args}}})
+}
+
+// TestPanic runs a tool that panics in an eino graph: the run goes on, the
+// model's tool message is an error result that names the tool and not the
+// panic, and the logger gets the panic and its stack.
+func TestPanic(t *testing.T) {
+	t.Parallel()
+	tl, err := einobridge.New("deploy", "Deploys", nil, func(context.Context, json.RawMessage, toolnexus.Answers) toolnexus.ToolResult {
+		panic(bridgetest.Secret)
+	})
+	require.NoError(t, err)
+	var log bytes.Buffer
+	tl.Logger = slog.New(slog.NewJSONHandler(&log, nil))
+	out, err := newToolsGraph(t, newStore(), tl).Invoke(context.Background(), call("deploy", "{}"), compose.WithCheckPointID("panic"))
+	require.NoError(t, err)
+	require.Len(t, out, 1)
+	assert.Equal(t, "call-1", out[0].ToolCallID)
+	assert.Equal(t, []schema.MessageInputPart{{Type: schema.ChatMessagePartTypeText, Text: `Error: toolnexus: tool panicked: "deploy"`}}, out[0].UserInputMultiContent)
+
+	require.NoError(t, bridgetest.PanicLogged(log.Bytes(), "deploy", "einobridge_test.TestPanic"))
 }
 
 // TestPendingAll asks two requests at once: the interrupt's info lists

@@ -4,15 +4,8 @@ go 1.26.0
 
 replace github.com/toolnexus-go/toolnexus => ../
 
-// eino v0.7.36 asks for sonic v1.14.1, which does not build with Go 1.26
-// (sonic/internal/rt: undefined: GoMapIterator); v1.15 does.
 require (
-	github.com/bytedance/sonic v1.15.5 // indirect
-	github.com/bytedance/sonic/loader v0.5.3 // indirect
-)
-
-require (
-	github.com/cloudwego/eino v0.7.36
+	github.com/cloudwego/eino v0.9.13
 	github.com/stretchr/testify v1.12.1
 	github.com/toolnexus-go/toolnexus v0.0.0
 )
@@ -21,6 +14,8 @@ require (
 	github.com/bahlo/generic-list-go v0.2.0 // indirect
 	github.com/buger/jsonparser v1.1.1 // indirect
 	github.com/bytedance/gopkg v0.1.3 // indirect
+	github.com/bytedance/sonic v1.15.0 // indirect
+	github.com/bytedance/sonic/loader v0.5.0 // indirect
 	github.com/cloudwego/base64x v0.1.6 // indirect
 	github.com/dustin/go-humanize v1.0.1 // indirect
 	github.com/eino-contrib/jsonschema v1.0.3 // indirect
@@ -42,6 +37,6 @@ require (
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/arch v0.11.0 // indirect
 	golang.org/x/exp v0.0.0-20230713183714-613f0c0eb8a1 // indirect
-	golang.org/x/sys v0.26.0 // indirect
+	golang.org/x/sys v0.29.0 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 )

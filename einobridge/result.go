@@ -14,8 +14,9 @@ const ErrorPrefix = "Error: "
 // text of r.Output, after [ErrorPrefix] when r.IsError; each part of r
 // follows in order: a text part as text, an image, audio or file part as
 // eino's image, audio or file part holding the same base64 data or URL
-// and MIME type. A file part's name goes in the Extra of the part's
-// common fields under "name", since eino's file output has no name. A
+// and MIME type. A file part's name goes in the output part's Extra
+// under "name", since eino's file output has no name; eino carries that
+// Extra to the message's input part. A
 // suspension is its prompt's text, as any failed result.
 //
 // A result that [toolnexus.ToolResult.Validate] refuses, such as a part
@@ -55,8 +56,9 @@ func outputPart(p toolnexus.ContentPart) schema.ToolOutputPart {
 	case toolnexus.PartAudio:
 		return schema.ToolOutputPart{Type: schema.ToolPartTypeAudio, Audio: &schema.ToolOutputAudio{MessagePartCommon: common}}
 	}
+	part := schema.ToolOutputPart{Type: schema.ToolPartTypeFile, File: &schema.ToolOutputFile{MessagePartCommon: common}}
 	if p.Name != "" {
-		common.Extra = map[string]any{"name": p.Name}
+		part.Extra = map[string]any{"name": p.Name}
 	}
-	return schema.ToolOutputPart{Type: schema.ToolPartTypeFile, File: &schema.ToolOutputFile{MessagePartCommon: common}}
+	return part
 }

@@ -37,7 +37,7 @@ func TestResult(t *testing.T) {
 			text("report"), text("line"),
 			{Type: schema.ToolPartTypeImage, Image: &schema.ToolOutputImage{MessagePartCommon: schema.MessagePartCommon{Base64Data: ptr(png.Data), MIMEType: "image/png"}}},
 			{Type: schema.ToolPartTypeAudio, Audio: &schema.ToolOutputAudio{MessagePartCommon: schema.MessagePartCommon{Base64Data: ptr("UklGRg=="), MIMEType: "audio/wav"}}},
-			{Type: schema.ToolPartTypeFile, File: &schema.ToolOutputFile{MessagePartCommon: schema.MessagePartCommon{URL: ptr("https://example.com/r.pdf"), MIMEType: "application/pdf", Extra: map[string]any{"name": "r.pdf"}}}},
+			{Type: schema.ToolPartTypeFile, File: &schema.ToolOutputFile{MessagePartCommon: schema.MessagePartCommon{URL: ptr("https://example.com/r.pdf"), MIMEType: "application/pdf"}}, Extra: map[string]any{"name": "r.pdf"}},
 			{Type: schema.ToolPartTypeFile, File: &schema.ToolOutputFile{MessagePartCommon: schema.MessagePartCommon{Base64Data: ptr("YSxi"), MIMEType: "text/csv"}}},
 			{Type: schema.ToolPartTypeImage, Image: &schema.ToolOutputImage{MessagePartCommon: schema.MessagePartCommon{URL: ptr("https://example.com/a.jpg"), MIMEType: "image/jpeg"}}},
 		}},
@@ -52,9 +52,14 @@ func TestResult(t *testing.T) {
 			got, err := einobridge.Result(tc.in)
 			require.NoError(t, err)
 			assert.Equal(t, &schema.ToolResult{Parts: tc.want}, got)
-			// What the model is given: eino's own conversion takes every part.
-			_, err = got.ToMessageInputParts()
-			assert.NoError(t, err)
+			// What the model is given: eino's own conversion takes every
+			// part, a file's name in its input part's Extra.
+			in, err := got.ToMessageInputParts()
+			require.NoError(t, err)
+			require.Len(t, in, len(tc.want))
+			for i, p := range in {
+				assert.Equal(t, tc.want[i].Extra, p.Extra)
+			}
 		})
 	}
 }

@@ -17,8 +17,8 @@ func Example() {
 	ctx := context.Background()
 	g := genkit.Init(ctx)
 	// A model that calls deploy, then repeats what the tool said.
-	model := genkit.DefineModel(g, "fake/model", &ai.ModelOptions{Supports: &ai.ModelSupports{Multiturn: true, Tools: true}},
-		func(_ context.Context, req *ai.ModelRequest, _ ai.ModelStreamCallback) (*ai.ModelResponse, error) {
+	model := genkit.DefineModelAction(g, "fake/model", &ai.ModelOptions{Supports: &ai.ModelSupports{Multiturn: true, Tools: true}},
+		func(_ context.Context, req *ai.ModelRequest, _ any, _ ai.ModelStreamCallback) (*ai.ModelResponse, error) {
 			last := req.Messages[len(req.Messages)-1]
 			if last.Role == ai.RoleTool {
 				out := last.Content[0].ToolResponse.Output.(map[string]any)

@@ -6,16 +6,21 @@
 // question and the answer. A request parked without ExpiresAt can be
 // answered for [toolnexus.DefaultExpiry] (ten minutes) from when it was
 // parked, or [Tool.Expiry], as in a Turn: a later answer is refused with
-// [toolnexus.ErrExpired] and the tool does not run.
+// [toolnexus.ErrExpired] and the tool does not run. A restarted tool's
+// media reach the model as on a first run, and a tool's panic is an error
+// result. It is tested with Genkit v1.12.0.
 //
 // [Firebase Genkit]: https://github.com/firebase/genkit
 package genkitbridge
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
+	"runtime/debug"
 	"strconv"
 	"time"
 
@@ -53,14 +58,19 @@ var (
 // without ExpiresAt expires [Tool.Expiry] after the call is parked
 // ([toolnexus.DefaultExpiry], ten minutes, unless set), as in a Turn.
 //
-// genkit keeps only the Output of a restarted tool, not its media, and fails
-// a restarted generation whose tool asks again (ai/generate.go,
-// handleResumedToolRequest and GenerateWithRequest): [Tool.Answer] runs the
-// tool itself and answers the call with its whole result.
+// A restarted tool's result reaches the model whole, output and media, as
+// on its first run. genkit fails a restarted generation whose tool asks
+// again (ai/generate.go, handleResumeOption and GenerateWithRequest):
+// [Tool.Answer] runs the tool in the host before the generation, and
+// reports a tool that asks again as an error the host can act on.
+//
+// A tool that panics does not end the process: the panic and its stack go
+// to [Tool.Logger], never to the model, which reads an error result saying
+// that the tool panicked ([toolnexus.ErrToolPanicked]), as in a Turn.
 //
 // A Tool is safe for concurrent use once set up.
 type Tool struct {
-	*ai.ToolDef[any, *ai.MultipartToolResponse]
+	*ai.ToolAction[any, *ai.MultipartToolResponse]
 	fn toolnexus.Tool
 	// Expiry is how long a request that the tool asks without ExpiresAt
 	// can be answered, from when the call is parked: the interrupt's
@@ -73,6 +83,9 @@ type Tool struct {
 	// parked and answers are checked, as in crypto/tls.Config; nil means
 	// time.Now.
 	Time func() time.Time
+	// Logger gets the panic and stack of a tool that panicked, which the
+	// model is never shown; nil means [slog.Default].
+	Logger *slog.Logger
 }
 
 var _ ai.Tool = (*Tool)(nil)
@@ -94,7 +107,7 @@ func New(name, description string, inputSchema map[string]any, t toolnexus.Tool)
 	if inputSchema != nil {
 		opts = append(opts, ai.WithInputSchema(inputSchema))
 	}
-	tl.ToolDef = ai.NewMultipartTool(name, description, func(tc *ai.ToolContext, input any) (*ai.MultipartToolResponse, error) {
+	tl.ToolAction = ai.NewMultipartTool(name, description, func(tc *ai.ToolContext, input any) (*ai.MultipartToolResponse, error) {
 		return tl.run(tc, input)
 	}, opts...)
 	return tl, nil
@@ -143,7 +156,7 @@ func (tl *Tool) run(tc *ai.ToolContext, input any) (*ai.MultipartToolResponse, e
 		}
 		args = b
 	}
-	r := tl.fn(tc, args, answers)
+	r := tl.call(tc, args, answers)
 	if reqs, ok := toolnexus.PendingAllOf(r); ok {
 		if err := r.Validate(); err != nil {
 			return nil, err
@@ -155,6 +168,20 @@ func (tl *Tool) run(tc *ai.ToolContext, input any) (*ai.MultipartToolResponse, e
 		return nil, tc.Interrupt(&ai.InterruptOptions{Metadata: meta})
 	}
 	return Response(r)
+}
+
+// call runs tl's tool once with args and answers. A panic does not leave
+// it: its value and stack go to tl's logger, and the result is an error
+// that names the tool alone, as a Turn makes it.
+func (tl *Tool) call(ctx context.Context, args json.RawMessage, answers toolnexus.Answers) (r toolnexus.ToolResult) {
+	defer func() {
+		if p := recover(); p != nil {
+			cmp.Or(tl.Logger, slog.Default()).ErrorContext(ctx, "toolnexus: tool panicked",
+				"tool", tl.Name(), "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			r = toolnexus.Error(fmt.Sprintf("%v: %s", toolnexus.ErrToolPanicked, strconv.Quote(tl.Name())))
+		}
+	}()
+	return tl.fn(ctx, args, answers)
 }
 
 // now returns the current time of tl's clock.
@@ -201,11 +228,11 @@ func (tl *Tool) Resume(interrupt *ai.Part, answers ...toolnexus.Answer) (*ai.Par
 
 // Answer checks answers as [Tool.Resume] does, runs the tool with them
 // now, and returns its result as the tool response part that answers the
-// interrupted call: pass it to genkit.Generate with ai.WithToolResponses,
-// and the interrupted response's History as the messages. Unlike a
-// restart, the response keeps the result's media parts: genkit restarts a
-// tool with ai.Tool.RunRaw and keeps only its Output. A tool that
-// suspends again reports [ErrAskedAgain].
+// interrupted call, output and media: pass it to genkit.Generate with
+// ai.WithToolResponses, and the interrupted response's History as the
+// messages. A tool that suspends again reports [ErrAskedAgain] here,
+// before any generation, where a restart that asks again fails the
+// restarted generation.
 func (tl *Tool) Answer(ctx context.Context, interrupt *ai.Part, answers ...toolnexus.Answer) (*ai.Part, error) {
 	restart, err := tl.Resume(interrupt, answers...)
 	if err != nil {

@@ -1,9 +1,11 @@
 package genkitbridge_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"log/slog"
 	"os"
 	"slices"
 	"strings"
@@ -18,6 +20,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/toolnexus-go/toolnexus"
 	"github.com/toolnexus-go/toolnexus/genkitbridge"
+	"github.com/toolnexus-go/toolnexus/internal/bridgetest"
 )
 
 // asked is the time at which the deploy tool asks; its request expires an
@@ -31,7 +34,7 @@ type fakeModel struct {
 	seen []*ai.Message // the tool messages it was given
 }
 
-func (m *fakeModel) generate(_ context.Context, req *ai.ModelRequest, _ ai.ModelStreamCallback) (*ai.ModelResponse, error) {
+func (m *fakeModel) generate(_ context.Context, req *ai.ModelRequest, _ any, _ ai.ModelStreamCallback) (*ai.ModelResponse, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if last := req.Messages[len(req.Messages)-1]; last.Role == ai.RoleTool {
@@ -52,7 +55,7 @@ func (m *fakeModel) toolMessages() []*ai.Message {
 // newGenkit returns a genkit instance with m registered as "fake/model".
 func newGenkit(m *fakeModel) (*genkit.Genkit, ai.Model) {
 	g := genkit.Init(context.Background())
-	model := genkit.DefineModel(g, "fake/model", &ai.ModelOptions{
+	model := genkit.DefineModelAction(g, "fake/model", &ai.ModelOptions{
 		Supports: &ai.ModelSupports{Multiturn: true, Tools: true, Media: true},
 	}, m.generate)
 	return g, model
@@ -141,6 +144,53 @@ func TestGenerate(t *testing.T) {
 	assertPNG(t, res.Content)
 }
 
+// TestPanic runs a tool that panics, on its first run and on its restart
+// after an approval, in a real generation: the process lives on, the model
+// reads an error result that names the tool and not the panic, and the
+// logger gets the panic and its stack.
+func TestPanic(t *testing.T) {
+	t.Parallel()
+	for _, ask := range []bool{false, true} {
+		t.Run(map[bool]string{false: "first run", true: "restart"}[ask], func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			tl, err := genkitbridge.New("deploy", "Deploys", nil, func(_ context.Context, _ json.RawMessage, answers toolnexus.Answers) toolnexus.ToolResult {
+				if _, ok := answers.Get("pnd-deploy"); ask && !ok {
+					return toolnexus.Pending(deployRequest())
+				}
+				panic(bridgetest.Secret)
+			})
+			require.NoError(t, err)
+			tl.Time = func() time.Time { return asked }
+			var log bytes.Buffer
+			tl.Logger = slog.New(slog.NewJSONHandler(&log, nil))
+			m := &fakeModel{}
+			g, model := newGenkit(m)
+			resp, err := genkit.Generate(ctx, g, ai.WithModel(model), ai.WithPrompt("deploy prod"), ai.WithTools(tl))
+			require.NoError(t, err)
+			if ask {
+				part, err := tl.Resume(resp.Interrupts()[0], deployRequest().Resolve(nil))
+				require.NoError(t, err)
+				resp, err = genkit.Generate(ctx, g, ai.WithModel(model), ai.WithMessages(resp.History()...), ai.WithTools(tl), ai.WithToolRestarts(part))
+				require.NoError(t, err)
+			}
+			assert.Equal(t, "done", resp.Text())
+			msgs := m.toolMessages()
+			require.Len(t, msgs, 1)
+			require.Len(t, msgs[0].Content, 1)
+			res := msgs[0].Content[0].ToolResponse
+			require.NotNil(t, res)
+			assert.Equal(t, map[string]any{"error": `toolnexus: tool panicked: "deploy"`}, res.Output)
+			assert.Empty(t, res.Content)
+			history, err := json.Marshal(resp.History())
+			require.NoError(t, err)
+			assert.NotContains(t, string(history), bridgetest.Secret)
+
+			require.NoError(t, bridgetest.PanicLogged(log.Bytes(), "deploy", "genkitbridge_test.TestPanic"))
+		})
+	}
+}
+
 // TestRestart runs a tool that suspends: the generation stops with one
 // interrupt carrying the request; the history, stored as JSON, is restarted
 // on a fresh genkit instance with the answer, refused for a wrong answer and
@@ -203,10 +253,9 @@ func TestRestart(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "done", resp.Text())
 	assert.Equal(t, int32(1), runs.Load())
-	res := toolResponse(t, m)
-	// genkit's restart runs the tool with RunRaw and keeps only its Output
-	// (ai/generate.go, handleResumedToolRequest): the PNG is lost.
-	assert.Empty(t, res.Content)
+	// genkit's restart keeps the tool's whole multipart response
+	// (ai/generate.go, handleResumedToolRequest): the model reads the PNG.
+	assertPNG(t, toolResponse(t, m).Content)
 }
 
 // TestRestartLate restarts the call with a part Resume made in time, but

@@ -2,7 +2,6 @@ package interop
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -22,6 +21,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/genaibridge"
 )
 
 // The examples send a tool result through each provider's own SDK client to
@@ -172,9 +172,9 @@ func Example_openAIResponses() {
 	// }
 }
 
-// Example_gemini converts the functionResponse to genai's own type, whose
-// media are bytes, with geminiFunctionResponse, and sends it in the user
-// turn after the model's functionCall.
+// Example_gemini makes genai's own function response part, whose media
+// are bytes, with genaibridge.Part for the client's backend, and sends it
+// in the user turn after the model's functionCall.
 func Example_gemini() {
 	api := newFakeAPI(geminiReply)
 	defer api.Close()
@@ -189,14 +189,14 @@ func Example_gemini() {
 	}
 	r := screenshot()
 
-	fr, err := geminiFunctionResponse(r.GeminiFunctionResponse("screenshot", "call_01"))
+	answer, err := genaibridge.Part(client.ClientConfig().Backend, r, "screenshot", "call_01")
 	if err != nil {
 		log.Fatal(err)
 	}
 	contents := []*genai.Content{
 		genai.NewContentFromText("Show me the test card.", genai.RoleUser),
 		{Role: genai.RoleModel, Parts: []*genai.Part{{FunctionCall: &genai.FunctionCall{ID: "call_01", Name: "screenshot"}}}},
-		{Role: genai.RoleUser, Parts: []*genai.Part{{FunctionResponse: fr}}},
+		{Role: genai.RoleUser, Parts: []*genai.Part{answer}},
 	}
 	if _, err := client.Models.GenerateContent(ctx, "gemini-2.5-flash", contents, nil); err != nil {
 		log.Fatal(err)
@@ -225,26 +225,6 @@ func Example_gemini() {
 	//   ],
 	//   "role": "user"
 	// }
-}
-
-// geminiFunctionResponse returns fr as genai's FunctionResponse. genai holds
-// media as bytes and encodes them to base64 itself, so each inline part's
-// base64 is decoded here, once; a part by URI stays a URI.
-func geminiFunctionResponse(fr toolnexus.GeminiFunctionResponse) (*genai.FunctionResponse, error) {
-	out := &genai.FunctionResponse{ID: fr.ID, Name: fr.Name, Response: fr.Response}
-	for _, p := range fr.Parts {
-		switch {
-		case p.InlineData != nil:
-			data, err := base64.StdEncoding.DecodeString(p.InlineData.Data)
-			if err != nil {
-				return nil, err
-			}
-			out.Parts = append(out.Parts, genai.NewFunctionResponsePartFromBytes(data, p.InlineData.MIMEType))
-		case p.FileData != nil:
-			out.Parts = append(out.Parts, genai.NewFunctionResponsePartFromURI(p.FileData.FileURI, p.FileData.MIMEType))
-		}
-	}
-	return out, nil
 }
 
 // screenshot is what the examples' tool returned: a caption and the 82-byte

@@ -22,6 +22,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/genaibridge"
 )
 
 // The hand-off: each converted value put into its SDK's request as the
@@ -95,8 +96,10 @@ func geminiRequest(answer *genai.FunctionResponse) []*genai.Content {
 	}
 }
 
+// geminiHandoff is the contents of Example_gemini, answering with fr as
+// genaibridge reads it.
 func geminiHandoff(fr toolnexus.GeminiFunctionResponse) ([]*genai.Content, error) {
-	answer, err := geminiFunctionResponse(fr)
+	answer, err := genaibridge.FunctionResponse(fr)
 	if err != nil {
 		return nil, err
 	}
@@ -404,47 +407,4 @@ func TestHandoffMatchesRoundTrip(t *testing.T) {
 			})
 		}
 	}
-}
-
-func TestGeminiFunctionResponse(t *testing.T) {
-	t.Parallel()
-	png := fixturePNG(t)
-	tests := []struct {
-		name string
-		in   toolnexus.GeminiFunctionResponse
-		want *genai.FunctionResponse
-	}{
-		{
-			"no parts",
-			toolnexus.GeminiFunctionResponse{ID: "call_01", Name: "lookup", Response: map[string]any{"output": "eu-west-1"}},
-			&genai.FunctionResponse{ID: "call_01", Name: "lookup", Response: map[string]any{"output": "eu-west-1"}},
-		},
-		{
-			"inline data and a URI",
-			toolnexus.GeminiFunctionResponse{Name: "render", Response: map[string]any{"error": "failed"}, Parts: []toolnexus.GeminiFunctionResponsePart{
-				{InlineData: &toolnexus.GeminiBlob{MIMEType: "image/png", Data: base64.StdEncoding.EncodeToString(png)}},
-				{FileData: &toolnexus.GeminiFileData{MIMEType: "application/pdf", FileURI: "https://example.com/report.pdf"}},
-			}},
-			&genai.FunctionResponse{Name: "render", Response: map[string]any{"error": "failed"}, Parts: []*genai.FunctionResponsePart{
-				{InlineData: &genai.FunctionResponseBlob{MIMEType: "image/png", Data: png}},
-				{FileData: &genai.FunctionResponseFileData{MIMEType: "application/pdf", FileURI: "https://example.com/report.pdf"}},
-			}},
-		},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			got, err := geminiFunctionResponse(tc.in)
-			require.NoError(t, err)
-			assert.Equal(t, tc.want, got)
-		})
-	}
-
-	t.Run("not base64", func(t *testing.T) {
-		t.Parallel()
-		_, err := geminiFunctionResponse(toolnexus.GeminiFunctionResponse{Name: "render", Parts: []toolnexus.GeminiFunctionResponsePart{
-			{InlineData: &toolnexus.GeminiBlob{MIMEType: "image/png", Data: "not base64!"}},
-		}})
-		assert.Error(t, err)
-	})
 }

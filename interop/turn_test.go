@@ -17,6 +17,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/genaibridge"
 )
 
 // turnOfTwo is a complete turn: a screenshot with the fixture image and a
@@ -77,17 +78,15 @@ func TestTurnOpenAIResponses(t *testing.T) {
 	assert.Equal(t, "data:image/png;base64,"+goldenPNG(t), at(body, "input", 0, "output", 1, "image_url"))
 }
 
-// TestTurnGemini reads a turn's content into genai's Content and sends it:
-// the API receives the function responses in call order, the image's bytes
-// unchanged.
+// TestTurnGemini sends a turn's content as genaibridge.Content makes it
+// for genai: the API receives the turn's GeminiContent, the function
+// responses in call order, the image's bytes unchanged.
 func TestTurnGemini(t *testing.T) {
 	t.Parallel()
 	content, err := turnOfTwo().GeminiContent()
 	require.NoError(t, err)
-	b, err := json.Marshal(content)
+	answer, err := genaibridge.Content(genai.BackendGeminiAPI, turnOfTwo())
 	require.NoError(t, err)
-	var answer genai.Content
-	require.NoError(t, json.Unmarshal(b, &answer))
 	body := bodyOf(t, geminiReply, func(url string) error {
 		client, err := genai.NewClient(context.Background(), &genai.ClientConfig{
 			APIKey: "test", Backend: genai.BackendGeminiAPI, HTTPOptions: genai.HTTPOptions{BaseURL: url},
@@ -101,7 +100,7 @@ func TestTurnGemini(t *testing.T) {
 				{FunctionCall: &genai.FunctionCall{ID: "call_01", Name: "screenshot"}},
 				{FunctionCall: &genai.FunctionCall{ID: "call_02", Name: "deploy", Args: map[string]any{"env": "prod"}}},
 			}},
-			&answer,
+			answer,
 		}
 		_, err = client.Models.GenerateContent(context.Background(), "gemini-2.5-flash", contents, nil)
 		return err

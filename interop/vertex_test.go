@@ -10,13 +10,14 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/genaibridge"
 )
 
 // TestGeminiBackends sends one result through genai's two backends, each
-// pointed at its own server: the Gemini API gets the image inline and the
-// parts by URL as placeholders (it takes no fileData in a function
-// response); Vertex AI gets them as fileData, but for the s3 URL it cannot
-// fetch.
+// pointed at its own server, as genaibridge.Part makes it for the client's
+// backend: the Gemini API gets the image inline and the parts by URL as
+// placeholders (it takes no fileData in a function response); Vertex AI
+// gets them as fileData, but for the s3 URL it cannot fetch.
 func TestGeminiBackends(t *testing.T) {
 	t.Parallel()
 	r := toolnexus.Ok("3 files",
@@ -28,19 +29,15 @@ func TestGeminiBackends(t *testing.T) {
 	turns := `{"contents":[{"parts":[{"text":"Show me the test card."}],"role":"user"},` +
 		`{"parts":[{"functionCall":{"id":"call_01","name":"screenshot"}}],"role":"model"},`
 	cases := []struct {
-		name     string
-		config   genai.ClientConfig
-		response func(toolnexus.ToolResult) toolnexus.GeminiFunctionResponse
-		path     string
-		body     string
+		name   string
+		config genai.ClientConfig
+		path   string
+		body   string
 	}{
 		{
 			"gemini api",
 			genai.ClientConfig{APIKey: "test", Backend: genai.BackendGeminiAPI},
-			func(r toolnexus.ToolResult) toolnexus.GeminiFunctionResponse {
-				return r.GeminiFunctionResponse("screenshot", "call_01")
-			},
-			"/v1beta/models/gemini-2.5-flash:generateContent",
+			"/v1/models/gemini-2.5-flash:generateContent",
 			turns + `{"parts":[{"functionResponse":{"id":"call_01","name":"screenshot","parts":[` +
 				`{"inlineData":{"data":"` + png + `","mimeType":"image/png"}}],` +
 				`"response":{"output":"3 files\n[unsupported file part (application/pdf, url https://example.com/report.pdf)]\n` +
@@ -49,9 +46,6 @@ func TestGeminiBackends(t *testing.T) {
 		{
 			"vertex ai",
 			genai.ClientConfig{Project: "p", Location: "us-central1", Backend: genai.BackendVertexAI, HTTPClient: http.DefaultClient},
-			func(r toolnexus.ToolResult) toolnexus.GeminiFunctionResponse {
-				return r.VertexFunctionResponse("screenshot", "call_01")
-			},
 			"/v1beta1/projects/p/locations/us-central1/publishers/google/models/gemini-2.5-flash:generateContent",
 			turns + `{"parts":[{"functionResponse":{"id":"call_01","name":"screenshot","parts":[` +
 				`{"inlineData":{"data":"` + png + `","mimeType":"image/png"}},` +
@@ -69,9 +63,9 @@ func TestGeminiBackends(t *testing.T) {
 			cfg.HTTPOptions.BaseURL = api.URL
 			client, err := genai.NewClient(context.Background(), &cfg)
 			require.NoError(t, err)
-			contents, err := geminiHandoff(tc.response(r))
+			answer, err := genaibridge.Part(client.ClientConfig().Backend, r, "screenshot", "call_01")
 			require.NoError(t, err)
-			_, err = client.Models.GenerateContent(context.Background(), "gemini-2.5-flash", contents, nil)
+			_, err = client.Models.GenerateContent(context.Background(), "gemini-2.5-flash", geminiRequest(answer.FunctionResponse), nil)
 			require.NoError(t, err)
 			assert.Equal(t, tc.path, api.lastPath())
 			assert.Equal(t, tc.body+"\n", string(api.lastBody()), "genai ends the body with a newline")

@@ -3,7 +3,7 @@ module github.com/toolnexus-go/toolnexus/openailoop
 go 1.26.0
 
 require (
-	github.com/openai/openai-go/v3 v3.100.0
+	github.com/openai/openai-go/v3 v3.103.0
 	github.com/stretchr/testify v1.12.1
 	github.com/toolnexus-go/toolnexus v0.0.0
 )
@@ -11,7 +11,7 @@ require (
 require (
 	github.com/coder/websocket v1.8.15 // indirect
 	github.com/google/uuid v1.6.0 // indirect
-	github.com/tidwall/gjson v1.20.0 // indirect
+	github.com/tidwall/gjson v1.20.1 // indirect
 	github.com/tidwall/match v1.1.1 // indirect
 	github.com/tidwall/pretty v1.2.1 // indirect
 	github.com/tidwall/sjson v1.2.5 // indirect

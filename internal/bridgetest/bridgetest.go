@@ -5,7 +5,7 @@
 // back while the server writes it, the scenarios both example servers
 // keep, and a redis-server for their claims; and the cases, tool and
 // clock of the expiry tests of the framework bridges (einobridge,
-// genkitbridge). It depends on the standard
+// genkitbridge), and the check of their panic log. It depends on the standard
 // library and the main module alone; users of the module never name it.
 package bridgetest
 

@@ -86,3 +86,15 @@ func TestGated(t *testing.T) {
 	assert.Equal(t, toolnexus.Error(`toolnexus: request expired: approval "`+req.ID+`" expired at 2026-12-01T09:10:00Z`), g.Run(ctx, prod, toolnexus.Answers{req.Resolve(nil)}))
 	assert.Equal(t, int32(2), g.Runs())
 }
+
+func TestPanicLogged(t *testing.T) {
+	t.Parallel()
+	line := func(level, tool, stack string) []byte {
+		return []byte(`{"level":"` + level + `","msg":"toolnexus: tool panicked","tool":"` + tool + `","panic":"` + bridgetest.Secret + `","stack":"` + stack + `"}`)
+	}
+	assert.NoError(t, bridgetest.PanicLogged(line("ERROR", "deploy", `goroutine 1:\nx_test.TestPanic()`), "deploy", "x_test.TestPanic"))
+	assert.EqualError(t, bridgetest.PanicLogged(line("WARN", "deploy", "x_test.TestPanic"), "deploy", "x_test.TestPanic"), "the log's level is WARN, not ERROR")
+	assert.EqualError(t, bridgetest.PanicLogged(line("ERROR", "other", "x_test.TestPanic"), "deploy", "x_test.TestPanic"), "the log's tool is other, not deploy")
+	assert.EqualError(t, bridgetest.PanicLogged(line("ERROR", "deploy", "main.main"), "deploy", "x_test.TestPanic"), "the log's stack does not pass through x_test.TestPanic")
+	assert.Error(t, bridgetest.PanicLogged(nil, "deploy", "x_test.TestPanic"))
+}
