@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -146,6 +147,15 @@ func Handler[In any](b *Bridge, fn ToolFunc[In]) mcp.ToolHandlerFor[In, any] {
 // {"reason":"call_in_progress"}. A panic in fn is the JSON-RPC error
 // -32603 "Internal error", and a result that is not valid an error result
 // saying why. The reasons go to the Bridge's logger, never to the client.
+//
+// Progress that fn reports with [toolnexus.ReportProgress] reaches the
+// client when it asks for it: a request whose _meta carries a
+// progressToken gets notifications/progress with that token, the progress,
+// the total when known and the message, at most one every
+// park.ProgressInterval, but every report of completion and the last
+// report before fn returns. A request without a token gets none, and the
+// reports cost nothing. A notification that cannot be sent is logged, as
+// the runner logs a refused call, and the call goes on.
 func CallHandler[In any](b *Bridge, fn CallFunc[In]) mcp.ToolHandlerFor[In, any] {
 	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
 		res, err := b.call(ctx, req, func(ctx context.Context, _ json.RawMessage, as toolnexus.Answers) toolnexus.ToolResult {
@@ -224,6 +234,7 @@ func (b *Bridge) call(ctx context.Context, req *mcp.CallToolRequest, tool toolne
 	if err != nil {
 		return nil, err
 	}
+	c.Progress = b.progress(ctx, req)
 	res, err := b.runner.Run(ctx, c, tool)
 	if err != nil {
 		return nil, wireError(err)
@@ -261,6 +272,25 @@ func (b *Bridge) toolCall(req *mcp.CallToolRequest) (mcpcall.Call, error) {
 		}
 	}
 	return c, nil
+}
+
+// progress returns the function that sends the progress the tool
+// reports to the client of req as notifications/progress, with the
+// request's progress token, or nil when the request carries none. A
+// notification that is not sent is logged, as the runner logs refusals,
+// and the call goes on.
+func (b *Bridge) progress(ctx context.Context, req *mcp.CallToolRequest) func(done, total float64, message string) {
+	token := req.Params.GetProgressToken()
+	if token == nil || req.Session == nil {
+		return nil
+	}
+	ss, tool := req.Session, req.Params.Name
+	return func(done, total float64, message string) {
+		p := &mcp.ProgressNotificationParams{ProgressToken: token, Progress: done, Total: total, Message: message}
+		if err := ss.NotifyProgress(ctx, p); err != nil {
+			b.runner.LogRefusal(ctx, slog.LevelInfo, "mcpbridge: progress notification not sent", "tool", tool, "err", err)
+		}
+	}
 }
 
 // principalOf returns the user req is made for, by fn when it is set.

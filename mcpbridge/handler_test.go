@@ -7,10 +7,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -127,6 +129,7 @@ func newTestServer(t *testing.T, key []byte, c bridgetest.Config) *mcp.Server {
 		}
 		return toolnexus.Ok("deployed"), deployment{Env: c.In.Env, Approved: a.OK}
 	}))
+	mcp.AddTool(s, &mcp.Tool{Name: "progress"}, mcpbridge.Handler(b, reportSteps))
 	mcp.AddTool(s, &mcp.Tool{Name: "render"}, mcpbridge.Handler(b, func(context.Context, struct{}, *toolnexus.Answer) toolnexus.ToolResult {
 		p, err := toolnexus.PartFromBytes(testPNG, "image/png")
 		if err != nil {
@@ -141,6 +144,25 @@ func newTestServer(t *testing.T, key []byte, c bridgetest.Config) *mcp.Server {
 type deployment struct {
 	Env      string `json:"env"`
 	Approved bool   `json:"approved"`
+}
+
+// progressIn is the input of the progress tool: how many steps it
+// reports, and whether it leaves their total unknown.
+type progressIn struct {
+	Steps   int  `json:"steps"`
+	Unknown bool `json:"unknown,omitempty"`
+}
+
+// reportSteps reports each of its steps in a tight loop, then returns.
+func reportSteps(ctx context.Context, in progressIn, _ *toolnexus.Answer) toolnexus.ToolResult {
+	total := float64(in.Steps)
+	if in.Unknown {
+		total = 0
+	}
+	for i := 1; i <= in.Steps; i++ {
+		toolnexus.ReportProgress(ctx, float64(i), total, fmt.Sprintf("step %d", i))
+	}
+	return toolnexus.Ok(fmt.Sprintf("%d steps", in.Steps))
 }
 
 // sampleRequest asks the client's model a question.
@@ -1173,4 +1195,139 @@ func TestHandlerSelfReferringData(t *testing.T) {
 	}
 	_, err := mcpbridge.FromCallToolResult(&mcp.CallToolResult{StructuredContent: self})
 	assert.ErrorIs(t, err, toolnexus.ErrInvalidMCP)
+}
+
+// progressNote is a progress notification as a client read it.
+type progressNote struct {
+	Token    any
+	Progress float64
+	Total    float64
+	Message  string
+}
+
+// progressLog keeps the progress notifications a client reads.
+type progressLog struct {
+	mu    sync.Mutex
+	notes []progressNote
+}
+
+func (l *progressLog) handle(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	p := req.Params
+	l.notes = append(l.notes, progressNote{p.ProgressToken, p.Progress, p.Total, p.Message})
+}
+
+// until returns the notes read before the first with token, once one has
+// been read.
+func (l *progressLog) until(t *testing.T, token any) []progressNote {
+	t.Helper()
+	var before []progressNote
+	require.EventuallyWithT(t, func(c *assert.CollectT) {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		i := slices.IndexFunc(l.notes, func(n progressNote) bool { return n.Token == token })
+		require.GreaterOrEqual(c, i, 0, "no note with token %v", token)
+		before = slices.Clone(l.notes[:i])
+	}, 5*time.Second, time.Millisecond)
+	return before
+}
+
+// TestHandlerProgress serves a tool that reports a thousand steps in a
+// tight loop to a client on 2026-07-28 and one on 2025-11-25: a call with a
+// progress token gets the first and the last report, its token, values and
+// messages exact, and a few in between at most; a call without one gets
+// none; a notification that cannot be sent is logged, and the call goes on.
+func TestHandlerProgress(t *testing.T) {
+	t.Parallel()
+	const steps = 1000
+	connections := []struct {
+		protocol string
+		connect  func(t *testing.T, s *mcp.Server, opts *mcp.ClientOptions) (*mcp.ClientSession, *wire) // nil: not recorded
+	}{
+		{mcpcall.MultiRoundTrip, func(t *testing.T, s *mcp.Server, opts *mcp.ClientOptions) (*mcp.ClientSession, *wire) {
+			return connectHTTP(t, s, mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "v0.0.1"}, opts), nil), nil
+		}},
+		{"2025-11-25", func(t *testing.T, s *mcp.Server, opts *mcp.ClientOptions) (*mcp.ClientSession, *wire) {
+			return connect(t, s, opts, "2025-11-25")
+		}},
+	}
+	tests := []struct {
+		name      string
+		token     any // sent
+		wantToken any // read back
+		unknown   bool
+		wantFirst string // the params of the first notification on the wire
+	}{
+		{"a string token", "tok-1", "tok-1", false, `{"progressToken":"tok-1","message":"step 1","progress":1,"total":1000}`},
+		{"a number token and no total", 7, float64(7), true, `{"progressToken":7,"message":"step 1","progress":1}`},
+		{"no token", nil, nil, false, ""},
+	}
+	for _, conn := range connections {
+		for _, tt := range tests {
+			t.Run(conn.protocol+"/"+tt.name, func(t *testing.T) {
+				t.Parallel()
+				notes := &progressLog{}
+				cs, w := conn.connect(t, newTestServer(t, testKey, bridgetest.Config{}), &mcp.ClientOptions{ProgressNotificationHandler: notes.handle})
+				require.Equal(t, conn.protocol, cs.InitializeResult().ProtocolVersion)
+				p := &mcp.CallToolParams{Name: "progress", Arguments: progressIn{Steps: steps, Unknown: tt.unknown}}
+				if tt.token != nil {
+					p.SetProgressToken(tt.token)
+				}
+				assert.Equal(t, "1000 steps", text(t, call(t, cs, p)))
+
+				// A call after it, whose notes the client reads after the
+				// first call's.
+				fence := &mcp.CallToolParams{Name: "progress", Arguments: progressIn{Steps: 1}}
+				fence.SetProgressToken("fence")
+				call(t, cs, fence)
+				got := notes.until(t, "fence")
+				if tt.token == nil {
+					assert.Empty(t, got)
+					return
+				}
+				total := float64(steps)
+				if tt.unknown {
+					total = 0
+				}
+				require.GreaterOrEqual(t, len(got), 2, "%+v", got)
+				assert.LessOrEqual(t, len(got), 5, "%+v", got)
+				assert.Equal(t, progressNote{tt.wantToken, 1, total, "step 1"}, got[0])
+				assert.Equal(t, progressNote{tt.wantToken, steps, total, "step 1000"}, got[len(got)-1])
+				for i := 1; i < len(got); i++ {
+					assert.Equal(t, tt.wantToken, got[i].Token)
+					assert.Greater(t, got[i].Progress, got[i-1].Progress)
+					assert.Equal(t, fmt.Sprintf("step %v", got[i].Progress), got[i].Message)
+				}
+				if w != nil {
+					assert.Contains(t, w.String(), `read: {"jsonrpc":"2.0","method":"notifications/progress","params":`+tt.wantFirst+"}\n")
+				}
+			})
+		}
+	}
+
+	t.Run("a send that fails", func(t *testing.T) {
+		t.Parallel()
+		logs := &bridgetest.Log{}
+		s := newTestServer(t, testKey, bridgetest.Config{Runner: mcpcall.Options{Park: park.Runner{Logger: logs.Logger()}}})
+		s.AddSendingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+			return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+				if method == "notifications/progress" {
+					return nil, errors.New("the line is down")
+				}
+				return next(ctx, method, req)
+			}
+		})
+		notes := &progressLog{}
+		cs, _ := connect(t, s, &mcp.ClientOptions{ProgressNotificationHandler: notes.handle}, "2025-11-25")
+		p := &mcp.CallToolParams{Name: "progress", Arguments: progressIn{Steps: steps}}
+		p.SetProgressToken("tok-1")
+		res := call(t, cs, p)
+		assert.False(t, res.IsError)
+		assert.Equal(t, "1000 steps", text(t, res))
+		assert.Contains(t, logs.String(), `level=INFO msg="mcpbridge: progress notification not sent" tool=progress err="the line is down"`)
+		notes.mu.Lock()
+		defer notes.mu.Unlock()
+		assert.Empty(t, notes.notes)
+	})
 }

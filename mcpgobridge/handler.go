@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
+	"sync/atomic"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -152,6 +155,16 @@ func Handler[In any](b *Bridge, fn ToolFunc[In]) server.ToolHandlerFunc {
 // request keep the members mcp-go's CreateMessageParams knows, and on
 // older protocols a client's response reaches the bridge as mcp-go decoded
 // and re-encodes it, not as the client wrote it.
+//
+// Progress that fn reports with [toolnexus.ReportProgress] reaches the
+// client when it asks for it: a request whose _meta carries a
+// progressToken gets notifications/progress with that token, the progress,
+// the total when known and the message, at most one every
+// park.ProgressInterval, but every report of completion and the last
+// report before fn returns. A request without a token gets none, and the
+// reports cost nothing. A notification that cannot be sent (mcp-go drops
+// one its session's queue has no room for) is logged, as the runner logs
+// a refused call, and the call goes on.
 func CallHandler[In any](b *Bridge, fn CallFunc[In]) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		args, err := arguments(req)
@@ -213,7 +226,10 @@ func (b *Bridge) serve(ctx context.Context, req mcp.CallToolRequest, args json.R
 	if !mcp.IsModernProtocol(c.Client.Protocol) {
 		c.Ask = asker(server.ServerFromContext(ctx))
 	}
+	var settle func()
+	c.Progress, settle = b.progress(ctx, req)
 	res, err := b.core.Run(ctx, c, tool)
+	settle()
 	var e *mcpcall.Error
 	if errors.As(err, &e) {
 		return nil, rpcError{e}
@@ -222,6 +238,50 @@ func (b *Bridge) serve(ctx context.Context, req mcp.CallToolRequest, args json.R
 		return nil, err
 	}
 	return callToolResult(res)
+}
+
+// progressSettle is how long after its latest progress notification a
+// call waits before it returns its result: mcp-go's streamable HTTP server
+// drops a notification that its forwarder has taken off the session's
+// queue but not written yet when the response goes out, as the last
+// report, sent as the tool returns, often would be.
+const progressSettle = 5 * time.Millisecond
+
+// progress returns the function that sends the progress the tool
+// reports to the client of req as notifications/progress, with the
+// request's progress token, or nil when the request carries none or is
+// served outside an mcp-go server; and settle, which waits as
+// [progressSettle] says once the tool has returned. A notification that is
+// not sent is logged, as the runner logs refusals, and the call goes on.
+func (b *Bridge) progress(ctx context.Context, req mcp.CallToolRequest) (send func(done, total float64, message string), settle func()) {
+	srv := server.ServerFromContext(ctx)
+	if req.Params.Meta == nil || req.Params.Meta.ProgressToken == nil || srv == nil {
+		return nil, func() {}
+	}
+	var (
+		token, tool = req.Params.Meta.ProgressToken, req.Params.Name
+		last        atomic.Int64 // when the latest notification was queued, in Unix nanoseconds; 0: none
+	)
+	send = func(done, total float64, message string) {
+		p := map[string]any{"progressToken": token, "progress": done}
+		if total != 0 {
+			p["total"] = total
+		}
+		if message != "" {
+			p["message"] = message
+		}
+		if err := srv.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress), p); err != nil {
+			b.core.LogRefusal(ctx, slog.LevelInfo, "mcpgobridge: progress notification not sent", "tool", tool, "err", err)
+			return
+		}
+		last.Store(time.Now().UnixNano())
+	}
+	settle = func() {
+		if at := last.Load(); at != 0 {
+			time.Sleep(progressSettle - time.Since(time.Unix(0, at)))
+		}
+	}
+	return send, settle
 }
 
 // rpcError is a JSON-RPC error of the core as mcp-go sends it: its message

@@ -2,15 +2,18 @@ package mcpgobridge_test
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	goclient "github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -98,6 +101,25 @@ func panics(context.Context, struct{}, *toolnexus.Answer) toolnexus.ToolResult {
 	panic("the tool broke")
 }
 
+// progressIn is the input of the progress tool: how many steps it
+// reports, and whether it leaves their total unknown.
+type progressIn struct {
+	Steps   int  `json:"steps"`
+	Unknown bool `json:"unknown,omitempty"`
+}
+
+// reportSteps reports each of its steps in a tight loop, then returns.
+func reportSteps(ctx context.Context, in progressIn, _ *toolnexus.Answer) toolnexus.ToolResult {
+	total := float64(in.Steps)
+	if in.Unknown {
+		total = 0
+	}
+	for i := 1; i <= in.Steps; i++ {
+		toolnexus.ReportProgress(ctx, float64(i), total, fmt.Sprintf("step %d", i))
+	}
+	return toolnexus.Ok(fmt.Sprintf("%d steps", in.Steps))
+}
+
 // rig is an mcp-go server with the tools under test behind one Bridge,
 // called with raw JSON-RPC messages as a client on 2026-07-28 sends them.
 type rig struct {
@@ -151,6 +173,7 @@ func newRig(t *testing.T, key []byte, c rigConfig) *rig {
 	srv.AddTool(mcp.NewTool("twice"), mcpgobridge.CallHandler(b, twice))
 	srv.AddTool(mcp.NewTool("many"), mcpgobridge.CallHandler(b, many))
 	srv.AddTool(mcp.NewTool("panics"), mcpgobridge.Handler(b, panics))
+	srv.AddTool(mcp.NewTool("progress", mcp.WithInputSchema[progressIn]()), mcpgobridge.Handler(b, reportSteps))
 	srv.AddTool(mcp.NewTool("plain"), mcpgobridge.Handler(b, func(context.Context, struct{}, *toolnexus.Answer) toolnexus.ToolResult {
 		return toolnexus.Ok("plain")
 	}))
@@ -810,4 +833,130 @@ func TestHandlerSelfReferringData(t *testing.T) {
 	assertJSON(t, `{"content":[{"type":"text","text":"plain"}],"resultType":"complete"}`, result(t, r.call(`{}`, `"name":"plain"`)))
 	_, err = mcpgobridge.FromCallToolResult(&mcp.CallToolResult{StructuredContent: self})
 	assert.ErrorIs(t, err, toolnexus.ErrInvalidMCP)
+}
+
+// progressNote is a progress notification as a client read it.
+type progressNote struct {
+	Token    any
+	Progress any
+	Total    any // nil: not sent
+	Message  any
+}
+
+// progressLog keeps the progress notifications a client reads.
+type progressLog struct {
+	mu    sync.Mutex
+	notes []progressNote
+}
+
+func (l *progressLog) handle(n mcp.JSONRPCNotification) {
+	if n.Method != string(mcp.MethodNotificationProgress) {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	f := n.Params.AdditionalFields
+	l.notes = append(l.notes, progressNote{f["progressToken"], f["progress"], f["total"], f["message"]})
+}
+
+// others returns the notes read with a token other than fence, once one
+// with fence has been read.
+func (l *progressLog) others(t *testing.T, fence any) []progressNote {
+	t.Helper()
+	var others []progressNote
+	require.EventuallyWithT(t, func(c *assert.CollectT) {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		require.True(c, slices.ContainsFunc(l.notes, func(n progressNote) bool { return n.Token == fence }), "no note with token %v", fence)
+		others = slices.DeleteFunc(slices.Clone(l.notes), func(n progressNote) bool { return n.Token == fence })
+	}, 5*time.Second, time.Millisecond)
+	return others
+}
+
+// TestHandlerProgress serves a tool that reports a thousand steps in a
+// tight loop to mcp-go's client on 2026-07-28 and on 2025-11-25: a call
+// with a progress token gets the first and the last report, its token,
+// values and messages exact, and a few in between at most; a call without
+// one gets none; a notification that cannot be sent is logged, and the
+// call goes on.
+func TestHandlerProgress(t *testing.T) {
+	t.Parallel()
+	const steps = 1000
+	connections := []struct {
+		protocol string
+		connect  func(t *testing.T, srv *server.MCPServer) *goclient.Client
+	}{
+		{mcpcall.MultiRoundTrip, func(t *testing.T, srv *server.MCPServer) *goclient.Client {
+			return modernClient(t, srv, &posts{}, &elicitor{})
+		}},
+		{mcp.ProtocolVersion20251125, func(t *testing.T, srv *server.MCPServer) *goclient.Client { return legacyClient(t, srv) }},
+	}
+	tests := []struct {
+		name      string
+		token     mcp.ProgressToken
+		wantToken any // read back
+		unknown   bool
+	}{
+		{"a string token", "tok-1", "tok-1", false},
+		{"a number token and no total", 7, float64(7), true},
+		{"no token", nil, nil, false},
+	}
+	for _, conn := range connections {
+		for _, tt := range tests {
+			t.Run(conn.protocol+"/"+tt.name, func(t *testing.T) {
+				t.Parallel()
+				notes := &progressLog{}
+				c := conn.connect(t, newRig(t, keyA, rigConfig{}).srv)
+				require.Equal(t, conn.protocol, c.ProtocolVersion())
+				c.OnNotification(notes.handle)
+				req := mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "progress", Arguments: map[string]any{"steps": steps, "unknown": tt.unknown}}}
+				if tt.token != nil {
+					req.Params.Meta = &mcp.Meta{ProgressToken: tt.token}
+				}
+				res, err := c.CallTool(t.Context(), req)
+				require.NoError(t, err)
+				assert.Equal(t, []mcp.Content{mcp.TextContent{Type: "text", Text: "1000 steps"}}, res.Content)
+
+				// A call after it, whose notes tell the first call's have
+				// been read.
+				fence := mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "progress", Arguments: map[string]any{"steps": 1}, Meta: &mcp.Meta{ProgressToken: "fence"}}}
+				_, err = c.CallTool(t.Context(), fence)
+				require.NoError(t, err)
+				got := notes.others(t, "fence")
+				if tt.token == nil {
+					assert.Empty(t, got)
+					return
+				}
+				var total any = float64(steps)
+				if tt.unknown {
+					total = nil
+				}
+				// A session on 2025-11-25 takes notifications on its
+				// standalone stream as well as on the call's, so that the
+				// client may read them out of order.
+				slices.SortFunc(got, func(a, b progressNote) int { return cmp.Compare(a.Progress.(float64), b.Progress.(float64)) })
+				require.GreaterOrEqual(t, len(got), 2, "%+v", got)
+				assert.LessOrEqual(t, len(got), 5, "%+v", got)
+				assert.Equal(t, progressNote{tt.wantToken, float64(1), total, "step 1"}, got[0])
+				assert.Equal(t, progressNote{tt.wantToken, float64(steps), total, "step 1000"}, got[len(got)-1])
+				for i := 1; i < len(got); i++ {
+					assert.Equal(t, tt.wantToken, got[i].Token)
+					assert.Greater(t, got[i].Progress, got[i-1].Progress)
+					assert.Equal(t, fmt.Sprintf("step %v", got[i].Progress), got[i].Message)
+				}
+			})
+		}
+	}
+
+	t.Run("a send that fails", func(t *testing.T) {
+		t.Parallel()
+		// Outside a session, mcp-go has no client to send to.
+		r := newRig(t, keyA, rigConfig{})
+		msg := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"progress","arguments":{"steps":1000},` +
+			`"_meta":{"progressToken":"tok-1","io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
+		data, err := json.Marshal(r.srv.HandleMessage(t.Context(), json.RawMessage(msg)))
+		require.NoError(t, err)
+		assertJSON(t, `{"content":[{"type":"text","text":"1000 steps"}],"resultType":"complete"}`, result(t, string(data)))
+		assert.Contains(t, r.logs.String(), `level=INFO msg="mcpgobridge: progress notification not sent" tool=progress err="notification channel not initialized"`)
+	})
 }
