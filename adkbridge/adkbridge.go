@@ -6,7 +6,7 @@
 // answers with [toolnexus.Answer]s. The call runs through a park.Runner,
 // the kernel every carrier shares, so a parked call is answered once, in
 // every process that shares the Runner's Store. It is tested with ADK
-// v2.2.0 (and the genai v1.66.0 it requires), through a real runner.Runner
+// v2.2.0 and genai v1.79.1, through a real runner.Runner
 // with an in-memory session service and a scripted model: v2 is ADK's
 // current major version, whose agent.Context gives a tool the confirmation
 // flow, and v1, which gets no new features, offers nothing this bridge

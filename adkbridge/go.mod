@@ -9,7 +9,7 @@ require (
 	github.com/stretchr/testify v1.12.1
 	github.com/toolnexus-go/toolnexus v0.0.0
 	google.golang.org/adk/v2 v2.2.0
-	google.golang.org/genai v1.66.0
+	google.golang.org/genai v1.79.1
 )
 
 require (
