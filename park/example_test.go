@@ -11,9 +11,9 @@ import (
 	"github.com/toolnexus-go/toolnexus/park"
 )
 
-// deploy is the README's tool that waits for a person: nil on its first
+// deployTo is a tool that waits for a person: nil on its first
 // run, the person's answer on the next.
-func deploy(env string, ans *toolnexus.Answer) toolnexus.ToolResult {
+func deployTo(env string, ans *toolnexus.Answer) toolnexus.ToolResult {
 	if ans == nil {
 		return toolnexus.Pending(toolnexus.Request{ID: "req-1", Kind: toolnexus.KindApproval, Prompt: "Deploy to " + env + "?"})
 	}
@@ -29,7 +29,7 @@ var exampleTools = map[string]toolnexus.Tool{
 	"deploy": toolnexus.ToolFor(func(_ context.Context, in struct {
 		Env string `json:"env"`
 	}, answers toolnexus.Answers) toolnexus.ToolResult {
-		return deploy(in.Env, answers.Latest())
+		return deployTo(in.Env, answers.Latest())
 	}),
 	"status": func(context.Context, json.RawMessage, toolnexus.Answers) toolnexus.ToolResult {
 		return toolnexus.Ok("all green")
@@ -103,7 +103,7 @@ func ExampleResume() {
 	runs := 0
 	tools := map[string]toolnexus.Tool{"deploy": func(_ context.Context, _ json.RawMessage, answers toolnexus.Answers) toolnexus.ToolResult {
 		runs++
-		return deploy("prod", answers.Latest())
+		return deployTo("prod", answers.Latest())
 	}}
 	turn, err := park.RunTurn(ctx, tools, toolnexus.ToolCall{ID: "call_1", Name: "deploy", Arguments: json.RawMessage(`{}`)})
 	if err != nil {
@@ -125,14 +125,9 @@ func ExampleResume() {
 	// runs: 2
 }
 
-// storyIn is the input of storyDeploy.
-type storyIn struct {
-	Env string `json:"env"`
-}
-
-// storyDeploy is the README's tool: it asks a person once, then deploys or
+// deploy is the README's tool: it asks a person once, then deploys or
 // says why not. Answers.Latest is the answer of a tool that asks once.
-func storyDeploy(_ context.Context, in storyIn, as toolnexus.Answers) toolnexus.ToolResult {
+func deploy(ctx context.Context, in deployIn, as toolnexus.Answers) toolnexus.ToolResult {
 	ans := as.Latest()
 	switch {
 	case ans == nil: // the first run: park, asking for an approval
@@ -147,7 +142,7 @@ func storyDeploy(_ context.Context, in storyIn, as toolnexus.Answers) toolnexus.
 // stored while the person thinks, and answered within DefaultExpiry.
 func Example_story() {
 	ctx := context.Background()
-	tools := map[string]toolnexus.Tool{"deploy": toolnexus.ToolFor(storyDeploy)}
+	tools := map[string]toolnexus.Tool{"deploy": toolnexus.ToolFor(deploy)}
 	turn, _ := park.RunTurn(ctx, tools, toolnexus.ToolCall{ID: "call_1", Name: "deploy", Arguments: json.RawMessage(`{"env":"prod"}`)})
 	stored, _ := json.Marshal(turn) // a database, a queue, a file
 
