@@ -44,8 +44,10 @@ var ErrInvalidArguments = errors.New("toolnexus: invalid arguments")
 // case, reports [ErrInvalidArguments] naming it and the keys v takes, so
 // that the model can correct its call. A struct that has a field tagged
 // with the option unknown (`json:",unknown"`, json/v2's name for where
-// unknown members go) opts into unknown keys: they are left out, as
-// encoding/json leaves them. Empty arguments and null decode as {}.
+// unknown members go) opts into unknown keys: no other field takes them,
+// and that field holds them as the build's encoding/json puts them (json/v2
+// does, encoding/json v1 leaves the field as it was); a key that differs
+// from a field's name only in case is still refused. Empty arguments and null decode as {}.
 // Arguments whose objects repeat a name, or hold two names that are one
 // when case is folded, report [ErrDuplicateKey] and decode nothing: they
 // are the arguments no state binds, so that a tool that decodes with

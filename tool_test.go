@@ -119,7 +119,7 @@ func TestDecodeArgumentsUnknownKeys(t *testing.T) {
 		{"a map of any", `{"Env":1,"x":[{"y":1}]}`, func() any { return &map[string]any{} },
 			&map[string]any{"Env": 1.0, "x": []any{map[string]any{"y": 1.0}}}, ""},
 		{"the unknown option opts out", `{"env":"dev","other":1,"more":{"a":1}}`, func() any { return &open{} },
-			&open{Env: "dev"}, ""},
+			&open{Env: "dev", Unknown: unknownMembers(map[string]any{"other": 1.0, "more": map[string]any{"a": 1.0}})}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -248,7 +248,7 @@ func TestDecodeArgumentsUnknownOptOut(t *testing.T) {
 	}
 	var v loose
 	require.NoError(t, toolnexus.DecodeArguments(json.RawMessage(`{"env":"prod","newer":{"a":1}}`), &v))
-	assert.Equal(t, loose{Env: "prod"}, v)
+	assert.Equal(t, loose{Env: "prod", Extra: unknownMembers(map[string]any{"newer": map[string]any{"a": 1.0}})}, v)
 	for args, want := range map[string]string{
 		`{"ENV":"prod"}`:       `toolnexus: unknown key "ENV": keys are matched exactly, did you mean "env"? (it takes "env")`,
 		`{"Extra":{"a":1}}`:    `toolnexus: unknown key "Extra" (it takes "env")`,
