@@ -60,7 +60,8 @@ func TestAnthropicDelivery(t *testing.T) {
 // TestAnthropicSizeLimits checks the limits the Messages API documents: 5 MB
 // of base64 in an image, 32 MB in a request and so in a document.
 func TestAnthropicSizeLimits(t *testing.T) {
-	big := strings.Repeat("A", 32_000_004)
+	t.Parallel()
+	big := bigBase64(32_000_004)
 	cases := []struct {
 		name string
 		part toolnexus.ContentPart
@@ -75,6 +76,7 @@ func TestAnthropicSizeLimits(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			block := toolnexus.Ok("", tc.part).AnthropicToolResult("t").Content[0]
 			if strings.HasPrefix(tc.want, "[") {
 				assert.Equal(t, toolnexus.AnthropicContentBlock{Type: "text", Text: tc.want}, block)

@@ -276,46 +276,6 @@ func readAll(r io.Reader, buf []byte) (int, error) {
 	}
 }
 
-// BenchmarkEncode is the package's base64 encoder next to the stdlib's,
-// each into a buffer allocated once: the speed of the encoding alone.
-func BenchmarkEncode(b *testing.B) {
-	for _, s := range benchSizes {
-		data := payload(s.n)
-		dst := make([]byte, base64.StdEncoding.EncodedLen(s.n))
-		sideBySide(b, s.name, int64(s.n), func(b *testing.B) {
-			for range b.N {
-				intSink = int64(b64.Encode(dst, data))
-			}
-		}, func(b *testing.B) {
-			for range b.N {
-				base64.StdEncoding.Encode(dst, data)
-			}
-		})
-	}
-}
-
-// BenchmarkCheckBase64 is the check every converter makes of a part's
-// base64, next to the stdlib's way of checking it: decoding it into a
-// buffer allocated once. The bytes per second are of base64 read.
-func BenchmarkCheckBase64(b *testing.B) {
-	for _, s := range benchSizes {
-		text := base64.StdEncoding.EncodeToString(payload(s.n))
-		src := []byte(text)
-		dst := make([]byte, s.n)
-		sideBySide(b, s.name, int64(len(text)), func(b *testing.B) {
-			for range b.N {
-				must(b, b64.Check(text))
-			}
-		}, func(b *testing.B) {
-			for range b.N {
-				n, err := base64.StdEncoding.Decode(dst, src)
-				must(b, err)
-				intSink = int64(n)
-			}
-		})
-	}
-}
-
 func BenchmarkPartFromBytes(b *testing.B) {
 	for _, s := range benchSizes {
 		data := payload(s.n)

@@ -495,15 +495,15 @@ func TestPartReaderLimitFromLength(t *testing.T) {
 	}
 }
 
-// TestPartReaderRefusesFromLengthAlone refuses 16 MiB of base64 that is
+// TestPartReaderRefusesFromLengthAlone refuses 1 MiB of base64 that is
 // not even valid: nothing is scanned (the error is the limit's, not the
 // base64's, whose first byte is wrong), decoded or copied (a call, measured
 // alone, allocates its error and no more). Not parallel: it measures the
 // process's allocation.
 func TestPartReaderRefusesFromLengthAlone(t *testing.T) {
-	junk := strings.Repeat("!", 16<<20)
+	junk := strings.Repeat("!", 1<<20)
 	dataURL := "data:image/png;base64," + junk
-	pr := toolnexus.PartReader{MaxBytes: 1 << 20, MIMEType: "image/png"}
+	pr := toolnexus.PartReader{MaxBytes: 64 << 10, MIMEType: "image/png"}
 	for name, read := range map[string]func() (toolnexus.ContentPart, error){
 		"base64":   func() (toolnexus.ContentPart, error) { return pr.Base64(junk) },
 		"data URL": func() (toolnexus.ContentPart, error) { return pr.URL(dataURL) },
@@ -511,13 +511,13 @@ func TestPartReaderRefusesFromLengthAlone(t *testing.T) {
 		var p toolnexus.ContentPart
 		var err error
 		allocs, bytes := callCost(20, func() { p, err = read() })
-		assertErr(t, err, toolnexus.ErrPartTooLarge, "toolnexus: part too large: 12582912 bytes, over the limit of 1048576 bytes")
+		assertErr(t, err, toolnexus.ErrPartTooLarge, "toolnexus: part too large: 786432 bytes, over the limit of 65536 bytes")
 		assert.Zero(t, p)
 		t.Logf("%s: %d allocations, %d bytes", name, allocs, bytes)
 		assert.LessOrEqual(t, allocs, uint64(2), "%s: allocations", name)
 		assert.LessOrEqual(t, bytes, uint64(256), "%s: bytes allocated", name)
 	}
-	_, err := pr.Base64(junk[:1<<20])
+	_, err := pr.Base64(junk[:64<<10])
 	assertErr(t, err, toolnexus.ErrInvalidBase64, "") // within the limit, the same junk is scanned
 }
 

@@ -101,7 +101,8 @@ func TestVertexDelivery(t *testing.T) {
 // TestGeminiSizeLimits checks the limits the Gemini API documents: 100 MB
 // of base64 inline, 50 MB in a PDF.
 func TestGeminiSizeLimits(t *testing.T) {
-	big := strings.Repeat("A", 100_000_004)
+	t.Parallel()
+	big := bigBase64(100_000_004)
 	cases := []struct {
 		name    string
 		part    toolnexus.ContentPart
@@ -114,6 +115,7 @@ func TestGeminiSizeLimits(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			fr := toolnexus.Ok("", tc.part).GeminiFunctionResponse("n", "")
 			if tc.because == "" {
 				assert.Len(t, fr.Parts, 1)

@@ -247,15 +247,11 @@ func copyLong(dst, src []byte) int {
 	return n
 }
 
-// copyString returns a string of the bytes of p, as string(p) does, a
-// long one copied by copyLong.
+// copyString returns a string of the bytes of p. It is string(p): copying
+// a long string in chunks into memory made writable with unsafe was worth
+// less than 1.3x in a paired benchmark from 1 KiB to 1 MiB.
 func copyString(p []byte) string {
-	if len(p) <= copyChunk {
-		return string(p)
-	}
-	buf := b64.Uninitialized(len(p))
-	copyLong(buf, p)
-	return unsafe.String(unsafe.SliceData(buf), len(p))
+	return string(p)
 }
 
 // unescapeBuffers holds the buffers unescape decodes strings into while
@@ -272,7 +268,7 @@ const maxPooledUnescape = 64 << 10
 // one as large as the rest of the input could make the string, when that
 // is not eight times as large, so that a long string is copied less than a
 // third of its length more as it grows: a string is never longer than its
-// escaped form.
+// escaped form. The string returned is a copy, at its size.
 func (d *jsonReader) unescape(start, i int) (string, error) {
 	pooled := unescapeBuffers.Get().(*[maxPooledUnescape]byte)
 	defer unescapeBuffers.Put(pooled)
@@ -282,17 +278,13 @@ func (d *jsonReader) unescape(start, i int) (string, error) {
 		return "", err
 	}
 	d.pos = u.end
-	if !u.own || len(u.buf)-n > n/4 { // pooled, or more than a quarter unused
-		return copyString(u.buf[:n]), nil
-	}
-	return unsafe.String(unsafe.SliceData(u.buf), n), nil
+	return copyString(u.buf[:n]), nil
 }
 
 // unescaper is where unescape writes a string.
 type unescaper struct {
 	buf []byte // a pooled buffer, or, once the string outgrows it, its own
-	own bool
-	end int // the index after the closing quote
+	end int    // the index after the closing quote
 }
 
 // unescapeSlack is the room the decoder keeps after what it has written: it
@@ -307,9 +299,9 @@ func (u *unescaper) grow(b []byte, i, n, need int) {
 	if bound := n + len(b) - i + unescapeSlack; 8*size >= bound {
 		size = bound
 	}
-	next := b64.Uninitialized(max(size, n+need))
+	next := make([]byte, max(size, n+need))
 	copyLong(next, u.buf[:n])
-	u.buf, u.own = next, true
+	u.buf = next
 }
 
 // decode decodes the string that starts at b[start] and has its first
@@ -446,7 +438,10 @@ func (d *jsonReader) base64Str(key string) (s string, canonical bool, err error)
 // the last long value of its JSON, most often nearly fills; when it fills
 // less than seven eighths of it, the string is copied once more, to its
 // size. With a vector kernel, which checks many times faster than it
-// copies, data is checked, then copied.
+// copies, data is checked, then copied. The string made over that buffer
+// with unsafe, without a second copy, read a part's data 1.3x (1 MiB) to
+// 1.76x (64 KiB) faster than a zeroed buffer copied to a string did, in a
+// paired benchmark of ParseToolResult.
 const maxScanFirst = 64 << 10
 
 // pathError is an error at a place in the input: the keys and indices that

@@ -336,27 +336,27 @@ func TestDecodeIgnoresWhiteSpace(t *testing.T) {
 // the exact-key reader allocate. Not parallel: it measures the process's
 // allocation.
 func TestDecodeBytesPerInputByte(t *testing.T) {
-	data := base64.StdEncoding.EncodeToString(make([]byte, 16<<20))
+	data := base64.StdEncoding.EncodeToString(make([]byte, 4<<20))
 
-	t.Run("ParseToolResult of a 16 MiB part copies the payload once", func(t *testing.T) {
+	t.Run("ParseToolResult of a 4 MiB part copies the payload once", func(t *testing.T) {
 		src, err := json.Marshal(toolnexus.Ok("huge", toolnexus.ContentPart{Type: toolnexus.PartImage, MIMEType: "image/png", Data: data}))
 		require.NoError(t, err)
 		var r toolnexus.ToolResult
 		alloc := allocated(func() { r, err = toolnexus.ParseToolResult(src, 0) })
 		require.NoError(t, err)
 		require.Len(t, r.Parts, 1)
-		assert.Equal(t, int64(16<<20), r.Parts[0].Size())
+		assert.Equal(t, int64(4<<20), r.Parts[0].Size())
 		t.Logf("%d bytes allocated for %d bytes of JSON, %.3f per input byte", alloc, len(src), float64(alloc)/float64(len(src)))
 		assert.LessOrEqual(t, alloc, uint64(len(data))+64*kib)
 	})
-	t.Run("FromMCPCallToolResult of a 16 MiB image", func(t *testing.T) {
+	t.Run("FromMCPCallToolResult of a 4 MiB image", func(t *testing.T) {
 		src := []byte(`{"content":[{"type":"text","text":"a screenshot"},{"type":"image","mimeType":"image/png","data":"` + data + `"}]}`)
 		var r toolnexus.ToolResult
 		var err error
 		alloc := allocated(func() { r, err = toolnexus.FromMCPCallToolResult(src) })
 		require.NoError(t, err)
 		require.Len(t, r.Parts, 1)
-		assert.Equal(t, int64(16<<20), r.Parts[0].Size())
+		assert.Equal(t, int64(4<<20), r.Parts[0].Size())
 		perByte := float64(alloc) / float64(len(src))
 		t.Logf("%d bytes allocated for %d bytes of JSON, %.3f per input byte", alloc, len(src), perByte)
 		assert.LessOrEqual(t, perByte, 1.5)

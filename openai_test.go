@@ -170,8 +170,9 @@ func TestOpenAIChatAudioFormats(t *testing.T) {
 // TestOpenAISizeLimits checks the limits the OpenAI API documents: 20 MB in
 // an image, 32 MB of files in a request, counted in bytes of the file.
 func TestOpenAISizeLimits(t *testing.T) {
-	big := strings.Repeat("A", 42_666_672) // 32_000_004 bytes decoded
-	imageLimit := big[:26_666_668]         // 20_000_001 bytes decoded
+	t.Parallel()
+	big := bigBase64(42_666_672)   // 32_000_004 bytes decoded
+	imageLimit := big[:26_666_668] // 20_000_001 bytes decoded
 	cases := []struct {
 		name    string
 		part    toolnexus.ContentPart
@@ -185,6 +186,7 @@ func TestOpenAISizeLimits(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			r := toolnexus.Ok("", tc.part)
 			placeholder := fmt.Sprintf("[unsupported %s part (%s, %d bytes): %s]", tc.part.Type, tc.part.MIMEType, tc.part.Size(), tc.because)
 			chat := r.OpenAIChatMessages("c", "n")

@@ -39,11 +39,12 @@ import (
 // the archive, what is allocated grows with what was read. A regular
 // file, as [PartReader.File] and the fs.FS of an [os.Root] or [os.DirFS]
 // open, is read at the size its own stat reports, and the byte past it
-// shows whether the file grew, with the reads [os.ReadFile] makes: one of
-// all of it, and one that finds its end. On Linux, PartReader.File makes
-// no system call but those five: open, stat, the two reads and close,
-// without the fcntl and epoll calls with which [os.Open] readies a file
-// for polling, which a regular file cannot use.
+// shows whether the file grew: it is read 48 KiB at a time, each piece
+// encoded as it comes into the part's data, allocated once at its size, and
+// one read more finds its end. On Linux, PartReader.File makes no system
+// call but open, stat, those reads and close, without the fcntl and epoll
+// calls with which [os.Open] readies a file for polling, which a regular
+// file cannot use.
 type PartReader struct {
 	// MaxBytes is the most bytes a part may hold, decoded. Zero or less
 	// means no limit. A read over it fails with a [*PartTooLargeError]
@@ -209,12 +210,12 @@ func (pr PartReader) readFile(f fs.File, name string) (string, error) {
 
 // readRegular encodes r, the regular file name of size bytes, size > 0, by
 // the kernel's own count: it reads exactly that, and the byte past it,
-// which shows a file that grew (see readSized).
+// which shows a file that grew.
 func (pr PartReader) readRegular(r io.Reader, size int64, name string) (string, error) {
 	if err := pr.check(size); err != nil {
 		return "", err
 	}
-	data, err := readSized(r, size)
+	data, err := readSize(r, size)
 	if err != nil {
 		return "", readFailed(err, msg.Quote(name))
 	}
@@ -512,33 +513,6 @@ func readSize(r io.Reader, size int64) (string, error) {
 		return "", err
 	}
 	return sb.String(), nil
-}
-
-// readSized encodes the regular file r, of size bytes by its stat, as
-// readSize does, reading it with the reads of [os.ReadFile]: one read of
-// all of it and the byte past it, and one more that finds its end.
-// The file is read into the end of the part's own buffer and encoded in
-// place from its start, which never catches up with the bytes not yet
-// encoded (see encodeInPlace): the part's data is the one buffer allocated,
-// whose string is made without a copy, and no byte is copied but by the
-// kernel and the encoder.
-func readSized(r io.Reader, size int64) (string, error) {
-	if size > maxEncodable-b64.InPlaceMargin {
-		return "", &PartTooLargeError{Limit: maxEncodable - b64.InPlaceMargin, Size: size}
-	}
-	n := int(size)
-	buf := b64.Uninitialized(base64.StdEncoding.EncodedLen(n) + b64.InPlaceMargin + 1)
-	src := len(buf) - n - 1
-	got, err := readFull(r, buf[src:])
-	switch {
-	case got > n:
-		return "", &sizeChanged{reported: size, gave: size + 1}
-	case err != io.EOF:
-		return "", err
-	case got < n:
-		return "", &sizeChanged{reported: size, gave: int64(got)}
-	}
-	return b64.EncodeInPlace(buf, src, n), nil
 }
 
 // readBlocks encodes r to its end, and returns how many bytes it read. The

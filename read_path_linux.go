@@ -8,8 +8,7 @@ import (
 )
 
 // readPath encodes the file at path. A regular file is opened, stat'ed,
-// read and closed with the bare system calls, five in all for any size:
-// [os.Open] would add four fcntl calls and an epoll_ctl that fails, as a
+// read and closed with the bare system calls: [os.Open] would add four fcntl calls and an epoll_ctl that fails, as a
 // regular file cannot be polled, which on a small file cost more than its
 // read. Any other file, such as a directory or a pipe, is handed to an
 // [*os.File] and read as [PartFromFS] reads it.

@@ -810,7 +810,7 @@ func TestPartReaderBytesPerInputByte(t *testing.T) {
 			return func() (toolnexus.ContentPart, error) { return toolnexus.PartFromReader(r, "application/pdf") }
 		}},
 	}
-	for _, n := range []int{kib, 64 * kib, mib, 16 * mib} {
+	for _, n := range []int{kib, 64 * kib, mib, 4 * mib} {
 		data := bytes.Repeat([]byte("0123456789abcdef"), n/16)
 		s := string(data)
 		path := writeTemp(t, "data.pdf", data)

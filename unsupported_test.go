@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -80,10 +81,18 @@ func TestUnsupported(t *testing.T) {
 	assert.Nil(t, toolnexus.Ok("text only", textNote).Unsupported(toolnexus.DestinationAnthropic))
 }
 
+// allA is the base64 the size-limit tests slice their parts from, built once
+// for all of them: 133_333_336 'A's, 100_000_002 bytes decoded.
+var allA = sync.OnceValue(func() string { return strings.Repeat("A", 133_333_336) })
+
+// bigBase64 returns n bytes of base64, n <= 133_333_336, that decode to
+// zeros, shared by every test that asks.
+func bigBase64(n int) string { return allA()[:n] }
+
 // TestUnsupportedSizeLimits reports each limit a part is over.
 func TestUnsupportedSizeLimits(t *testing.T) {
 	t.Parallel()
-	big := strings.Repeat("A", 133_333_336) // 100_000_002 bytes decoded
+	big := bigBase64(133_333_336) // 100_000_002 bytes decoded
 	tests := []struct {
 		name  string
 		d     string
@@ -105,6 +114,7 @@ func TestUnsupportedSizeLimits(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			got := toolnexus.Ok("", tt.part).Unsupported(tt.d)
 			require.Len(t, got, 1)
 			assert.Equal(t, toolnexus.UnsupportedSize, got[0].Reason)

@@ -226,27 +226,6 @@ func EncodeTo(sb *strings.Builder, src []byte) {
 	}
 }
 
-// InPlaceMargin is how many bytes [EncodeInPlace] needs between the end of
-// the encoding and the end of the input: more than the most any kernel
-// writes in one step (two blocks of 64 characters) past what it has
-// encoded, before it loads the input of the next step.
-const InPlaceMargin = 136
-
-// EncodeInPlace encodes the n bytes at buf[src:] into the start of buf and
-// returns the encoding, a string over buf, which the caller must hold
-// alone and never change. The encoding, and InPlaceMargin bytes more, must
-// end no later than the input does: src+n >= EncodedLen(n)+InPlaceMargin.
-// Then the encoder never writes over input it has not read: after the
-// first k bytes of input it has written 4k/3 characters, and no more than
-// InPlaceMargin past them in its next step, while the input still to read
-// starts at src+k, which is at least 4k/3+InPlaceMargin, since src is at
-// least n/3+InPlaceMargin.
-func EncodeInPlace(buf []byte, src, n int) string {
-	size := base64.StdEncoding.EncodedLen(n)
-	Encode(buf[:size], buf[src:src+n])
-	return unsafe.String(unsafe.SliceData(buf), size)
-}
-
 // Uninitialized returns a buffer of n bytes, n > 0, not zeroed first, for
 // code that writes every byte of it that it reads or makes a string of,
 // such as an encoding: the buffer of a strings.Builder grown once to n,

@@ -92,32 +92,6 @@ func TestEncodeMatchesStdlib(t *testing.T) {
 	}
 }
 
-// TestEncodeInPlace checks every base64 encoder of this build on this CPU
-// reading its input from the buffer it writes, as PartFromFile encodes a
-// file: the input as close to the encoding as InPlaceMargin allows, at
-// every length up to 3 KiB and around the blocks of the kernels.
-func TestEncodeInPlace(t *testing.T) {
-	t.Parallel()
-	rng := rand.New(rand.NewPCG(5, 6))
-	lengths := []int{49151, 49152, 49153, 1 << 20}
-	for n := 0; n <= 3072; n++ {
-		lengths = append(lengths, n)
-	}
-	for _, k := range b64.Kernels() {
-		for _, n := range lengths {
-			size := base64.StdEncoding.EncodedLen(n)
-			src := size + b64.InPlaceMargin - n
-			buf := make([]byte, src+n)
-			for i := range buf {
-				buf[i] = byte(rng.Uint32())
-			}
-			want := base64.StdEncoding.EncodeToString(buf[src:])
-			require.Equal(t, size, k.Encode(buf[:size], buf[src:]), "%s: length %d", k.Name, n)
-			require.Equal(t, want, string(buf[:size]), "%s: in place, length %d", k.Name, n)
-		}
-	}
-}
-
 // TestKernelsEncode checks every base64 encoder of this build on this
 // CPU, scalar and vector, against encoding/base64: every length from 0 to
 // 300 at every alignment from 0 to 63, and every value of every byte
