@@ -511,7 +511,7 @@ func TestPartReaderRefusesFromLengthAlone(t *testing.T) {
 		var p toolnexus.ContentPart
 		var err error
 		allocs, bytes := callCost(20, func() { p, err = read() })
-		assertErr(t, err, toolnexus.ErrPartTooLarge, "toolnexus: part too large: 786432 bytes, over the limit of 65536 bytes")
+		assertErr(t, err, toolnexus.ErrPartTooLarge, "toolnexus: part too large: 786432 bytes, over the limit of 65536 bytes: send a smaller one, or a link to it")
 		assert.Zero(t, p)
 		t.Logf("%s: %d allocations, %d bytes", name, allocs, bytes)
 		assert.LessOrEqual(t, allocs, uint64(2), "%s: allocations", name)

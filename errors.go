@@ -118,8 +118,12 @@ func (e *PartTooLargeError) Error() string {
 	if e.Document {
 		what = "toolnexus: JSON document too large: "
 	}
-	return what + strconv.FormatInt(e.Size, 10) +
+	msg := what + strconv.FormatInt(e.Size, 10) +
 		" bytes, over the limit of " + strconv.FormatInt(e.Limit, 10) + " bytes"
+	if !e.Document {
+		msg += ": send a smaller one, or a link to it"
+	}
+	return msg
 }
 
 // Is reports whether target is [ErrPartTooLarge].

@@ -110,7 +110,7 @@ func TestErrInvalidAnswer(t *testing.T) {
 func TestPartTooLargeError(t *testing.T) {
 	t.Parallel()
 	err := fmt.Errorf("reading: %w", &toolnexus.PartTooLargeError{Limit: 10, Size: 11})
-	assert.EqualError(t, err, "reading: toolnexus: part too large: 11 bytes, over the limit of 10 bytes")
+	assert.EqualError(t, err, "reading: toolnexus: part too large: 11 bytes, over the limit of 10 bytes: send a smaller one, or a link to it")
 	assert.ErrorIs(t, err, toolnexus.ErrPartTooLarge)
 	assert.Equal(t, toolnexus.ErrPartTooLarge, sentinelOf(err), "it matches no other sentinel")
 	var tooLarge *toolnexus.PartTooLargeError

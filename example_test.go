@@ -220,7 +220,7 @@ func ExamplePartReader() {
 	// Output:
 	// image (image/png, 82 bytes) <nil>
 	// toolnexus: invalid path: "../go.mod.png" is outside the files this tool reads: send a path inside them, without ".."
-	// toolnexus: part too large: 82 bytes, over the limit of 64 bytes true
+	// toolnexus: part too large: 82 bytes, over the limit of 64 bytes: send a smaller one, or a link to it true
 }
 
 // A file whose extension is not in the table is read with its MIME type.
@@ -250,7 +250,7 @@ func ExamplePartReader_Reader() {
 	body := io.MultiReader(strings.NewReader("0123456789"), strings.NewReader("more"))
 	_, err := toolnexus.PartReader{MaxBytes: 4, MIMEType: "audio/wav"}.Reader(body)
 	fmt.Println(err)
-	// Output: toolnexus: part too large: 5 bytes, over the limit of 4 bytes
+	// Output: toolnexus: part too large: 5 bytes, over the limit of 4 bytes: send a smaller one, or a link to it
 }
 
 func ExamplePartFromBytes() {

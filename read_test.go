@@ -491,7 +491,7 @@ func TestPartReaderReaderLimit(t *testing.T) {
 	for _, limit := range []int64{1, 2, 3, 100, readChunk - 1, readChunk, readChunk + 1, 5*readChunk + 7} {
 		data := bytes.Repeat([]byte{'x'}, int(limit)+1)
 		pr := toolnexus.PartReader{MaxBytes: limit, MIMEType: "image/png"}
-		tooLarge := fmt.Sprintf("toolnexus: part too large: %d bytes, over the limit of %d bytes", limit+1, limit)
+		tooLarge := fmt.Sprintf("toolnexus: part too large: %d bytes, over the limit of %d bytes: send a smaller one, or a link to it", limit+1, limit)
 		for name, wrap := range map[string]func(io.Reader) io.Reader{
 			"sized":   func(r io.Reader) io.Reader { return r },
 			"unsized": func(r io.Reader) io.Reader { return unsized{r} },
@@ -580,7 +580,7 @@ func TestPartReaderFiles(t *testing.T) {
 							assertErr(t, err, toolnexus.ErrUnknownExtension,
 								`toolnexus: unknown file extension: ".bin" in `+quoted(s.path(name))+`; pass its MIME type`)
 						case limit == 12:
-							assertErr(t, err, toolnexus.ErrPartTooLarge, "toolnexus: part too large: 13 bytes, over the limit of 12 bytes")
+							assertErr(t, err, toolnexus.ErrPartTooLarge, "toolnexus: part too large: 13 bytes, over the limit of 12 bytes: send a smaller one, or a link to it")
 						case mimeType == "image/png":
 							require.NoError(t, err)
 							assert.Equal(t, toolnexus.ContentPart{Type: toolnexus.PartImage, MIMEType: "image/png", Data: pdfB64}, p)
@@ -626,14 +626,14 @@ func TestPartReaderSizeClaims(t *testing.T) {
 		{"claim past what base64 can hold", &fakeFS{data: []byte(pdfBytes), claim: math.MaxInt64}, 0, changed("9223372036854775807", "13"), 13},
 		{"negative claim is unknown", &fakeFS{data: []byte(pdfBytes), claim: -5}, 0, "", 13},
 		{"claim over the limit, refused unread", &fakeFS{data: []byte(pdfBytes), claim: 1 << 30}, 1 << 20,
-			"toolnexus: part too large: 1073741824 bytes, over the limit of 1048576 bytes", 0},
+			"toolnexus: part too large: 1073741824 bytes, over the limit of 1048576 bytes: send a smaller one, or a link to it", 0},
 		{"false claim under the limit, content over it", &fakeFS{data: big, claim: 5}, 100, changed("5", "more"), 6},
-		{"negative claim, content over the limit", &fakeFS{data: big, claim: -1}, 100, "toolnexus: part too large: 101 bytes, over the limit of 100 bytes", 101},
+		{"negative claim, content over the limit", &fakeFS{data: big, claim: -1}, 100, "toolnexus: part too large: 101 bytes, over the limit of 100 bytes: send a smaller one, or a link to it", 101},
 		{"seekable, claim under the content", &fakeFS{data: []byte(pdfBytes), claim: 10, seek: true}, 0, "", 13},
 		{"seekable, claim over the content", &fakeFS{data: []byte(pdfBytes), claim: 1 << 40, seek: true}, 0, "", 13},
 		{"seekable, claim over the limit", &fakeFS{data: []byte(pdfBytes), claim: 1 << 40, seek: true}, 13, "", 13},
 		{"seekable, content over the limit", &fakeFS{data: []byte(pdfBytes), claim: 1, seek: true}, 12,
-			"toolnexus: part too large: 13 bytes, over the limit of 12 bytes", 0},
+			"toolnexus: part too large: 13 bytes, over the limit of 12 bytes: send a smaller one, or a link to it", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -697,7 +697,7 @@ func TestPartReaderHostileZip(t *testing.T) {
 			assert.Less(t, alloc, uint64(64<<20), "bytes allocated")
 			assert.Zero(t, p)
 			if pr.MaxBytes > 0 && int64(size) > 0 {
-				assertErr(t, err, toolnexus.ErrPartTooLarge, fmt.Sprintf("toolnexus: part too large: %d bytes, over the limit of 1048576 bytes", size))
+				assertErr(t, err, toolnexus.ErrPartTooLarge, fmt.Sprintf("toolnexus: part too large: %d bytes, over the limit of 1048576 bytes: send a smaller one, or a link to it", size))
 				continue
 			}
 			// archive/zip finds the entry shorter than its header says.
@@ -733,7 +733,7 @@ func TestPartReaderEndless(t *testing.T) {
 				src = &endless{}
 				_, err = toolnexus.PartReader{MaxBytes: limit, MIMEType: "image/png"}.Reader(wrap(src))
 			})
-			assertErr(t, err, toolnexus.ErrPartTooLarge, fmt.Sprintf("toolnexus: part too large: %d bytes, over the limit of %d bytes", limit+1, limit))
+			assertErr(t, err, toolnexus.ErrPartTooLarge, fmt.Sprintf("toolnexus: part too large: %d bytes, over the limit of %d bytes: send a smaller one, or a link to it", limit+1, limit))
 			assert.Equal(t, limit+1, src.n, "%s, limit %d: bytes read", name, limit)
 			t.Logf("%s, limit %d: %d bytes allocated", name, limit, alloc)
 			assert.LessOrEqual(t, alloc, uint64(limit+1)+8*kib, "%s, limit %d: bytes allocated", name, limit)
@@ -746,7 +746,7 @@ func TestPartReaderEndless(t *testing.T) {
 	for _, limit := range []int64{10, mib} {
 		var err error
 		_, alloc := callCost(3, func() { _, err = toolnexus.PartReader{MaxBytes: limit}.File(link) })
-		assertErr(t, err, toolnexus.ErrPartTooLarge, fmt.Sprintf("toolnexus: part too large: %d bytes, over the limit of %d bytes", limit+1, limit))
+		assertErr(t, err, toolnexus.ErrPartTooLarge, fmt.Sprintf("toolnexus: part too large: %d bytes, over the limit of %d bytes: send a smaller one, or a link to it", limit+1, limit))
 		t.Logf("/dev/zero, limit %d: %d bytes allocated", limit, alloc)
 		assert.LessOrEqual(t, alloc, uint64(limit+1)+8*kib, "/dev/zero, limit %d: bytes allocated", limit)
 	}
@@ -761,7 +761,7 @@ func TestPartReaderRefusesFileFromSize(t *testing.T) {
 	require.NoError(t, os.Truncate(p, 1<<30))
 	var err error
 	_, alloc := callCost(3, func() { _, err = toolnexus.PartReader{MaxBytes: mib}.File(p) })
-	assertErr(t, err, toolnexus.ErrPartTooLarge, "toolnexus: part too large: 1073741824 bytes, over the limit of 1048576 bytes")
+	assertErr(t, err, toolnexus.ErrPartTooLarge, "toolnexus: part too large: 1073741824 bytes, over the limit of 1048576 bytes: send a smaller one, or a link to it")
 	t.Logf("%d bytes allocated", alloc)
 	assert.Less(t, alloc, uint64(64*kib))
 }
