@@ -18,8 +18,8 @@ import (
 )
 
 // TestRestartExpiry parks a request asked without ExpiresAt in a real
-// genkit generation, on a fake clock: it expires Tool.Expiry after it was
-// parked (toolnexus.DefaultExpiry when zero). Read back from the stored
+// genkit generation, on a fake clock: it expires Park.Expiry after it was
+// parked (park.DefaultExpiry when zero). Read back from the stored
 // history on a fresh genkit instance, a late answer is refused by
 // Tool.Resume, a restart made in time but run late fails in the tool, and
 // neither runs the tool; an answer in time restarts it once.
@@ -32,8 +32,8 @@ func TestRestartExpiry(t *testing.T) {
 			newTool := func() *genkitbridge.Tool {
 				tl, err := genkitbridge.New("deploy", "Deploys", nil, bridgetest.ApprovalTool(&runs))
 				require.NoError(t, err)
-				tl.Expiry = tc.Expiry
-				tl.Time = clock.Now
+				tl.Park.Expiry = tc.Expiry
+				tl.Park.Time = clock.Now
 				return tl
 			}
 

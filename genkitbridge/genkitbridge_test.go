@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"os"
 	"slices"
@@ -21,6 +22,7 @@ import (
 	"github.com/toolnexus-go/toolnexus"
 	"github.com/toolnexus-go/toolnexus/genkitbridge"
 	"github.com/toolnexus-go/toolnexus/internal/bridgetest"
+	"github.com/toolnexus-go/toolnexus/park"
 )
 
 // asked is the time at which the deploy tool asks; its request expires an
@@ -94,7 +96,7 @@ func deployTool(t *testing.T, runs *atomic.Int32, at time.Time, ask bool) *genki
 		return toolnexus.Ok("deployed to "+in.Env, png)
 	})
 	require.NoError(t, err)
-	tl.Time = func() time.Time { return at }
+	tl.Park.Time = func() time.Time { return at }
 	return tl
 }
 
@@ -161,9 +163,9 @@ func TestPanic(t *testing.T) {
 				panic(bridgetest.Secret)
 			})
 			require.NoError(t, err)
-			tl.Time = func() time.Time { return asked }
+			tl.Park.Time = func() time.Time { return asked }
 			var log bytes.Buffer
-			tl.Logger = slog.New(slog.NewJSONHandler(&log, nil))
+			tl.Park.Logger = slog.New(slog.NewJSONHandler(&log, nil))
 			m := &fakeModel{}
 			g, model := newGenkit(m)
 			resp, err := genkit.Generate(ctx, g, ai.WithModel(model), ai.WithPrompt("deploy prod"), ai.WithTools(tl))
@@ -211,6 +213,11 @@ func TestRestart(t *testing.T) {
 	require.True(t, ok)
 	assert.Equal(t, deployRequest(), first)
 	assert.Equal(t, int32(0), runs.Load())
+	// The interrupt keeps the parking the Runner minted, and when it can
+	// no longer be answered.
+	meta := interrupts[0].Metadata["interrupt"].(map[string]any)
+	assert.Len(t, meta["parked"], 22)
+	assert.Equal(t, "2026-12-01T13:00:00Z", meta["until"])
 
 	stored, err := json.Marshal(resp.History())
 	require.NoError(t, err)
@@ -249,13 +256,17 @@ func TestRestart(t *testing.T) {
 		assert.Equal(t, int32(0), runs.Load(), tc.name)
 	}
 
-	resp, m, err := restart(asked.Add(time.Minute), first.Resolve(nil))
-	require.NoError(t, err)
-	assert.Equal(t, "done", resp.Text())
-	assert.Equal(t, int32(1), runs.Load())
 	// genkit's restart keeps the tool's whole multipart response
-	// (ai/generate.go, handleResumedToolRequest): the model reads the PNG.
-	assertPNG(t, toolResponse(t, m).Content)
+	// (ai/generate.go, handleResumedToolRequest): the model reads the PNG,
+	// and reads it again from a restart sent twice, which does not run the
+	// tool again.
+	for range 2 {
+		resp, m, err := restart(asked.Add(time.Minute), first.Resolve(nil))
+		require.NoError(t, err)
+		assert.Equal(t, "done", resp.Text())
+		assert.Equal(t, int32(1), runs.Load())
+		assertPNG(t, toolResponse(t, m).Content)
+	}
 }
 
 // TestRestartLate restarts the call with a part Resume made in time, but
@@ -272,7 +283,7 @@ func TestRestartLate(t *testing.T) {
 	part, err := tl.Resume(interrupt, deployRequest().Resolve(nil))
 	require.NoError(t, err)
 
-	tl.Time = func() time.Time { return asked.Add(2 * time.Hour) }
+	tl.Park.Time = func() time.Time { return asked.Add(2 * time.Hour) }
 	_, err = genkit.Generate(ctx, g, ai.WithModel(model), ai.WithMessages(resp.History()...), ai.WithTools(tl), ai.WithToolRestarts(part))
 	require.Error(t, err)
 	// genkit writes the tool's error with %v: its text survives, not its
@@ -325,14 +336,23 @@ func TestPendingAll(t *testing.T) {
 		return toolnexus.Ok("deployed to " + where.Data["answer"].(string))
 	})
 	require.NoError(t, err)
-	tl.Expiry = -1 // the requests as asked, without an ExpiresAt
+	tl.Park.Expiry = -1 // the requests as asked, without an ExpiresAt
 	g, model := newGenkit(&fakeModel{})
-	resp, err := genkit.Generate(ctx, g, ai.WithModel(model), ai.WithPrompt("deploy"), ai.WithTools(tl))
-	require.NoError(t, err)
+	// interrupted runs a generation that parks the call.
+	interrupted := func() *ai.ModelResponse {
+		t.Helper()
+		resp, err := genkit.Generate(ctx, g, ai.WithModel(model), ai.WithPrompt("deploy"), ai.WithTools(tl))
+		require.NoError(t, err)
+		require.Len(t, resp.Interrupts(), 1)
+		return resp
+	}
+	resp := interrupted()
 	interrupt := resp.Interrupts()[0]
 	reqs, ok := genkitbridge.Requests(interrupt)
 	require.True(t, ok)
 	assert.Equal(t, []toolnexus.Request{approve, region}, reqs)
+	meta := interrupt.Metadata["interrupt"].(map[string]any)
+	assert.NotContains(t, meta, "until", "requests that never expire")
 
 	yes, eu := approve.Resolve(nil), region.Resolve(map[string]any{"answer": "eu"})
 	part, err := tl.Resume(interrupt, yes, eu)
@@ -342,14 +362,21 @@ func TestPendingAll(t *testing.T) {
 	assert.Equal(t, "done", resp2.Text())
 	assert.Equal(t, []toolnexus.Answers{nil, {yes, eu}}, seen)
 
-	// One answer of two: the tool asks again, and genkit fails the
-	// restarted generation (ai/generate.go, GenerateWithRequest).
-	part, err = tl.Resume(interrupt, yes)
+	// One answer of two, to a new call: the tool asks again, and genkit
+	// fails the restarted generation (ai/generate.go,
+	// GenerateWithRequest); Answer of the same interrupt gets that run's
+	// suspension again, and reports it.
+	resp = interrupted()
+	part, err = tl.Resume(resp.Interrupts()[0], yes)
 	require.NoError(t, err)
 	_, err = genkit.Generate(ctx, g, ai.WithModel(model), ai.WithMessages(resp.History()...), ai.WithTools(tl), ai.WithToolRestarts(part))
 	assert.ErrorContains(t, err, "One or more tools triggered an interrupt during a restarted execution.")
-	_, err = tl.Answer(ctx, interrupt, yes)
+	_, err = tl.Answer(ctx, resp.Interrupts()[0], yes)
 	assert.ErrorIs(t, err, genkitbridge.ErrAskedAgain)
+	resp = interrupted()
+	_, err = tl.Answer(ctx, resp.Interrupts()[0], yes)
+	assert.ErrorIs(t, err, genkitbridge.ErrAskedAgain)
+	assert.Len(t, seen, 6, "the replayed suspension does not run the tool")
 }
 
 func TestNewInvalid(t *testing.T) {
@@ -422,7 +449,12 @@ func TestResumeInvalid(t *testing.T) {
 	noPrompt.Metadata = map[string]any{"interrupt": map[string]any{"id": "a", "kind": "approval"}}
 	caseKeys := ai.NewToolRequestPart(&ai.ToolRequest{Name: "deploy", Ref: "c"})
 	caseKeys.Metadata = map[string]any{"interrupt": map[string]any{"ID": "a", "Kind": "approval", "Prompt": "A?"}}
-	for name, part := range map[string]*ai.Part{"nil": nil, "not interrupted": call, "another tool's": other, "no prompt": noPrompt, "keys in another case": caseKeys} {
+	badPark := ai.NewToolRequestPart(&ai.ToolRequest{Name: "deploy", Ref: "c"})
+	badPark.Metadata = map[string]any{"interrupt": map[string]any{"id": "a", "kind": "approval", "prompt": "A?", "parked": ""}}
+	badUntil := ai.NewToolRequestPart(&ai.ToolRequest{Name: "deploy", Ref: "c"})
+	badUntil.Metadata = map[string]any{"interrupt": map[string]any{"id": "a", "kind": "approval", "prompt": "A?", "parked": "p", "until": "tomorrow"}}
+	for name, part := range map[string]*ai.Part{"nil": nil, "not interrupted": call, "another tool's": other, "no prompt": noPrompt, "keys in another case": caseKeys,
+		"empty parking": badPark, "until not a time": badUntil} {
 		_, err := tl.Resume(part, toolnexus.Answer{ID: "a", OK: true})
 		assert.ErrorIs(t, err, toolnexus.ErrInvalidRequest, name)
 		_, ok := genkitbridge.Requests(part)
@@ -465,4 +497,228 @@ func TestRegisterAction(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, map[string]any{"output": "deployed to dev"}, res.Output)
 	assertPNG(t, res.Content)
+}
+
+// resumeVia answers interrupt with answer on tl, as a host does: "restart"
+// restarts it in a fresh genkit generation with history, "answer" runs
+// Tool.Answer. It returns the tool response the model reads.
+func resumeVia(t *testing.T, how string, tl *genkitbridge.Tool, history []*ai.Message, interrupt *ai.Part, answer toolnexus.Answer) (*ai.ToolResponse, error) {
+	t.Helper()
+	ctx := context.Background()
+	if how == "answer" {
+		part, err := tl.Answer(ctx, interrupt, answer)
+		if err != nil {
+			return nil, err
+		}
+		return part.ToolResponse, nil
+	}
+	part, err := tl.Resume(interrupt, answer)
+	require.NoError(t, err)
+	m := &fakeModel{}
+	g, model := newGenkit(m)
+	if _, err := genkit.Generate(ctx, g, ai.WithModel(model), ai.WithMessages(history...), ai.WithTools(tl), ai.WithToolRestarts(part)); err != nil {
+		return nil, err
+	}
+	msgs := m.toolMessages()
+	require.Len(t, msgs, 1)
+	require.Len(t, msgs[0].Content, 1)
+	return msgs[0].Content[0].ToolResponse, nil
+}
+
+// TestOnce answers one interrupt twice, by a restart and by Answer, on one
+// Tool and on two that share a Store as two processes share Redis: the
+// tool runs once, and the second gets its result, output and media. A
+// Tool marked Repeatable runs it each time.
+func TestOnce(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name          string
+		first, second string
+		store         bool // two Tools on one shared Store
+		repeatable    bool
+		runs          int32
+	}{
+		{"restart twice", "restart", "restart", false, false, 1},
+		{"answer twice", "answer", "answer", false, false, 1},
+		{"restart, then answer", "restart", "answer", false, false, 1},
+		{"answer, then restart", "answer", "restart", false, false, 1},
+		{"restart twice, two processes", "restart", "restart", true, false, 1},
+		{"answer twice, two processes", "answer", "answer", true, false, 1},
+		{"repeatable", "restart", "answer", false, true, 2},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var runs atomic.Int32
+			var r park.Runner
+			if tc.store {
+				r.Store = park.NewMemoryStore(0, 0)
+			}
+			if tc.repeatable {
+				r.Repeatable = []string{"deploy"}
+			}
+			// newTool returns the deploy tool of one process.
+			newTool := func() *genkitbridge.Tool {
+				tl := deployTool(t, &runs, asked, true)
+				tl.Park.Store, tl.Park.Repeatable = r.Store, r.Repeatable
+				return tl
+			}
+			one, two := newTool(), newTool()
+			if !tc.store {
+				two = one
+			}
+			g, model := newGenkit(&fakeModel{})
+			resp, err := genkit.Generate(context.Background(), g, ai.WithModel(model), ai.WithPrompt("deploy prod"), ai.WithTools(one))
+			require.NoError(t, err)
+			interrupt := resp.Interrupts()[0]
+			for i, how := range []string{tc.first, tc.second} {
+				res, err := resumeVia(t, how, []*genkitbridge.Tool{one, two}[i], resp.History(), interrupt, deployRequest().Resolve(nil))
+				require.NoError(t, err, how)
+				assert.Equal(t, map[string]any{"output": "deployed to prod"}, res.Output, how)
+				assertPNG(t, res.Content)
+			}
+			assert.Equal(t, tc.runs, runs.Load())
+		})
+	}
+}
+
+// TestOnceWithoutParking answers twice an interrupt that carries no
+// parking, as one made by hand or stored before interrupts carried one:
+// it is parked under what it waits on, and the tool runs once.
+func TestOnceWithoutParking(t *testing.T) {
+	t.Parallel()
+	var runs atomic.Int32
+	tl := deployTool(t, &runs, asked, true)
+	tl.Park.Store = park.NewMemoryStore(0, 0)
+	interrupt := ai.NewToolRequestPart(&ai.ToolRequest{Name: "deploy", Ref: "call-1", Input: map[string]any{"env": "prod"}})
+	var meta map[string]any
+	b, err := json.Marshal(deployRequest())
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &meta))
+	interrupt.Metadata = map[string]any{"interrupt": meta}
+	for range 2 {
+		part, err := tl.Answer(context.Background(), interrupt, deployRequest().Resolve(nil))
+		require.NoError(t, err)
+		assert.Equal(t, map[string]any{"output": "deployed to prod"}, part.ToolResponse.Output)
+	}
+	assert.Equal(t, int32(1), runs.Load())
+}
+
+// TestOnceRunning answers an interrupt again, by Answer and by a restart,
+// on a second Tool sharing the first's Store, while the first answer's run
+// is still going: each is told the call still runs, and the tool does not
+// run again; once the run is done, an answer gets its result.
+func TestOnceRunning(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	var runs atomic.Int32
+	started, release := make(chan struct{}), make(chan struct{})
+	store := park.NewMemoryStore(0, 0)
+	newTool := func() *genkitbridge.Tool {
+		tl, err := genkitbridge.New("deploy", "Deploys", nil, func(_ context.Context, _ json.RawMessage, answers toolnexus.Answers) toolnexus.ToolResult {
+			if _, ok := answers.Get("pnd-deploy"); !ok {
+				return toolnexus.Pending(deployRequest())
+			}
+			runs.Add(1)
+			close(started)
+			<-release
+			return toolnexus.Ok("deployed to prod")
+		})
+		require.NoError(t, err)
+		tl.Park = park.Runner{Time: func() time.Time { return asked }, Store: store}
+		return tl
+	}
+	one, two := newTool(), newTool()
+	g, model := newGenkit(&fakeModel{})
+	resp, err := genkit.Generate(ctx, g, ai.WithModel(model), ai.WithPrompt("deploy prod"), ai.WithTools(one))
+	require.NoError(t, err)
+	interrupt := resp.Interrupts()[0]
+	yes := deployRequest().Resolve(nil)
+
+	done := make(chan *ai.Part)
+	go func() {
+		part, err := one.Answer(ctx, interrupt, yes)
+		assert.NoError(t, err)
+		done <- part
+	}()
+	<-started
+	_, err = two.Answer(ctx, interrupt, yes)
+	require.ErrorIs(t, err, park.ErrRunning)
+	assert.EqualError(t, err, `toolnexus: the call is still running: retry later: call of "deploy"`)
+	_, err = resumeVia(t, "restart", two, resp.History(), interrupt, yes)
+	require.Error(t, err)
+	// genkit writes the tool's error with %v: its text survives.
+	assert.Contains(t, err.Error(), park.ErrRunning.Error())
+	close(release)
+	first := <-done
+	assert.Equal(t, map[string]any{"output": "deployed to prod"}, first.ToolResponse.Output)
+
+	again, err := two.Answer(ctx, interrupt, yes)
+	require.NoError(t, err)
+	assert.Equal(t, first.ToolResponse, again.ToolResponse)
+	assert.Equal(t, int32(1), runs.Load())
+}
+
+// TestProgress streams a generation whose tool reports progress: the
+// stream gets each report the Runner hands on as a partial tool response
+// of the call, and Park.Progress gets them too. A restarted tool's reports
+// reach Park.Progress alone: genkit v1.12.0 gives a restarted tool no
+// stream (ai/generate.go, handleResumedToolRequest).
+func TestProgress(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	tl, err := genkitbridge.New("deploy", "Deploys", nil, func(ctx context.Context, _ json.RawMessage, answers toolnexus.Answers) toolnexus.ToolResult {
+		toolnexus.ReportProgress(ctx, 1, 3, "built")
+		toolnexus.ReportProgress(ctx, 2, 3, "") // held back: within ProgressInterval, and completion follows
+		toolnexus.ReportProgress(ctx, 3, 3, "deployed")
+		toolnexus.ReportProgress(ctx, 4, 0, "") // held back, then sent as the run ends
+		if len(answers) == 0 {
+			return toolnexus.Pending(deployRequest())
+		}
+		return toolnexus.Ok("deployed to prod")
+	})
+	require.NoError(t, err)
+	var mu sync.Mutex
+	var host []string
+	tl.Park = park.Runner{
+		Time: func() time.Time { return asked },
+		Progress: func(tool, _ string, done, total float64, message string) {
+			mu.Lock()
+			defer mu.Unlock()
+			host = append(host, fmt.Sprintf("%s %v/%v %s", tool, done, total, message))
+		},
+	}
+	var streamed []*ai.Part
+	stream := ai.WithStreaming(func(_ context.Context, chunk *ai.ModelResponseChunk) error {
+		for _, p := range chunk.Content {
+			if p.IsPartial() {
+				streamed = append(streamed, p)
+			}
+		}
+		return nil
+	})
+	g, model := newGenkit(&fakeModel{})
+	resp, err := genkit.Generate(ctx, g, ai.WithModel(model), ai.WithPrompt("deploy prod"), ai.WithTools(tl), stream)
+	require.NoError(t, err)
+	require.Len(t, streamed, 3)
+	for _, p := range streamed {
+		assert.Equal(t, "deploy", p.ToolResponse.Name)
+		assert.Equal(t, "call-1", p.ToolResponse.Ref)
+	}
+	assert.Equal(t, []any{
+		map[string]any{"progress": 1.0, "total": 3.0, "message": "built"},
+		map[string]any{"progress": 3.0, "total": 3.0, "message": "deployed"},
+		map[string]any{"progress": 4.0},
+	}, []any{streamed[0].ToolResponse.Output, streamed[1].ToolResponse.Output, streamed[2].ToolResponse.Output})
+	reports := []string{"deploy 1/3 built", "deploy 3/3 deployed", "deploy 4/0 "}
+	assert.Equal(t, reports, host)
+
+	streamed, host = nil, nil
+	part, err := tl.Resume(resp.Interrupts()[0], deployRequest().Resolve(nil))
+	require.NoError(t, err)
+	resp, err = genkit.Generate(ctx, g, ai.WithModel(model), ai.WithMessages(resp.History()...), ai.WithTools(tl), ai.WithToolRestarts(part), stream)
+	require.NoError(t, err)
+	assert.Equal(t, "done", resp.Text())
+	assert.Empty(t, streamed)
+	assert.Equal(t, reports, host)
 }

@@ -3,23 +3,30 @@ package genkitbridge
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
+	"time"
 
 	"github.com/firebase/genkit/go/ai"
 	"github.com/toolnexus-go/toolnexus"
 )
 
 // Keys of an interrupt's metadata beside those of its first request: the
-// other requests of a [toolnexus.PendingAll], and the answers the tool was
-// given before it asked.
+// other requests of a [toolnexus.PendingAll], the answers the tool was
+// given before it asked, the id of its parking, and when that can no
+// longer be answered.
 const (
 	keyPendingMore = toolnexus.MetadataPendingMore
 	keyAnswers     = "answers"
+	keyParked      = "parked"
+	keyUntil       = "until"
 )
 
 // interruptMetadata returns the metadata of an interrupt on reqs, asked
-// after answers: the JSON object of the first request, with the others
-// under "pendingMore" and the answers under "answers".
-func interruptMetadata(reqs []toolnexus.Request, answers toolnexus.Answers) (map[string]any, error) {
+// after answers and parked as parking: the JSON object of the first
+// request, with the others under "pendingMore", the answers under
+// "answers", the parking under "parked" and, when every request expires,
+// the latest expiry under "until".
+func interruptMetadata(reqs []toolnexus.Request, answers toolnexus.Answers, parking string) (map[string]any, error) {
 	var meta map[string]any
 	if err := fromJSON(reqs[0], &meta); err != nil {
 		return nil, err
@@ -38,13 +45,36 @@ func interruptMetadata(reqs []toolnexus.Request, answers toolnexus.Answers) (map
 		}
 		meta[keyAnswers] = given
 	}
+	meta[keyParked] = parking
+	if until := untilOf(reqs); !until.IsZero() {
+		meta[keyUntil] = until.UTC().Format(time.RFC3339Nano)
+	}
 	return meta, nil
 }
 
-// parkedOf reads v, the metadata of an interrupt of a Tool, as it is in
-// this process or after JSON, with exact keys: each request must pass
-// [toolnexus.Request.Validate].
-func parkedOf(v any) (parked, error) {
+// untilOf returns when reqs can no longer be answered: the latest expiry
+// of its requests, or the zero time when one never expires.
+func untilOf(reqs []toolnexus.Request) time.Time {
+	var until time.Time
+	for _, r := range reqs {
+		at, err := r.Expiry()
+		if err != nil || at.IsZero() {
+			return time.Time{}
+		}
+		if at.After(until) {
+			until = at
+		}
+	}
+	return until
+}
+
+// parkedOf reads v, the metadata of an interrupt of the tool named tool,
+// as it is in this process or after JSON, with exact keys: each request
+// must pass [toolnexus.Request.Validate]. An interrupt without a parking
+// (made by hand, or before interrupts carried one) is parked under a name
+// of what it waits on, its requests' ids and expiries, and until when
+// they expire, so that it too is answered once.
+func parkedOf(tool string, v any) (parked, error) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return parked{}, fmt.Errorf("%w: the interrupt is not JSON: %v", toolnexus.ErrInvalidRequest, err)
@@ -76,6 +106,27 @@ func parkedOf(v any) (parked, error) {
 			return parked{}, err
 		}
 	}
+	if raw, ok := members[keyParked]; ok {
+		if err := json.Unmarshal(raw, &p.Park); err != nil || p.Park == "" {
+			return parked{}, fmt.Errorf("%w: %s of the interrupt is not a parking id", toolnexus.ErrInvalidRequest, keyParked)
+		}
+	} else {
+		p.Park = "genkit:" + strconv.Quote(tool)
+		for _, r := range p.Requests {
+			p.Park += fmt.Sprintf(":%d:%s:%s", len(r.ID), r.ID, r.ExpiresAt)
+		}
+	}
+	p.Until = untilOf(p.Requests)
+	if raw, ok := members[keyUntil]; ok {
+		var s string
+		err := json.Unmarshal(raw, &s)
+		if err == nil {
+			p.Until, err = time.Parse(time.RFC3339Nano, s)
+		}
+		if err != nil {
+			return parked{}, fmt.Errorf("%w: %s of the interrupt is not a time", toolnexus.ErrInvalidRequest, keyUntil)
+		}
+	}
 	return p, nil
 }
 
@@ -87,7 +138,7 @@ func Requests(part *ai.Part) ([]toolnexus.Request, bool) {
 	if !part.IsInterrupt() {
 		return nil, false
 	}
-	p, err := parkedOf(part.Metadata["interrupt"])
+	p, err := parkedOf(part.ToolRequest.Name, part.Metadata["interrupt"])
 	if err != nil {
 		return nil, false
 	}
