@@ -5,18 +5,20 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
+	"io"
 	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/cloudwego/eino/adk"
-	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/components/tool"
 	"github.com/cloudwego/eino/compose"
 	"github.com/cloudwego/eino/schema"
@@ -25,6 +27,7 @@ import (
 	"github.com/toolnexus-go/toolnexus"
 	"github.com/toolnexus-go/toolnexus/einobridge"
 	"github.com/toolnexus-go/toolnexus/internal/bridgetest"
+	"github.com/toolnexus-go/toolnexus/park"
 )
 
 // asked is the time at which the deploy tool asks; its request expires an
@@ -63,44 +66,6 @@ func (s *store) saved(id string) ([]byte, int) {
 	return slices.Clone(s.data[id]), s.sets
 }
 
-// fakeModel is a chat model that calls the deploy tool once, then answers
-// "done" once it has read the tool's message, which it records.
-type fakeModel struct {
-	mu   sync.Mutex
-	seen []*schema.Message // the tool messages it was given
-}
-
-func (m *fakeModel) Generate(_ context.Context, in []*schema.Message, _ ...model.Option) (*schema.Message, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if last := in[len(in)-1]; last.Role == schema.Tool {
-		m.seen = append(m.seen, last)
-		return schema.AssistantMessage("done", nil), nil
-	}
-	return schema.AssistantMessage("", []schema.ToolCall{{
-		ID:       "call-1",
-		Type:     "function",
-		Function: schema.FunctionCall{Name: "deploy", Arguments: `{"env":"prod"}`},
-	}}), nil
-}
-
-func (m *fakeModel) Stream(ctx context.Context, in []*schema.Message, opts ...model.Option) (*schema.StreamReader[*schema.Message], error) {
-	msg, err := m.Generate(ctx, in, opts...)
-	if err != nil {
-		return nil, err
-	}
-	return schema.StreamReaderFromArray([]*schema.Message{msg}), nil
-}
-
-func (m *fakeModel) WithTools([]*schema.ToolInfo) (model.ToolCallingChatModel, error) { return m, nil }
-
-// toolMessages returns the tool messages m was given.
-func (m *fakeModel) toolMessages() []*schema.Message {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return slices.Clone(m.seen)
-}
-
 // deployRequest is what the deploy tool asks.
 func deployRequest() toolnexus.Request {
 	return toolnexus.Request{
@@ -137,12 +102,12 @@ func deployTool(t *testing.T, runs *atomic.Int32, at time.Time) *einobridge.Tool
 		return toolnexus.Ok("deployed to "+in.Env, png)
 	})
 	require.NoError(t, err)
-	tl.Time = func() time.Time { return at }
+	tl.Park = park.Runner{Time: func() time.Time { return at }, Logger: slog.New(slog.DiscardHandler)}
 	return tl
 }
 
 // newRunner returns an adk runner of an agent with m and tl on st.
-func newRunner(t *testing.T, st *store, m *fakeModel, tl tool.BaseTool) *adk.Runner {
+func newRunner(t *testing.T, st *store, m *scriptedModel, tl tool.BaseTool) *adk.Runner {
 	t.Helper()
 	agent, err := adk.NewChatModelAgent(context.Background(), &adk.ChatModelAgentConfig{
 		Name: "ops", Description: "runs deploys", Model: m,
@@ -180,7 +145,7 @@ func drain(t *testing.T, iter *adk.AsyncIterator[*adk.AgentEvent]) (interrupt *a
 // checkpoint ID id, and returns its interrupt and what it waits on.
 func firstRun(t *testing.T, st *store, runs *atomic.Int32, id string) (*adk.InterruptInfo, []einobridge.Wait) {
 	t.Helper()
-	first := newRunner(t, st, &fakeModel{}, deployTool(t, runs, asked))
+	first := newRunner(t, st, &scriptedModel{}, deployTool(t, runs, asked))
 	interrupt, _, err := drain(t, first.Query(context.Background(), "deploy prod", adk.WithCheckPointID(id)))
 	require.NoError(t, err)
 	require.NotNil(t, interrupt)
@@ -216,7 +181,7 @@ func TestRunnerResume(t *testing.T) {
 
 	resume := func(at time.Time, data any) (*adk.InterruptInfo, string, error) {
 		t.Helper()
-		m := &fakeModel{}
+		m := &scriptedModel{}
 		r := newRunner(t, st, m, deployTool(t, &runs, at))
 		iter, err := r.ResumeWithParams(ctx, "chk-1", &adk.ResumeParams{Targets: map[string]any{wait.InterruptID: data}})
 		require.NoError(t, err)
@@ -258,6 +223,151 @@ func TestRunnerResume(t *testing.T) {
 	assert.Nil(t, interrupt)
 	assert.Equal(t, "done", text)
 	assert.Equal(t, int32(1), runs.Load())
+
+	// The same checkpoint resumed again, by another runner of the process
+	// (whose zero park.Runner shares the process's Store): the model gets
+	// the one run's result, fixture PNG and all, and the tool does not run.
+	for _, data := range []any{req.Resolve(nil), req.Decline("too late")} {
+		interrupt, text, err = resume(asked.Add(2*time.Minute), data)
+		require.NoError(t, err)
+		assert.Nil(t, interrupt)
+		assert.Equal(t, "done", text)
+		assert.Equal(t, int32(1), runs.Load(), "a second resume runs nothing")
+	}
+}
+
+// TestResumeTwiceSharedStore resumes one checkpoint from two runners that
+// share a park.Store, as two processes behind one checkpoint store would:
+// while the first resume runs the tool, the second fails with
+// park.ErrRunning and the checkpoint stays; once the first is done, the
+// second gives the model the same result, and the tool ran once. A runner
+// whose Store is not shared knows nothing of the run, and runs the tool
+// again: the Store is what holds "once" across processes.
+func TestResumeTwiceSharedStore(t *testing.T) {
+	ctx := context.Background()
+	st := newStore()
+	claims := park.NewMemoryStore(0, 0)
+	var runs atomic.Int32
+	started, release := make(chan struct{}, 1), make(chan struct{})
+	type in struct {
+		Env string `json:"env"`
+	}
+	newTool := func(store park.Store) *einobridge.Tool {
+		tl, err := einobridge.Infer("deploy", "Deploys", func(_ context.Context, in in, answers toolnexus.Answers) toolnexus.ToolResult {
+			if _, ok := answers.Get("pnd-deploy"); !ok {
+				return toolnexus.Pending(deployRequest())
+			}
+			if runs.Add(1) == 1 {
+				started <- struct{}{}
+				<-release
+			}
+			return toolnexus.Ok("deployed to " + in.Env)
+		})
+		require.NoError(t, err)
+		tl.Park = park.Runner{Time: func() time.Time { return asked.Add(time.Minute) }, Store: store, Logger: slog.New(slog.DiscardHandler)}
+		return tl
+	}
+	// resume resumes the checkpoint with the approval on a runner whose
+	// tool claims in store, and returns the model's last text, what the
+	// tool said, and the run's error.
+	resume := func(store park.Store, id string) (string, string, error) {
+		m := &scriptedModel{}
+		iter, err := newRunner(t, st, m, newTool(store)).ResumeWithParams(ctx, "chk-shared",
+			&adk.ResumeParams{Targets: map[string]any{id: deployRequest().Resolve(nil)}})
+		if err != nil {
+			return "", "", err
+		}
+		_, text, err := drain(t, iter)
+		if err != nil {
+			return "", "", err
+		}
+		return text, toolText(t, m), nil
+	}
+
+	interrupt, _, err := drain(t, newRunner(t, st, &scriptedModel{}, newTool(claims)).Query(ctx, "deploy prod", adk.WithCheckPointID("chk-shared")))
+	require.NoError(t, err)
+	require.NotNil(t, interrupt)
+	id := interrupt.InterruptContexts[0].ID
+	saved, _ := st.saved("chk-shared")
+
+	type done struct {
+		text, said string
+		err        error
+	}
+	first := make(chan done, 1)
+	go func() {
+		text, said, err := resume(claims, id)
+		first <- done{text, said, err}
+	}()
+	<-started
+	_, _, err = resume(claims, id)
+	require.ErrorIs(t, err, park.ErrRunning, "a resume while the first runs")
+	assert.Contains(t, err.Error(), `toolnexus: the call is still running: retry later: call of "deploy"`)
+	after, _ := st.saved("chk-shared")
+	assert.Equal(t, saved, after, "the checkpoint stays, for the retry")
+	close(release)
+	got := <-first
+	require.NoError(t, got.err)
+	assert.Equal(t, done{"done", "deployed to prod", nil}, got)
+	assert.Equal(t, int32(1), runs.Load())
+
+	text, said, err := resume(claims, id)
+	require.NoError(t, err)
+	assert.Equal(t, "done", text)
+	assert.Equal(t, "deployed to prod", said, "the one run's result")
+	assert.Equal(t, int32(1), runs.Load(), "a retry runs nothing")
+
+	_, said, err = resume(park.NewMemoryStore(0, 0), id)
+	require.NoError(t, err)
+	assert.Equal(t, "deployed to prod", said)
+	assert.Equal(t, int32(2), runs.Load(), "a Store not shared does not hold once")
+}
+
+// TestProgress runs a tool that reports its progress in a compose graph
+// whose ToolsNode streams (Graph.Stream): the reports reach Park's
+// Progress with the call's ID, rate-limited by the Runner (one report held
+// back, completion always handed on), and the model's tool message holds
+// the result alone.
+func TestProgress(t *testing.T) {
+	t.Parallel()
+	type report struct {
+		Tool, CallID string
+		Done, Total  float64
+		Message      string
+	}
+	var mu sync.Mutex
+	var got []report
+	tl, err := einobridge.New("build", "Builds", nil, func(ctx context.Context, _ json.RawMessage, _ toolnexus.Answers) toolnexus.ToolResult {
+		toolnexus.ReportProgress(ctx, 1, 3, "compiling")
+		toolnexus.ReportProgress(ctx, 2, 3, "linking")
+		toolnexus.ReportProgress(ctx, 3, 3, "built")
+		return toolnexus.Ok("build 42 is ready")
+	})
+	require.NoError(t, err)
+	tl.Park = park.Runner{Time: func() time.Time { return asked }, Progress: func(tool, callID string, done, total float64, message string) {
+		mu.Lock()
+		defer mu.Unlock()
+		got = append(got, report{tool, callID, done, total, message})
+	}}
+
+	sr, err := newToolsGraph(t, newStore(), tl).Stream(context.Background(), call("build", "{}"), compose.WithCheckPointID("progress"))
+	require.NoError(t, err)
+	var chunks [][]*schema.Message
+	for {
+		msgs, err := sr.Recv()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		require.NoError(t, err)
+		chunks = append(chunks, msgs)
+	}
+	require.Len(t, chunks, 1, "one chunk: the result")
+	require.Len(t, chunks[0], 1)
+	assert.Equal(t, []schema.MessageInputPart{{Type: schema.ChatMessagePartTypeText, Text: "build 42 is ready"}}, chunks[0][0].UserInputMultiContent)
+	assert.Equal(t, []report{
+		{"build", "call-1", 1, 3, "compiling"},
+		{"build", "call-1", 3, 3, "built"},
+	}, got)
 }
 
 // checkToolMessage checks that msg, the tool message a model was given,
@@ -284,7 +394,7 @@ func TestRunnerResumeNotTargeted(t *testing.T) {
 	var runs atomic.Int32
 	firstRun(t, st, &runs, "chk-2")
 
-	iter, err := newRunner(t, st, &fakeModel{}, deployTool(t, &runs, asked)).Resume(ctx, "chk-2")
+	iter, err := newRunner(t, st, &scriptedModel{}, deployTool(t, &runs, asked)).Resume(ctx, "chk-2")
 	require.NoError(t, err)
 	interrupt, _, err := drain(t, iter)
 	require.NoError(t, err)
@@ -297,7 +407,7 @@ func TestRunnerResumeNotTargeted(t *testing.T) {
 
 // newGraph returns a compiled compose graph, a model and a ToolsNode in a
 // loop, over st, with compose's default serializer.
-func newGraph(t *testing.T, st *store, m *fakeModel, tl tool.BaseTool) compose.Runnable[[]*schema.Message, *schema.Message] {
+func newGraph(t *testing.T, st *store, m *scriptedModel, tl tool.BaseTool) compose.Runnable[[]*schema.Message, *schema.Message] {
 	t.Helper()
 	ctx := context.Background()
 	tools, err := compose.NewToolNode(ctx, &compose.ToolsNodeConfig{Tools: []tool.BaseTool{tl}})
@@ -326,7 +436,7 @@ func TestGraphResume(t *testing.T) {
 	var runs atomic.Int32
 	in := []*schema.Message{schema.UserMessage("deploy prod")}
 
-	_, err := newGraph(t, st, &fakeModel{}, deployTool(t, &runs, asked)).Invoke(ctx, in, compose.WithCheckPointID("chk-3"))
+	_, err := newGraph(t, st, &scriptedModel{}, deployTool(t, &runs, asked)).Invoke(ctx, in, compose.WithCheckPointID("chk-3"))
 	info, ok := compose.ExtractInterruptInfo(err)
 	require.True(t, ok, "%v", err)
 	waits := einobridge.Waiting(info.InterruptContexts)
@@ -335,7 +445,7 @@ func TestGraphResume(t *testing.T) {
 	saved, _ := st.saved("chk-3")
 
 	late := compose.ResumeWithData(ctx, waits[0].InterruptID, waits[0].Request.Resolve(nil))
-	_, err = newGraph(t, st, &fakeModel{}, deployTool(t, &runs, asked.Add(2*time.Hour))).Invoke(late, in, compose.WithCheckPointID("chk-3"))
+	_, err = newGraph(t, st, &scriptedModel{}, deployTool(t, &runs, asked.Add(2*time.Hour))).Invoke(late, in, compose.WithCheckPointID("chk-3"))
 	assert.ErrorIs(t, err, toolnexus.ErrExpired)
 	_, interrupted := compose.ExtractInterruptInfo(err)
 	assert.False(t, interrupted)
@@ -343,7 +453,7 @@ func TestGraphResume(t *testing.T) {
 	after, _ := st.saved("chk-3")
 	assert.Equal(t, saved, after)
 
-	m := &fakeModel{}
+	m := &scriptedModel{}
 	answered := compose.ResumeWithData(ctx, waits[0].InterruptID, waits[0].Request.Resolve(nil))
 	out, err := newGraph(t, st, m, deployTool(t, &runs, asked.Add(time.Minute))).Invoke(answered, in, compose.WithCheckPointID("chk-3"))
 	require.NoError(t, err)
@@ -385,7 +495,7 @@ func TestPanic(t *testing.T) {
 	})
 	require.NoError(t, err)
 	var log bytes.Buffer
-	tl.Logger = slog.New(slog.NewJSONHandler(&log, nil))
+	tl.Park.Logger = slog.New(slog.NewJSONHandler(&log, nil))
 	out, err := newToolsGraph(t, newStore(), tl).Invoke(context.Background(), call("deploy", "{}"), compose.WithCheckPointID("panic"))
 	require.NoError(t, err)
 	require.Len(t, out, 1)
@@ -419,7 +529,7 @@ func TestPendingAll(t *testing.T) {
 		return toolnexus.Ok("deployed to " + where.Data["answer"].(string))
 	})
 	require.NoError(t, err)
-	tl.Expiry = -1 // the requests as asked, without an ExpiresAt
+	tl.Park.Expiry = -1 // the requests as asked, without an ExpiresAt
 	in := call("deploy", "{}")
 
 	_, err = newToolsGraph(t, st, tl).Invoke(ctx, in, compose.WithCheckPointID("all"))
@@ -531,13 +641,13 @@ func TestInfer(t *testing.T) {
 		ran        []in
 	}{
 		{"exact keys", `{"env":"prod","replicas":2}`, "ok", []in{{Env: "prod", Replicas: 2}}},
-		{"a key in another case is ignored", `{"ENV":"prod","Replicas":2}`, "ok", []in{{}}},
+		{"a key in another case is refused", `{"ENV":"prod","Replicas":2}`, `Error: toolnexus: arguments are not what the tool takes: unknown key "ENV": keys are matched exactly, did you mean "env"? (it takes "env", "replicas")`, nil},
 		{"empty arguments are {}", ``, "ok", []in{{}}},
-		{"not JSON", `{"env":`, `Error: the arguments of deploy are not JSON: toolnexus: invalid JSON: "{\"env\":"`, nil},
-		{"not an object", `["prod"]`, "Error: toolnexus: arguments are not a JSON object but an array", nil},
+		{"not JSON", `{"env":`, `Error: toolnexus: arguments of "deploy" are not JSON: unexpected end of JSON input`, nil},
+		{"not an object", `["prod"]`, `Error: toolnexus: arguments of "deploy" are not a JSON object but an array`, nil},
 		{"wrong type", `{"env":7}`, "Error: toolnexus: arguments are not what the tool takes: json: cannot unmarshal number into Go struct field in.env of type string", nil},
-		{"names one when case is folded", `{"env":"staging","Env":"prod"}`, `Error: toolnexus: arguments are ambiguous: duplicate JSON key: keys "env" and "Env" in the top-level object are one key when case is folded, as encoding/json folds it`, nil},
-		{"a name twice", `{"env":"staging","env":"prod"}`, `Error: toolnexus: arguments are ambiguous: duplicate JSON key: key "env" appears twice in the top-level object`, nil},
+		{"names one when case is folded", `{"env":"staging","Env":"prod"}`, `Error: toolnexus: arguments of "deploy" are ambiguous: duplicate JSON key: keys "env" and "Env" in the top-level object are one key when case is folded, as encoding/json folds it`, nil},
+		{"a name twice", `{"env":"staging","env":"prod"}`, `Error: toolnexus: arguments of "deploy" are ambiguous: duplicate JSON key: key "env" appears twice in the top-level object`, nil},
 	}
 	for _, tc := range tests {
 		got = nil
@@ -549,7 +659,7 @@ func TestInfer(t *testing.T) {
 }
 
 // TestInvalidSuspension returns a suspension whose request has no prompt:
-// the run fails with the request's error, and nothing is parked.
+// the model reads an error result saying so, and nothing is parked.
 func TestInvalidSuspension(t *testing.T) {
 	t.Parallel()
 	st := newStore()
@@ -557,10 +667,12 @@ func TestInvalidSuspension(t *testing.T) {
 		return toolnexus.Pending(toolnexus.Request{ID: "p", Kind: toolnexus.KindInput})
 	})
 	require.NoError(t, err)
-	_, err = newToolsGraph(t, st, tl).Invoke(context.Background(), call("bad", "{}"), compose.WithCheckPointID("bad"))
-	assert.ErrorIs(t, err, toolnexus.ErrInvalidRequest)
-	_, interrupted := compose.ExtractInterruptInfo(err)
-	assert.False(t, interrupted)
+	tl.Park.Logger = slog.New(slog.DiscardHandler)
+	out, err := newToolsGraph(t, st, tl).Invoke(context.Background(), call("bad", "{}"), compose.WithCheckPointID("bad"))
+	require.NoError(t, err)
+	require.Len(t, out, 1)
+	text := out[0].UserInputMultiContent[0].Text
+	assert.True(t, strings.HasPrefix(text, `Error: toolnexus: tool "bad" returned an invalid result: `), text)
 	_, sets := st.saved("bad")
 	assert.Zero(t, sets)
 }
@@ -637,7 +749,7 @@ func TestResumeInAnotherProcess(t *testing.T) {
 		st := newStore()
 		require.NoError(t, st.Set(ctx, "chk", saved))
 		var runs atomic.Int32
-		m := &fakeModel{}
+		m := &scriptedModel{}
 		iter, err := newRunner(t, st, m, deployTool(t, &runs, asked.Add(time.Minute))).ResumeWithParams(ctx, "chk",
 			&adk.ResumeParams{Targets: map[string]any{wait.InterruptID: wait.Request.Resolve(nil)}})
 		require.NoError(t, err)

@@ -2,6 +2,7 @@ package einobridge_test
 
 import (
 	"context"
+	"log/slog"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -12,11 +13,12 @@ import (
 	"github.com/toolnexus-go/toolnexus"
 	"github.com/toolnexus-go/toolnexus/einobridge"
 	"github.com/toolnexus-go/toolnexus/internal/bridgetest"
+	"github.com/toolnexus-go/toolnexus/park"
 )
 
 // TestRunnerExpiry parks a request asked without ExpiresAt in a real adk
-// runner with a checkpoint store, on a fake clock: it expires Tool.Expiry
-// after it was parked (toolnexus.DefaultExpiry when zero), a fresh runner
+// runner with a checkpoint store, on a fake clock: it expires the Runner's Expiry
+// after it was parked (park.DefaultExpiry when zero), a fresh runner
 // resuming it later is refused with ErrExpired and the tool does not run,
 // and one resuming it in time runs it once.
 func TestRunnerExpiry(t *testing.T) {
@@ -29,12 +31,11 @@ func TestRunnerExpiry(t *testing.T) {
 			newTool := func() *einobridge.Tool {
 				tl, err := einobridge.New("deploy", "Deploys", nil, bridgetest.ApprovalTool(&runs))
 				require.NoError(t, err)
-				tl.Expiry = tc.Expiry
-				tl.Time = clock.Now
+				tl.Park = park.Runner{Expiry: tc.Expiry, Time: clock.Now, Logger: slog.New(slog.DiscardHandler)}
 				return tl
 			}
 
-			interrupt, _, err := drain(t, newRunner(t, st, &fakeModel{}, newTool()).Query(ctx, "deploy prod", adk.WithCheckPointID("exp")))
+			interrupt, _, err := drain(t, newRunner(t, st, &scriptedModel{}, newTool()).Query(ctx, "deploy prod", adk.WithCheckPointID("exp")))
 			require.NoError(t, err)
 			require.NotNil(t, interrupt)
 			waits := einobridge.Waiting(interrupt.InterruptContexts)
@@ -47,7 +48,7 @@ func TestRunnerExpiry(t *testing.T) {
 
 			resume := func(after time.Duration) (string, error) {
 				clock.Set(after)
-				iter, err := newRunner(t, st, &fakeModel{}, newTool()).ResumeWithParams(ctx, "exp",
+				iter, err := newRunner(t, st, &scriptedModel{}, newTool()).ResumeWithParams(ctx, "exp",
 					&adk.ResumeParams{Targets: map[string]any{waits[0].InterruptID: req.Resolve(nil)}})
 				require.NoError(t, err)
 				_, text, err := drain(t, iter)

@@ -14,21 +14,22 @@ import (
 	"github.com/toolnexus-go/toolnexus"
 	"github.com/toolnexus-go/toolnexus/einobridge"
 	"github.com/toolnexus-go/toolnexus/internal/bridgetest"
+	"github.com/toolnexus-go/toolnexus/park"
 )
 
-// gatedTool returns gate, a gated deploy tool, as an eino tool that checks
-// answers at the time at. The tools of one test share one gate, as the
-// runners of one process do.
-func gatedTool(t *testing.T, gate toolnexus.Tool, at time.Time) *einobridge.Tool {
+// gatedTool returns g's gated deploy tool as an eino tool run with g's
+// Runner, whose clock is the gate's. The tools of one test share the
+// process's Store, as the runners of one process do.
+func gatedTool(t *testing.T, g *bridgetest.Gated) *einobridge.Tool {
 	t.Helper()
-	tl, err := einobridge.New("deploy", "Deploys the service", nil, gate)
+	tl, err := einobridge.New("deploy", "Deploys the service", nil, g.Tool)
 	require.NoError(t, err)
-	tl.Time = func() time.Time { return at }
+	tl.Park = g.Park()
 	return tl
 }
 
 // toolText returns the text of the one tool message m was given.
-func toolText(t *testing.T, m *fakeModel) string {
+func toolText(t *testing.T, m *scriptedModel) string {
 	t.Helper()
 	msgs := m.toolMessages()
 	require.Len(t, msgs, 1)
@@ -42,39 +43,35 @@ func toolText(t *testing.T, m *fakeModel) string {
 }
 
 // TestGateResume runs an adk runner whose gated tool (bridgetest's, which
-// asks for prod) interrupts on its approval: nothing runs until it is approved, a decline runs nothing,
-// the approval runs the tool once, and resuming the same checkpoint again
-// with the same answer is refused.
+// asks for prod) interrupts on its approval: nothing runs until it is
+// approved, a stale approval runs nothing, the approval runs the tool once,
+// and resuming the same checkpoint again, with the approval or a decline,
+// gives the model the one run's result. A decline, on a checkpoint of its
+// own, runs nothing.
 func TestGateResume(t *testing.T) {
 	ctx := context.Background()
 	g := bridgetest.NewGated(t, asked)
-	gate := g.Tool
 	st := newStore()
 
-	first := newRunner(t, st, &fakeModel{}, gatedTool(t, gate, asked))
-	interrupt, _, err := drain(t, first.Query(ctx, "deploy prod", adk.WithCheckPointID("chk-gate")))
-	require.NoError(t, err)
-	require.NotNil(t, interrupt)
-	waits := einobridge.Waiting(interrupt.InterruptContexts)
-	require.Len(t, waits, 1)
-	req := waits[0].Request
-	assert.True(t, strings.HasPrefix(req.ID, "gate-"), req.ID)
-	assert.Equal(t, toolnexus.KindApproval, req.Kind)
-	assert.Equal(t, "Deploy to production?", req.Prompt)
-	assert.Equal(t, asked.Add(toolnexus.DefaultExpiry).Format(time.RFC3339), req.ExpiresAt)
-	assert.Zero(t, g.Runs(), "nothing runs until approved")
-	saved, _ := st.saved("chk-gate")
-	require.NotEmpty(t, saved)
-
-	// resume resumes the checkpoint as it was saved, at the time at, with
-	// answer, and returns the model's last text and what the tool said.
-	resume := func(at time.Time, answer toolnexus.Answer) (string, string, error) {
+	// parkAt runs the agent on a new checkpoint id and returns what it waits on.
+	parkAt := func(id string) einobridge.Wait {
 		t.Helper()
-		require.NoError(t, st.Set(ctx, "chk-gate", saved))
+		g.SetNow(asked)
+		interrupt, _, err := drain(t, newRunner(t, st, &scriptedModel{}, gatedTool(t, g)).Query(ctx, "deploy prod", adk.WithCheckPointID(id)))
+		require.NoError(t, err)
+		require.NotNil(t, interrupt)
+		waits := einobridge.Waiting(interrupt.InterruptContexts)
+		require.Len(t, waits, 1)
+		return waits[0]
+	}
+	// resume resumes the checkpoint id at the time at with answer, and
+	// returns the model's last text and what the tool said.
+	resume := func(id string, wait einobridge.Wait, at time.Time, answer toolnexus.Answer) (string, string, error) {
+		t.Helper()
 		g.SetNow(at)
-		m := &fakeModel{}
-		iter, err := newRunner(t, st, m, gatedTool(t, gate, at)).ResumeWithParams(ctx, "chk-gate",
-			&adk.ResumeParams{Targets: map[string]any{waits[0].InterruptID: answer}})
+		m := &scriptedModel{}
+		iter, err := newRunner(t, st, m, gatedTool(t, g)).ResumeWithParams(ctx, id,
+			&adk.ResumeParams{Targets: map[string]any{wait.InterruptID: answer}})
 		require.NoError(t, err)
 		_, text, err := drain(t, iter)
 		if err != nil {
@@ -83,32 +80,43 @@ func TestGateResume(t *testing.T) {
 		return text, toolText(t, m), nil
 	}
 
-	_, _, err = resume(asked.Add(toolnexus.DefaultExpiry), req.Resolve(nil))
+	wait := parkAt("chk-gate")
+	req := wait.Request
+	assert.True(t, strings.HasPrefix(req.ID, "gate-"), req.ID)
+	assert.Equal(t, toolnexus.KindApproval, req.Kind)
+	assert.Equal(t, "Deploy to production?", req.Prompt)
+	assert.Equal(t, asked.Add(park.DefaultExpiry).Format(time.RFC3339), req.ExpiresAt)
+	assert.Zero(t, g.Runs(), "nothing runs until approved")
+
+	_, _, err := resume("chk-gate", wait, asked.Add(park.DefaultExpiry), req.Resolve(nil))
 	require.ErrorIs(t, err, toolnexus.ErrExpired, "a stale approval fails closed")
 	assert.Zero(t, g.Runs())
 
-	text, said, err := resume(asked.Add(time.Minute), req.Decline("not on a Friday"))
-	require.NoError(t, err)
-	assert.Equal(t, "done", text)
-	assert.Equal(t, "Error: toolnexus: approval declined: not on a Friday", said, "the bridge heads an error result Error:")
-	assert.Zero(t, g.Runs(), "a declined call never runs")
-
-	text, said, err = resume(asked.Add(time.Minute), req.Resolve(nil))
+	text, said, err := resume("chk-gate", wait, asked.Add(time.Minute), req.Resolve(nil))
 	require.NoError(t, err)
 	assert.Equal(t, "done", text)
 	assert.Equal(t, "deployed to prod", said)
 	assert.Equal(t, int32(1), g.Runs())
 
-	text, said, err = resume(asked.Add(2*time.Minute), req.Resolve(nil))
+	for _, answer := range []toolnexus.Answer{req.Resolve(nil), req.Decline("not on a Friday")} {
+		text, said, err = resume("chk-gate", wait, asked.Add(2*time.Minute), answer)
+		require.NoError(t, err)
+		assert.Equal(t, "done", text)
+		assert.Equal(t, "deployed to prod", said, "the one run's result")
+		assert.Equal(t, int32(1), g.Runs(), "a replayed approval runs nothing")
+	}
+
+	declined := parkAt("chk-gate-declined")
+	text, said, err = resume("chk-gate-declined", declined, asked.Add(time.Minute), declined.Request.Decline("not on a Friday"))
 	require.NoError(t, err)
 	assert.Equal(t, "done", text)
-	assert.Equal(t, `Error: toolnexus: approval already used: approval "`+req.ID+`" has run its tool`, said)
-	assert.Equal(t, int32(1), g.Runs(), "a replayed approval runs nothing")
+	assert.Equal(t, "Error: toolnexus: approval declined: not on a Friday", said, "the bridge heads an error result Error:")
+	assert.Equal(t, int32(1), g.Runs(), "a declined call never runs")
 
 	// The stored wait, read back, names the same approval.
-	b, err := json.Marshal(waits[0])
+	b, err := json.Marshal(wait)
 	require.NoError(t, err)
-	var wait einobridge.Wait
-	require.NoError(t, json.Unmarshal(b, &wait))
-	assert.Equal(t, req, wait.Request)
+	var back einobridge.Wait
+	require.NoError(t, json.Unmarshal(b, &back))
+	assert.Equal(t, req, back.Request)
 }

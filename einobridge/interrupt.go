@@ -27,11 +27,46 @@ func init() {
 }
 
 // parked is the state of a Tool's interrupt, kept in the checkpoint: the
-// requests the tool waits on and the answers it has been given so far. It
+// requests the tool waits on, the answers it has been given so far, the
+// parking the Runner minted when the call parked and when that parking can
+// no longer be answered (the zero time when a request never expires). It
 // goes through either serializer as its JSON.
 type parked struct {
 	Requests []toolnexus.Request `json:"requests"`
 	Answers  toolnexus.Answers   `json:"answers,omitempty"`
+	Park     string              `json:"park,omitempty"`
+	Until    time.Time           `json:"until,omitzero"`
+}
+
+// park returns the parking p resumes, of the call callID: its Park, or
+// for a checkpoint made before the state kept one, a parking named by the
+// call and what it waits on (its requests' ids and expiries, which a new
+// parking of the call would not repeat), so that it too is answered once.
+func (p *parked) park(callID string) string {
+	if p.Park != "" {
+		return p.Park
+	}
+	key := fmt.Sprintf("eino:%d:%s", len(callID), callID)
+	for _, r := range p.Requests {
+		key += fmt.Sprintf(":%d:%s:%s", len(r.ID), r.ID, r.ExpiresAt)
+	}
+	return key
+}
+
+// until returns when a call waiting on reqs can no longer be answered: the
+// latest of their expiries, or the zero time when one never expires.
+func until(reqs []toolnexus.Request) time.Time {
+	var at time.Time
+	for _, r := range reqs {
+		t, err := r.Expiry()
+		if err != nil || t.IsZero() {
+			return time.Time{}
+		}
+		if t.After(at) {
+			at = t
+		}
+	}
+	return at
 }
 
 // parkedFields is parked without its methods.
