@@ -246,7 +246,7 @@ func ToolFor[In any](fn func(ctx context.Context, in In, answers Answers) ToolRe
 		var err error
 		if argmemo.Checked(ctx, args) {
 			// Checked by the Runner that runs the tool: only decoded here.
-			err = decodeInto("", args, &in)
+			err = decodeInto(argmemo.Tool(ctx, args), args, &in)
 		} else {
 			_, err = readArguments("", args, &in)
 		}

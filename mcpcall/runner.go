@@ -253,7 +253,7 @@ func (s *Runner) Run(ctx context.Context, c Call, tool toolnexus.Tool) (toolnexu
 	if binding, ok := jsonscan.BindObject(c.Arguments); ok {
 		// Read once, here: the Sealer, the claim, the Runner's checks and
 		// what the tool wraps take what this read established.
-		ctx = argmemo.With(ctx, c.Arguments, binding)
+		ctx = argmemo.With(ctx, c.Tool, c.Arguments, binding)
 		call = argmemo.BindCall(call, binding).(requeststate.Call)
 	} else if err := jsonscan.CheckNames(c.Arguments); err != nil {
 		return toolnexus.MCPCallToolResult{}, s.logged(ctx, c, &Error{Code: CodeInvalidParams, Message: "Invalid arguments: " + msg.Unprefixed(err), Err: err})

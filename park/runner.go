@@ -194,7 +194,7 @@ func (r Runner) Run(ctx context.Context, c Call, tool toolnexus.Tool) (Outcome, 
 		return out, nil
 	}
 	if cl != nil && len(c.Arguments) > 0 {
-		ctx = argmemo.With(ctx, c.Arguments, cl.binding)
+		ctx = argmemo.With(ctx, c.Tool, c.Arguments, cl.binding)
 	}
 	res, _ := r.Exec(ctx, c, tool)
 	out := Outcome{Result: res}
@@ -423,7 +423,7 @@ func (r Runner) Exec(ctx context.Context, c Call, tool toolnexus.Tool) (toolnexu
 	report, flush := r.limited(r.listener(c))
 	ctx = progress.With(context.WithValue(ctx, runnerKey{}, r), report)
 	if !argmemo.Checked(ctx, args) {
-		ctx = argmemo.With(ctx, args, nil)
+		ctx = argmemo.With(ctx, c.Tool, args, nil)
 	}
 	end := func(toolnexus.ToolResult, error) {}
 	if r.Observer != nil {

@@ -480,3 +480,19 @@ func TestResumeTurnWithoutParking(t *testing.T) {
 	assert.Equal(t, toolnexus.Ok("deployed to prod"), second.Calls[0].Result)
 	assert.Equal(t, int32(2), runs.Load())
 }
+
+// TestRunTurnUnknownKey runs a ToolFor tool with a key it does not take:
+// the model reads an error result naming the tool, the key and the keys
+// the tool takes, and the tool does not run.
+func TestRunTurnUnknownKey(t *testing.T) {
+	t.Parallel()
+	ran := false
+	tools := map[string]toolnexus.Tool{"deploy": toolnexus.ToolFor(func(_ context.Context, in deployIn, _ toolnexus.Answers) toolnexus.ToolResult {
+		ran = true
+		return toolnexus.Ok("deployed to " + in.Env)
+	})}
+	turn, err := park.RunTurn(context.Background(), tools, toolnexus.ToolCall{ID: "call_1", Name: "deploy", Arguments: json.RawMessage(`{"Env":"prod"}`)})
+	require.NoError(t, err)
+	assert.False(t, ran)
+	assert.Equal(t, toolnexus.Error(`toolnexus: arguments of "deploy" are not what the tool takes: unknown key "Env": keys are matched exactly, did you mean "env"? (it takes "env")`), turn.Calls[0].Result)
+}

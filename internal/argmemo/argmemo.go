@@ -16,6 +16,7 @@ import (
 
 // memo is what is known of one call's arguments.
 type memo struct {
+	tool    string // the name of the tool called
 	args    []byte
 	once    sync.Once
 	binding []byte
@@ -25,10 +26,11 @@ type memo struct {
 // key is the context key of the memo.
 type key struct{}
 
-// With returns ctx with args marked as checked (a JSON object of UTF-8,
-// names not repeated), and binding, when not nil, as their binding.
-func With(ctx context.Context, args, binding []byte) context.Context {
-	m := &memo{args: args}
+// With returns ctx with args, the arguments of a call of the tool named
+// tool, marked as checked (a JSON object of UTF-8, names not repeated),
+// and binding, when not nil, as their binding.
+func With(ctx context.Context, tool string, args, binding []byte) context.Context {
+	m := &memo{tool: tool, args: args}
 	if binding != nil {
 		m.once.Do(func() { m.binding = binding })
 	}
@@ -48,6 +50,14 @@ func of(ctx context.Context, args []byte) *memo {
 // empty: what was established of one holds of the other.
 func Same(a, b []byte) bool {
 	return len(a) == len(b) && len(a) > 0 && &a[0] == &b[0]
+}
+
+// Tool returns the name of the tool called with args, as ctx says, or "".
+func Tool(ctx context.Context, args []byte) string {
+	if m := of(ctx, args); m != nil {
+		return m.tool
+	}
+	return ""
 }
 
 // Checked reports whether ctx says args were checked.
