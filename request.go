@@ -351,6 +351,9 @@ func (as Answers) String() string {
 
 // GoString returns the answers in Go syntax, each as [Answer.GoString] writes it.
 func (as Answers) GoString() string {
+	if as == nil {
+		return "toolnexus.Answers(nil)"
+	}
 	var w walk
 	return "toolnexus.Answers" + w.wireField(reflect.ValueOf([]Answer(as)), true, 0)
 }

@@ -121,6 +121,9 @@ func (ws Waits) String() string {
 
 // GoString returns the waits in Go syntax, each as [Wait.GoString] writes it.
 func (ws Waits) GoString() string {
+	if ws == nil {
+		return "toolnexus.Waits(nil)"
+	}
 	var w walk
 	return "toolnexus.Waits" + w.wireField(reflect.ValueOf([]Wait(ws)), true, 0)
 }

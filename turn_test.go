@@ -514,3 +514,12 @@ func TestWaitsLog(t *testing.T) {
 	assert.NotContains(t, out, image[:64])
 	assert.Contains(t, out, `"waits":{"0":{"callId":"call_1","tool":"look","request":{"id":"s","kind":"sampling","prompt":"Describe it","data":"map[string]interface {}(len 1)"}}}`)
 }
+
+// TestNilSlicesGoString checks that nil Answers and Waits print in Go
+// syntax as a nil of their type, as fmt prints a nil slice.
+func TestNilSlicesGoString(t *testing.T) {
+	t.Parallel()
+	assert.Equal(t, "toolnexus.Answers(nil)", fmt.Sprintf("%#v", toolnexus.Answers(nil)))
+	assert.Equal(t, "toolnexus.Waits(nil)", fmt.Sprintf("%#v", toolnexus.Waits(nil)))
+	assert.Equal(t, fmt.Sprintf("%#v", []int(nil)), "[]int(nil)")
+}

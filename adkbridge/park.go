@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolnexus-go/toolnexus"
 	"github.com/toolnexus-go/toolnexus/internal/resume"
+	"github.com/toolnexus-go/toolnexus/internal/wire"
 	"github.com/toolnexus-go/toolnexus/park"
 	"google.golang.org/adk/v2/agent"
 	"google.golang.org/adk/v2/session"
@@ -182,6 +183,17 @@ func (w Wait) String() string {
 	return fmt.Sprintf("Wait{tool %s, call %s, park %s, %d requests, %d bytes of arguments}",
 		strconv.Quote(w.Tool), strconv.Quote(w.CallID), strconv.Quote(w.ParkID), len(w.Requests), len(w.Args))
 }
+
+// GoString returns w in Go syntax without its arguments and requests,
+// only their sizes, for %#v.
+func (w Wait) GoString() string {
+	return fmt.Sprintf("adkbridge.Wait{ConfirmationID:%s, Tool:%s, CallID:%s, Args:json.RawMessage(%d bytes), ParkID:%s, Requests:[]toolnexus.Request(len %d)}",
+		strconv.Quote(w.ConfirmationID), strconv.Quote(w.Tool), strconv.Quote(w.CallID), len(w.Args), strconv.Quote(w.ParkID), len(w.Requests))
+}
+
+// Format prints w for every verb without its arguments and requests, as
+// [Wait.String] (%#v: [Wait.GoString]).
+func (w Wait) Format(f fmt.State, verb rune) { wire.Format(f, verb, w) }
 
 // LogValue implements [slog.LogValuer]: w logs without its arguments and
 // requests, only their sizes.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"sync/atomic"
 	"testing"
 
@@ -197,6 +198,9 @@ func TestWaitPrints(t *testing.T) {
 	want := `Wait{tool "login", call "call-1", park "p", 1 requests, 22 bytes of arguments}`
 	assert.Equal(t, want, w.String())
 	assert.Equal(t, want, fmt.Sprint(w))
+	assert.Equal(t, strconv.Quote(want), fmt.Sprintf("%q", w))
+	assert.Equal(t, `adkbridge.Wait{ConfirmationID:"c", Tool:"login", CallID:"call-1", Args:json.RawMessage(22 bytes), ParkID:"p", `+
+		`Requests:[]toolnexus.Request(len 1)}`, fmt.Sprintf("%#v", w))
 	var buf bytes.Buffer
 	slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
 		if a.Key == slog.TimeKey {

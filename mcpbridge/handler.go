@@ -8,11 +8,14 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"reflect"
+	"strconv"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/internal/wire"
 	"github.com/toolnexus-go/toolnexus/mcpcall"
 	"github.com/toolnexus-go/toolnexus/requeststate"
 )
@@ -82,6 +85,8 @@ type ToolFunc[In any] func(ctx context.Context, in In, answer *toolnexus.Answer)
 
 // Call is one call of a tool of [CallHandler]: what a handler of the SDK
 // gets, and every answer the tool has been given so far.
+// It prints and logs without payload: its arguments by their size, its
+// input by its type, its answers without their data.
 type Call[In any] struct {
 	// Request is the SDK's request: its Session (to log, report progress
 	// or read the client's capabilities), its Params, and its Extra (the
@@ -92,6 +97,45 @@ type Call[In any] struct {
 	// Answers are the answers to what the tool asked in this call,
 	// earliest first; empty on the first run.
 	Answers toolnexus.Answers
+}
+
+// String returns c without payload, for %v: the tool called and its
+// arguments as their size, its input as its type, and its answers as
+// [toolnexus.Answers.String] shows them.
+func (c Call[In]) String() string {
+	name, n := callShown(c.Request)
+	return "{Request:&{Name:" + strconv.Quote(name) + " Arguments:json.RawMessage(" + strconv.Itoa(n) + " bytes)} In:" +
+		reflect.TypeFor[In]().String() + "{…} Answers:" + c.Answers.String() + "}"
+}
+
+// GoString returns c in Go syntax without payload, for %#v.
+func (c Call[In]) GoString() string {
+	name, n := callShown(c.Request)
+	in := reflect.TypeFor[In]().String()
+	return "mcpbridge.Call[" + in + "]{Request:&mcp.CallToolRequest{Params:&mcp.CallToolParamsRaw{Name:" + strconv.Quote(name) +
+		", Arguments:json.RawMessage(" + strconv.Itoa(n) + " bytes), …}, …}, In:" + in + "{…}, Answers:" + c.Answers.GoString() + "}"
+}
+
+// Format prints c for every verb without payload, as [Call.String] (%#v:
+// [Call.GoString]).
+func (c Call[In]) Format(f fmt.State, verb rune) { wire.Format(f, verb, c) }
+
+// LogValue implements [slog.LogValuer]: c logs as the tool called, the
+// size of its arguments, the type of its input and its answers, without
+// payload.
+func (c Call[In]) LogValue() slog.Value {
+	name, n := callShown(c.Request)
+	return slog.GroupValue(slog.String("tool", name), slog.String("arguments", "json.RawMessage("+strconv.Itoa(n)+" bytes)"),
+		slog.String("in", reflect.TypeFor[In]().String()), slog.Any("answers", c.Answers))
+}
+
+// callShown returns the name of the tool req calls and the size of its
+// arguments.
+func callShown(req *mcp.CallToolRequest) (name string, n int) {
+	if req == nil || req.Params == nil {
+		return "", 0
+	}
+	return req.Params.Name, len(req.Params.Arguments)
 }
 
 // CallFunc is a tool that can suspend, given the whole [Call]: it returns

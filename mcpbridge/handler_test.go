@@ -1331,3 +1331,29 @@ func TestHandlerProgress(t *testing.T) {
 		assert.Empty(t, notes.notes)
 	})
 }
+
+// TestCallPrints checks the forms a Call prints and logs in: its tool,
+// its arguments as their size and its input as its type.
+func TestCallPrints(t *testing.T) {
+	t.Parallel()
+	type input struct{ Image string }
+	c := mcpbridge.Call[input]{Request: &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "shot", Arguments: json.RawMessage(`{"image":"AAAA"}`)}},
+		In: input{"AAAA"}, Answers: toolnexus.Answers{{ID: "r", OK: true}}}
+	tests := []struct{ verb, want string }{
+		{"%v", `{Request:&{Name:"shot" Arguments:json.RawMessage(16 bytes)} In:mcpbridge_test.input{…} Answers:[{ID:"r" OK:true}]}`},
+		{"%#v", `mcpbridge.Call[mcpbridge_test.input]{Request:&mcp.CallToolRequest{Params:&mcp.CallToolParamsRaw{Name:"shot", Arguments:json.RawMessage(16 bytes), …}, …}, ` +
+			`In:mcpbridge_test.input{…}, Answers:toolnexus.Answers[toolnexus.Answer{ID:"r", OK:true, Data:nil, Reason:""}]}`},
+		{"%q", `"{Request:&{Name:\"shot\" Arguments:json.RawMessage(16 bytes)} In:mcpbridge_test.input{…} Answers:[{ID:\"r\" OK:true}]}"`},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, fmt.Sprintf(tt.verb, c), tt.verb)
+	}
+	var js bytes.Buffer
+	slog.New(slog.NewJSONHandler(&js, &slog.HandlerOptions{ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
+		if a.Key == slog.TimeKey {
+			return slog.Attr{}
+		}
+		return a
+	}})).Info("m", "c", c)
+	assert.Equal(t, `{"level":"INFO","msg":"m","c":{"tool":"shot","arguments":"json.RawMessage(16 bytes)","in":"mcpbridge_test.input","answers":{"0":{"id":"r","ok":true}}}}`+"\n", js.String())
+}

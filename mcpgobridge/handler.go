@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"reflect"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -13,6 +15,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/internal/wire"
 	"github.com/toolnexus-go/toolnexus/mcpcall"
 )
 
@@ -83,6 +86,8 @@ type ToolFunc[In any] func(ctx context.Context, in In, answer *toolnexus.Answer)
 // Call is one call of a tool of [CallHandler]: what an mcp-go handler
 // gets, and every answer the tool has been given so far. The session is in
 // the handler's context, as server.ClientSessionFromContext reads it.
+// It prints and logs without payload: its arguments by their size, its
+// input by its type, its answers without their data.
 type Call[In any] struct {
 	// Request is the request as mcp-go decoded it: its Params and Header.
 	Request mcp.CallToolRequest
@@ -91,6 +96,51 @@ type Call[In any] struct {
 	// Answers are the answers to what the tool asked in this call,
 	// earliest first; empty on the first run.
 	Answers toolnexus.Answers
+}
+
+// String returns c without payload, for %v: the tool called and its
+// arguments as their size, its input as its type, and its answers as
+// [toolnexus.Answers.String] shows them. Its header, which may carry a
+// token, is left out.
+func (c Call[In]) String() string {
+	return "{Request:{Name:" + strconv.Quote(c.Request.Params.Name) + " Arguments:" + argumentsShown(c.Request.Params) + "} In:" +
+		reflect.TypeFor[In]().String() + "{…} Answers:" + c.Answers.String() + "}"
+}
+
+// GoString returns c in Go syntax without payload, for %#v.
+func (c Call[In]) GoString() string {
+	in := reflect.TypeFor[In]().String()
+	return "mcpgobridge.Call[" + in + "]{Request:mcp.CallToolRequest{Params:mcp.CallToolParams{Name:" + strconv.Quote(c.Request.Params.Name) +
+		", Arguments:" + argumentsShown(c.Request.Params) + ", …}, …}, In:" + in + "{…}, Answers:" + c.Answers.GoString() + "}"
+}
+
+// Format prints c for every verb without payload, as [Call.String] (%#v:
+// [Call.GoString]).
+func (c Call[In]) Format(f fmt.State, verb rune) { wire.Format(f, verb, c) }
+
+// LogValue implements [slog.LogValuer]: c logs as the tool called, the
+// size of its arguments, the type of its input and its answers, without
+// payload.
+func (c Call[In]) LogValue() slog.Value {
+	return slog.GroupValue(slog.String("tool", c.Request.Params.Name), slog.String("arguments", argumentsShown(c.Request.Params)),
+		slog.String("in", reflect.TypeFor[In]().String()), slog.Any("answers", c.Answers))
+}
+
+// argumentsShown describes the arguments of p by their type and size.
+func argumentsShown(p mcp.CallToolParams) string {
+	if len(p.RawArguments) > 0 {
+		return "json.RawMessage(" + strconv.Itoa(len(p.RawArguments)) + " bytes)"
+	}
+	v := reflect.ValueOf(p.Arguments)
+	switch {
+	case !v.IsValid():
+		return "nil"
+	case v.Kind() == reflect.String || v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.Uint8:
+		return v.Type().String() + "(" + strconv.Itoa(v.Len()) + " bytes)"
+	case v.Kind() == reflect.Map || v.Kind() == reflect.Slice || v.Kind() == reflect.Array:
+		return v.Type().String() + "(len " + strconv.Itoa(v.Len()) + ")"
+	}
+	return v.Type().String()
 }
 
 // CallFunc is a tool that can suspend, given the whole call: it may ask

@@ -960,3 +960,29 @@ func TestHandlerProgress(t *testing.T) {
 		assert.Contains(t, r.logs.String(), `level=INFO msg="mcpgobridge: progress notification not sent" tool=progress err="notification channel not initialized"`)
 	})
 }
+
+// TestCallPrints checks the forms a Call prints in: its tool, its
+// arguments as their size and its input as its type.
+func TestCallPrints(t *testing.T) {
+	t.Parallel()
+	type input struct{ Image string }
+	var req, raw mcp.CallToolRequest
+	req.Params.Name = "shot"
+	req.Params.Arguments = map[string]any{"image": "AAAA"}
+	raw.Params.RawArguments = json.RawMessage(`{"image":"AAAA"}`)
+	tests := []struct {
+		verb string
+		c    any
+		want string
+	}{
+		{"%v", mcpgobridge.Call[input]{Request: req, In: input{"AAAA"}, Answers: toolnexus.Answers{{ID: "r", OK: true}}},
+			`{Request:{Name:"shot" Arguments:map[string]interface {}(len 1)} In:mcpgobridge_test.input{…} Answers:[{ID:"r" OK:true}]}`},
+		{"%v", mcpgobridge.Call[string]{Request: raw}, `{Request:{Name:"" Arguments:json.RawMessage(16 bytes)} In:string{…} Answers:nil}`},
+		{"%#v", mcpgobridge.Call[input]{Request: req, Answers: toolnexus.Answers{{ID: "r", OK: true}}}, `mcpgobridge.Call[mcpgobridge_test.input]{Request:mcp.CallToolRequest{` +
+			`Params:mcp.CallToolParams{Name:"shot", Arguments:map[string]interface {}(len 1), …}, …}, In:mcpgobridge_test.input{…}, ` +
+			`Answers:toolnexus.Answers[toolnexus.Answer{ID:"r", OK:true, Data:nil, Reason:""}]}`},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, fmt.Sprintf(tt.verb, tt.c), tt.verb)
+	}
+}
