@@ -151,9 +151,10 @@ type Options struct {
 	// its runs about every third of Lease, and a task whose lease has
 	// lapsed (its instance was killed, or cut off from the store) is
 	// failed by the next tasks/get, on any instance, with the status
-	// message [LapsedMessage] and the error -32603. The instances'
-	// clocks must agree to well within Lease. Zero means DefaultLease;
-	// it is at least three milliseconds.
+	// message [LapsedMessage] and the error -32603, but for the instance
+	// that runs it, which renews the lease instead (its run is alive; the
+	// store stalled). The instances' clocks must agree to well within
+	// Lease. Zero means DefaultLease; it is at least three milliseconds.
 	Lease time.Duration
 	// InlineWait is how long a call of a [TaskOptional] tool from a client
 	// that declared the extension waits for the tool: a tool that returns
@@ -201,7 +202,7 @@ type Server struct {
 	runs    sync.WaitGroup
 	mu      sync.Mutex
 	tools   map[string]*Tool
-	running map[string]*run // the runs of this instance, by task
+	running map[string]*run // the runs of this instance, by task, until their outcome is stored
 }
 
 // New returns a Server of the tasks of server, an SDK server, whose calls

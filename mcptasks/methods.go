@@ -260,6 +260,10 @@ func (s *Server) get(ctx context.Context, ss *mcp.ServerSession, p *taskParams) 
 			if !lapsed(r, now) {
 				return false, nil
 			}
+			if s.holds(p.TaskID, r.Run) { // a store that stalled kept this instance from renewing it
+				r.Lease = now.Add(s.lease).UnixMilli()
+				return true, nil
+			}
 			r.Updated, r.Lease = now.UnixMilli(), 0
 			fail(r, &rpcError{Code: jsonrpc.CodeInternalError, Message: "Internal error"}, LapsedMessage)
 			return true, nil

@@ -359,7 +359,9 @@ func (s *Server) resume(ctx context.Context, id string, rec record, owner bool) 
 // the run's context when another instance cancelled the task or it
 // expired, and renews the run's lease; the progress the tool reports it
 // stores as the task's status message. Once the run has ended, the task
-// takes the status it ended with (see finish).
+// takes the status it ended with (see finish). Until that is stored, the
+// run is this instance's: a tasks/get here renews its lease rather than
+// failing it, once a store that stalled for longer than the lease is back.
 func (s *Server) watch(id string, rec record, done <-chan outcome, r *run) {
 	s.mu.Lock()
 	if old := s.running[id]; old != nil {
@@ -387,14 +389,23 @@ func (s *Server) watch(id string, rec record, done <-chan outcome, r *run) {
 			}
 		}
 		tick.Stop()
-		finished := s.now()
+		s.finish(id, rec, out, s.now())
 		s.mu.Lock()
 		if s.running[id] == r {
 			delete(s.running, id)
 		}
 		s.mu.Unlock()
-		s.finish(id, rec, out, finished)
 	}()
+}
+
+// holds reports whether this instance runs the run gen of the task id, or
+// has yet to store how it ended: the run is alive, whatever its lease
+// says.
+func (s *Server) holds(id string, gen int64) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.running[id]
+	return r != nil && r.gen == gen
 }
 
 // keep reports whether the task id is still in the run of rec: not

@@ -167,6 +167,30 @@ func TestLease(t *testing.T) {
 	assert.NotContains(t, task, "result")
 }
 
+// TestLeaseOwnRun lets the lease of a task that a runs lapse, as a store
+// that stalls for longer than the lease keeps a from renewing it: a
+// tasks/get on a, whose run is alive, renews the lease rather than failing
+// the task, which b then reads as working, and the run's result is
+// stored.
+func TestLeaseOwnRun(t *testing.T) {
+	t.Parallel()
+	clk := newClock()
+	shared := mcptasks.NewMemoryStore()
+	opts := mcptasks.Options{Store: shared, TTL: 24 * time.Hour, Lease: time.Hour, PollInterval: time.Hour} // no renewal of a's own
+	config := tasktest.Config{Park: park.Runner{Time: clk.Now}}
+	a := tasktest.StartWith(t, config, &opts, nil)
+	ca, cb := a.Client(), tasktest.StartWith(t, config, &opts, nil).Client()
+	id := create(t, ca, "wait", map[string]any{"label": "on a"})
+
+	clk.Add(2 * time.Hour)
+	assert.Equal(t, "working", ca.Call(t, "tasks/get", map[string]any{"taskId": id})["status"])
+	assert.Equal(t, clk.Now().Add(time.Hour).UnixMilli(), leaseOf(t, shared, id), "a renewed the lease")
+	assert.Equal(t, "working", cb.Call(t, "tasks/get", map[string]any{"taskId": id})["status"])
+	close(a.Tools.Release)
+	task := cb.Wait(t, id, "completed")
+	assert.Equal(t, "released", task["result"].(map[string]any)["content"].([]any)[0].(map[string]any)["text"])
+}
+
 // TestProgress reports progress in a tight loop: the task's status
 // message shows the last report, and the store takes a few writes of it,
 // not one a report.

@@ -69,9 +69,18 @@ type Error struct {
 }
 
 // Send sends method with params and returns the response; headers replace
-// the ones the client sets (an empty value removes one).
+// the ones the client sets (an empty value removes one). It fails the test
+// when no response comes.
 func (c *Client) Send(t testing.TB, method string, params map[string]any, headers map[string]string) Response {
 	t.Helper()
+	res, err := c.Post(context.Background(), method, params, headers)
+	require.NoError(t, err)
+	return res
+}
+
+// Post is Send without a test: safe in any goroutine, it reports an error
+// when the request cannot be sent or its response does not read.
+func (c *Client) Post(ctx context.Context, method string, params map[string]any, headers map[string]string) (Response, error) {
 	p := map[string]any{}
 	for k, v := range params {
 		p[k] = v
@@ -89,9 +98,13 @@ func (c *Client) Send(t testing.TB, method string, params map[string]any, header
 	p["_meta"] = meta
 	id := c.id.Add(1)
 	body, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": p})
-	require.NoError(t, err)
-	req, err := http.NewRequest(http.MethodPost, c.URL, bytes.NewReader(body))
-	require.NoError(t, err)
+	if err != nil {
+		return Response{}, err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.URL, bytes.NewReader(body))
+	if err != nil {
+		return Response{}, err
+	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	req.Header.Set("Mcp-Protocol-Version", Protocol)
@@ -112,37 +125,43 @@ func (c *Client) Send(t testing.TB, method string, params map[string]any, header
 		}
 	}
 	res, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
+	if err != nil {
+		return Response{}, err
+	}
 	defer res.Body.Close()
-	msg := readMessage(t, res, id)
+	msg, err := readMessage(res, id)
 	out := Response{Status: res.StatusCode}
-	if msg == nil {
-		return out
+	if err != nil || msg == nil {
+		return out, err
 	}
 	var m struct {
 		Result json.RawMessage `json:"result"`
 		Error  *Error          `json:"error"`
 	}
-	require.NoError(t, json.Unmarshal(msg, &m), "response %s", msg)
+	if err := json.Unmarshal(msg, &m); err != nil {
+		return out, fmt.Errorf("response %s: %w", msg, err)
+	}
 	out.Raw, out.Error = m.Result, m.Error
 	if len(m.Result) > 0 {
-		require.NoError(t, json.Unmarshal(m.Result, &out.Result))
+		if err := json.Unmarshal(m.Result, &out.Result); err != nil {
+			return out, err
+		}
 	}
-	return out
+	return out, nil
 }
 
 // readMessage returns the JSON-RPC response to id in res, a JSON body or
 // a stream of server-sent events, or nil when there is none.
-func readMessage(t testing.TB, res *http.Response, id int64) json.RawMessage {
-	t.Helper()
+func readMessage(res *http.Response, id int64) (json.RawMessage, error) {
 	if !strings.HasPrefix(res.Header.Get("Content-Type"), "text/event-stream") {
 		var b bytes.Buffer
-		_, err := b.ReadFrom(res.Body)
-		require.NoError(t, err)
-		if b.Len() == 0 || !json.Valid(b.Bytes()) {
-			return nil
+		if _, err := b.ReadFrom(res.Body); err != nil {
+			return nil, err
 		}
-		return b.Bytes()
+		if b.Len() == 0 || !json.Valid(b.Bytes()) {
+			return nil, nil
+		}
+		return b.Bytes(), nil
 	}
 	sc := bufio.NewScanner(res.Body)
 	sc.Buffer(nil, 1<<20)
@@ -155,10 +174,10 @@ func readMessage(t testing.TB, res *http.Response, id int64) json.RawMessage {
 			ID any `json:"id"`
 		}
 		if json.Unmarshal([]byte(data), &m) == nil && m.ID == float64(id) {
-			return json.RawMessage(data)
+			return json.RawMessage(data), nil
 		}
 	}
-	return nil
+	return nil, sc.Err()
 }
 
 // Call sends method with params and returns its result, failing the test
