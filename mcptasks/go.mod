@@ -16,6 +16,7 @@ require (
 	github.com/google/jsonschema-go v0.4.3 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/segmentio/asm v1.1.3 // indirect
+	github.com/toolnexus-go/toolnexus/redisclaims v0.0.0
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
 	go.uber.org/atomic v1.12.0 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
@@ -28,3 +29,5 @@ require (
 replace github.com/toolnexus-go/toolnexus => ../
 
 replace github.com/toolnexus-go/toolnexus/mcpbridge => ../mcpbridge
+
+replace github.com/toolnexus-go/toolnexus/redisclaims => ../redisclaims

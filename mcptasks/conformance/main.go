@@ -43,15 +43,16 @@ import (
 	"github.com/toolnexus-go/toolnexus/mcptasks"
 	"github.com/toolnexus-go/toolnexus/mcptasks/redistasks"
 	"github.com/toolnexus-go/toolnexus/park"
+	"github.com/toolnexus-go/toolnexus/redisclaims"
 	"github.com/toolnexus-go/toolnexus/requeststate"
 )
 
 func main() {
-	addr, key, opts, err := parse(os.Args[1:])
+	addr, key, opts, claims, err := parse(os.Args[1:])
 	if err != nil {
 		log.Fatal(err)
 	}
-	server, _, err := newServer(key, opts, slog.New(slog.NewTextHandler(os.Stderr, nil)))
+	server, _, err := newServer(key, opts, park.Runner{Store: claims, Logger: slog.New(slog.NewTextHandler(os.Stderr, nil))})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -64,33 +65,42 @@ func main() {
 }
 
 // parse reads the command line args: the address to serve at, the key
-// that seals the multi round trips (random without -key), and the options
-// of the tasks, kept in the Redis of -redis, or in memory without it.
-func parse(args []string) (string, []byte, *mcptasks.Options, error) {
+// that seals the multi round trips (random without -key), the options of
+// the tasks, kept in the Redis of -redis, or in memory without it, and the
+// store of the claims of answered parkings, in the same Redis (nil: the
+// process's memory), so that instances sharing it answer each once.
+func parse(args []string) (string, []byte, *mcptasks.Options, park.Store, error) {
 	fs := flag.NewFlagSet("conformance", flag.ContinueOnError)
 	addr := fs.String("http", "127.0.0.1:0", "the address to serve stateless streamable HTTP at (port 0: any free port)")
 	keyHex := fs.String("key", "", "the key, in hex, that seals the multi round trips: the same on every instance (default: a random one)")
 	redisURL := fs.String("redis", "", "a Redis URL (redis://host:port/db) to keep the tasks in, shared by the instances that use it (default: memory)")
 	if err := fs.Parse(args); err != nil {
-		return "", nil, nil, err
+		return "", nil, nil, nil, err
 	}
 	key := make([]byte, 32)
 	rand.Read(key)
 	if *keyHex != "" {
 		var err error
 		if key, err = hex.DecodeString(*keyHex); err != nil {
-			return "", nil, nil, fmt.Errorf("-key: %v", err)
+			return "", nil, nil, nil, fmt.Errorf("-key: %v", err)
 		}
 	}
 	opts := &mcptasks.Options{}
+	var claims park.Store
 	if *redisURL != "" {
 		ro, err := redis.ParseURL(*redisURL)
 		if err != nil {
-			return "", nil, nil, fmt.Errorf("-redis: %v", err)
+			return "", nil, nil, nil, fmt.Errorf("-redis: %v", err)
 		}
-		opts.Store = &redistasks.Store{Client: redis.NewClient(ro)}
+		client := redis.NewClient(ro)
+		opts.Store = &redistasks.Store{Client: client}
+		store, err := redisclaims.New(client, nil)
+		if err != nil {
+			return "", nil, nil, nil, fmt.Errorf("-redis: %v", err)
+		}
+		claims = store
 	}
-	return *addr, key, opts, nil
+	return *addr, key, opts, claims, nil
 }
 
 // handler returns the stateless streamable HTTP handler of server, with
@@ -102,14 +112,14 @@ func handler(server *mcp.Server) http.Handler {
 
 // newServer returns the server with every tool and the prompt the
 // scenarios use, the state of its multi round trips sealed with key, and
-// the tasks of its tools, which log to logger.
-func newServer(key []byte, opts *mcptasks.Options, logger *slog.Logger) (*mcp.Server, *mcptasks.Server, error) {
+// the tasks of its tools, which run through r.
+func newServer(key []byte, opts *mcptasks.Options, r park.Runner) (*mcp.Server, *mcptasks.Server, error) {
 	server := mcp.NewServer(&mcp.Implementation{Name: "toolnexus-mcptasks-conformance", Version: "v0.1.0"}, nil)
 	sealer, err := requeststate.NewSealer(requeststate.Options{Keys: [][]byte{key}})
 	if err != nil {
 		return nil, nil, err
 	}
-	runner, err := mcpcall.NewRunner(sealer, mcpcall.Options{Park: park.Runner{Logger: logger}})
+	runner, err := mcpcall.NewRunner(sealer, mcpcall.Options{Park: r})
 	if err != nil {
 		return nil, nil, err
 	}

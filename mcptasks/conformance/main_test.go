@@ -14,15 +14,17 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/toolnexus-go/toolnexus/mcptasks/internal/tasktest"
 	"github.com/toolnexus-go/toolnexus/mcptasks/redistasks"
+	"github.com/toolnexus-go/toolnexus/park"
+	"github.com/toolnexus-go/toolnexus/redisclaims"
 )
 
 // start serves the conformance server of the command line args on a free
 // port until the test ends.
 func start(t *testing.T, args ...string) *tasktest.Client {
 	t.Helper()
-	_, key, opts, err := parse(args)
+	_, key, opts, _, err := parse(args)
 	require.NoError(t, err)
-	server, tasks, err := newServer(key, opts, slog.New(slog.DiscardHandler))
+	server, tasks, err := newServer(key, opts, park.Runner{Logger: slog.New(slog.DiscardHandler)})
 	require.NoError(t, err)
 	hs := httptest.NewServer(handler(server))
 	t.Cleanup(func() {
@@ -75,23 +77,25 @@ func TestTools(t *testing.T) {
 
 func TestParse(t *testing.T) {
 	t.Parallel()
-	addr, key, opts, err := parse(nil)
+	addr, key, opts, claims, err := parse(nil)
 	require.NoError(t, err)
 	assert.Equal(t, "127.0.0.1:0", addr)
 	assert.Len(t, key, 32)
 	assert.Nil(t, opts.Store, "tasks in memory")
-	_, key2, _, err := parse(nil)
+	assert.Nil(t, claims, "claims in the process's memory")
+	_, key2, _, _, err := parse(nil)
 	require.NoError(t, err)
 	assert.NotEqual(t, key, key2, "a random key")
 
-	addr, key, opts, err = parse([]string{"-http", "127.0.0.1:8080", "-key", strings.Repeat("ab", 32), "-redis", "redis://127.0.0.1:1/2"})
+	addr, key, opts, claims, err = parse([]string{"-http", "127.0.0.1:8080", "-key", strings.Repeat("ab", 32), "-redis", "redis://127.0.0.1:1/2"})
 	require.NoError(t, err)
 	assert.Equal(t, "127.0.0.1:8080", addr)
 	assert.Equal(t, bytes.Repeat([]byte{0xab}, 32), key)
 	assert.IsType(t, &redistasks.Store{}, opts.Store)
+	assert.IsType(t, &redisclaims.Store{}, claims, "claims in the same Redis")
 
 	for _, args := range [][]string{{"-key", "xyz"}, {"-redis", "http://host"}, {"-nope"}} {
-		_, _, _, err := parse(args)
+		_, _, _, _, err := parse(args)
 		assert.Error(t, err, "%v", args)
 	}
 }
