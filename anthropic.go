@@ -59,7 +59,7 @@ func (v AnthropicContentBlock) LogValue() slog.Value { return logWire(v) }
 type AnthropicSource struct {
 	Type      string `json:"type"`
 	MediaType string `json:"media_type,omitempty"`
-	Data      string `json:"data,omitempty"`
+	Data      string `json:"data,omitempty" toolnexus:"payload"`
 	URL       string `json:"url,omitempty"`
 }
 

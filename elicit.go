@@ -20,7 +20,7 @@ import (
 type MCPElicitParams struct {
 	Mode            string          `json:"mode"`
 	Message         string          `json:"message"`
-	RequestedSchema json.RawMessage `json:"requestedSchema,omitempty"`
+	RequestedSchema json.RawMessage `json:"requestedSchema,omitempty" toolnexus:"payload"`
 	URL             string          `json:"url,omitempty"`
 	ElicitationID   string          `json:"elicitationId,omitempty"`
 }

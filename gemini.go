@@ -52,7 +52,7 @@ func (v GeminiFunctionResponsePart) LogValue() slog.Value { return logWire(v) }
 // GeminiBlob is inline media in a Gemini part: a MIME type and base64 data.
 type GeminiBlob struct {
 	MIMEType string `json:"mimeType"`
-	Data     string `json:"data"`
+	Data     string `json:"data" toolnexus:"payload"`
 }
 
 // String returns v's fields without payload, for %v.

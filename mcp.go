@@ -28,11 +28,11 @@ import (
 // content.
 type MCPCallToolResult struct {
 	Content           []MCPContent               `json:"content"`
-	StructuredContent json.RawMessage            `json:"structuredContent,omitempty"`
+	StructuredContent json.RawMessage            `json:"structuredContent,omitempty" toolnexus:"payload"`
 	IsError           bool                       `json:"isError"`
 	ResultType        string                     `json:"resultType,omitempty"`
 	InputRequests     map[string]MCPInputRequest `json:"inputRequests,omitempty"`
-	RequestState      string                     `json:"requestState,omitempty"`
+	RequestState      string                     `json:"requestState,omitempty" toolnexus:"payload"`
 }
 
 // String returns v's fields without payload, for %v.
@@ -53,7 +53,7 @@ func (v MCPCallToolResult) LogValue() slog.Value { return logWire(v) }
 type MCPContent struct {
 	Type     string       `json:"type"`
 	Text     string       `json:"text,omitempty"`
-	Data     string       `json:"data,omitempty"`
+	Data     string       `json:"data,omitempty" toolnexus:"payload"`
 	MIMEType string       `json:"mimeType,omitempty"`
 	URI      string       `json:"uri,omitempty"`
 	Name     string       `json:"name,omitempty"`
@@ -78,7 +78,7 @@ type MCPResource struct {
 	URI      string `json:"uri"`
 	MIMEType string `json:"mimeType,omitempty"`
 	Text     string `json:"text,omitempty"`
-	Blob     string `json:"blob,omitempty"`
+	Blob     string `json:"blob,omitempty" toolnexus:"payload"`
 }
 
 // String returns v's fields without payload, for %v.

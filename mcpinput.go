@@ -21,7 +21,7 @@ import (
 // reads one back.
 type MCPInputRequest struct {
 	Method string          `json:"method"`
-	Params json.RawMessage `json:"params,omitempty"`
+	Params json.RawMessage `json:"params,omitempty" toolnexus:"payload"`
 }
 
 // String returns v's fields without payload, for %v.

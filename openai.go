@@ -61,7 +61,7 @@ func (v OpenAIChatContentPart) LogValue() slog.Value { return logWire(v) }
 // OpenAIImageURL is the image of an OpenAI Chat image_url part: a URL, or a
 // data URL holding the image.
 type OpenAIImageURL struct {
-	URL string `json:"url"`
+	URL string `json:"url" toolnexus:"payload"`
 }
 
 // String returns v's fields without payload, for %v.
@@ -79,7 +79,7 @@ func (v OpenAIImageURL) LogValue() slog.Value { return logWire(v) }
 // OpenAIFile is the file of an OpenAI Chat file part: a data URL holding the
 // file, and its name.
 type OpenAIFile struct {
-	FileData string `json:"file_data"`
+	FileData string `json:"file_data" toolnexus:"payload"`
 	Filename string `json:"filename"`
 }
 
@@ -100,7 +100,7 @@ func (v OpenAIFile) LogValue() slog.Value { return logWire(v) }
 // (the field is AudioFormat, so that the type can have the Format method
 // that prints it without its payload).
 type OpenAIInputAudio struct {
-	Data        string `json:"data"`
+	Data        string `json:"data" toolnexus:"payload"`
 	AudioFormat string `json:"format"`
 }
 
@@ -144,8 +144,8 @@ func (v OpenAIFunctionCallOutput) LogValue() slog.Value { return logWire(v) }
 type OpenAIResponsesContent struct {
 	Type     string `json:"type"`
 	Text     string `json:"text,omitempty"`
-	ImageURL string `json:"image_url,omitempty"`
-	FileData string `json:"file_data,omitempty"`
+	ImageURL string `json:"image_url,omitempty" toolnexus:"payload"`
+	FileData string `json:"file_data,omitempty" toolnexus:"payload"`
 	FileURL  string `json:"file_url,omitempty"`
 	Filename string `json:"filename,omitempty"`
 }
@@ -392,7 +392,7 @@ func (v OpenAIAgentsToolResult) LogValue() slog.Value { return logWire(v) }
 type OpenAIAgentsContent struct {
 	Type     string `json:"type"`
 	Text     string `json:"text,omitempty"`
-	ImageURL string `json:"image_url,omitempty"`
+	ImageURL string `json:"image_url,omitempty" toolnexus:"payload"`
 }
 
 // String returns v's fields without payload, for %v.

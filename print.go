@@ -21,8 +21,9 @@ import (
 // The wire types ([MCPCallToolResult], [AnthropicContentBlock], …) print and
 // log as their exported fields, with every payload replaced by its size, and
 // Redacted drops their payloads. A new wire type gets an entry in
-// wirePayloads naming its payload fields (none is an entry too) and one
-// small method set:
+// wireTypes, its payload fields tagged toolnexus:"payload" (as
+// encoding/json reads its own tag: a renamed field stays a payload), and
+// one small method set:
 //
 //	func (v T) String() string                { return showWire(v, false) }
 //	func (v T) GoString() string              { return showWire(v, true) }

@@ -659,47 +659,48 @@ func (w *walk) fill(f fill) {
 	}
 }
 
-// wirePayloads names, for each wire type of the package, the fields that
-// hold a payload: base64, a data URL, or JSON a tool returned. They are
+// wireTypes are the wire types of the package: structs whose fields print
+// as they are but for those tagged toolnexus:"payload" (base64, a data
+// URL, JSON a tool returned), which print as their size. They are
 // registered with internal/wire, where the packages beside this one
 // register theirs, and where their print methods find showWire and
 // logWire.
-var wirePayloads = map[reflect.Type][]string{
-	reflect.TypeFor[MCPCallToolResult]():          {"StructuredContent", "RequestState"},
-	reflect.TypeFor[MCPInputRequest]():            {"Params"},
-	reflect.TypeFor[MCPContent]():                 {"Data"},
-	reflect.TypeFor[MCPResource]():                {"Blob"},
-	reflect.TypeFor[MCPElicitParams]():            {"RequestedSchema"},
-	reflect.TypeFor[MCPElicitResult]():            nil,
-	reflect.TypeFor[AnthropicToolResultBlock]():   nil,
-	reflect.TypeFor[AnthropicContentBlock]():      nil,
-	reflect.TypeFor[AnthropicSource]():            {"Data"},
-	reflect.TypeFor[OpenAIChatMessage]():          nil,
-	reflect.TypeFor[OpenAIChatContentPart]():      nil,
-	reflect.TypeFor[OpenAIImageURL]():             {"URL"},
-	reflect.TypeFor[OpenAIFile]():                 {"FileData"},
-	reflect.TypeFor[OpenAIInputAudio]():           {"Data"},
-	reflect.TypeFor[OpenAIFunctionCallOutput]():   nil,
-	reflect.TypeFor[OpenAIResponsesContent]():     {"ImageURL", "FileData"},
-	reflect.TypeFor[GeminiFunctionResponse]():     nil,
-	reflect.TypeFor[GeminiFunctionResponsePart](): nil,
-	reflect.TypeFor[GeminiBlob]():                 {"Data"},
-	reflect.TypeFor[GeminiFileData]():             nil,
-	reflect.TypeFor[AnthropicMessage]():           nil,
-	reflect.TypeFor[GeminiContent]():              nil,
-	reflect.TypeFor[GeminiPart]():                 nil,
-	reflect.TypeFor[Turn]():                       nil,
-	reflect.TypeFor[ToolCall]():                   {"Arguments"},
-	reflect.TypeFor[OpenAIAgentsToolResult]():     nil,
-	reflect.TypeFor[OpenAIAgentsContent]():        {"ImageURL"},
-	reflect.TypeFor[Wait]():                       nil,
-	reflect.TypeFor[Request]():                    {"Data"},
-	reflect.TypeFor[Answer]():                     {"Data"},
+var wireTypes = []reflect.Type{
+	reflect.TypeFor[MCPCallToolResult](),
+	reflect.TypeFor[MCPInputRequest](),
+	reflect.TypeFor[MCPContent](),
+	reflect.TypeFor[MCPResource](),
+	reflect.TypeFor[MCPElicitParams](),
+	reflect.TypeFor[MCPElicitResult](),
+	reflect.TypeFor[AnthropicToolResultBlock](),
+	reflect.TypeFor[AnthropicContentBlock](),
+	reflect.TypeFor[AnthropicSource](),
+	reflect.TypeFor[OpenAIChatMessage](),
+	reflect.TypeFor[OpenAIChatContentPart](),
+	reflect.TypeFor[OpenAIImageURL](),
+	reflect.TypeFor[OpenAIFile](),
+	reflect.TypeFor[OpenAIInputAudio](),
+	reflect.TypeFor[OpenAIFunctionCallOutput](),
+	reflect.TypeFor[OpenAIResponsesContent](),
+	reflect.TypeFor[GeminiFunctionResponse](),
+	reflect.TypeFor[GeminiFunctionResponsePart](),
+	reflect.TypeFor[GeminiBlob](),
+	reflect.TypeFor[GeminiFileData](),
+	reflect.TypeFor[AnthropicMessage](),
+	reflect.TypeFor[GeminiContent](),
+	reflect.TypeFor[GeminiPart](),
+	reflect.TypeFor[Turn](),
+	reflect.TypeFor[ToolCall](),
+	reflect.TypeFor[OpenAIAgentsToolResult](),
+	reflect.TypeFor[OpenAIAgentsContent](),
+	reflect.TypeFor[Wait](),
+	reflect.TypeFor[Request](),
+	reflect.TypeFor[Answer](),
 }
 
 func init() {
-	for t, fields := range wirePayloads {
-		wire.Register(t, fields...)
+	for _, t := range wireTypes {
+		wire.Register(t)
 	}
 	wire.Show, wire.Log = showWire, logWire
 }
@@ -720,7 +721,7 @@ func isDropped(t reflect.Type, i int, v reflect.Value) bool {
 }
 
 // isPayload reports whether the i'th field of the struct type t holds a
-// payload: a field wirePayloads names whose value (a string, raw JSON,
+// payload: a field tagged toolnexus:"payload" whose value (a string, raw JSON,
 // bytes, a Data map, keys) is not empty, other than an http(s) URL.
 func isPayload(t reflect.Type, i int, v reflect.Value) bool {
 	names, _ := wire.Payloads(t)

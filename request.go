@@ -43,7 +43,7 @@ type Request struct {
 	Kind      string         `json:"kind"`
 	Prompt    string         `json:"prompt"`
 	URL       string         `json:"url,omitempty"`
-	Data      map[string]any `json:"data,omitempty"`
+	Data      map[string]any `json:"data,omitempty" toolnexus:"payload"`
 	ExpiresAt string         `json:"expiresAt,omitempty"`
 }
 
@@ -185,7 +185,7 @@ func (r Request) LogValue() slog.Value {
 type Answer struct {
 	ID     string         `json:"id"`
 	OK     bool           `json:"ok"`
-	Data   map[string]any `json:"data,omitempty"`
+	Data   map[string]any `json:"data,omitempty" toolnexus:"payload"`
 	Reason string         `json:"reason,omitempty"`
 }
 

@@ -64,7 +64,7 @@ func (v Turn) LogValue() slog.Value { return logWire(v) }
 type ToolCall struct {
 	ID        string          `json:"id"`
 	Name      string          `json:"name"`
-	Arguments json.RawMessage `json:"arguments,omitempty"`
+	Arguments json.RawMessage `json:"arguments,omitempty" toolnexus:"payload"`
 	Result    ToolResult      `json:"result"`
 	Answers   Answers         `json:"answers,omitempty"`
 	Parked    string          `json:"parked,omitempty"`

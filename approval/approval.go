@@ -104,7 +104,7 @@ type Options struct {
 	// are then refused by any other gate, and by this one after a
 	// restart. Give every process that may run a call another asked about
 	// the same keys, and a different Name to each gated tool.
-	Keys [][]byte
+	Keys [][]byte `toolnexus:"payload"`
 	// Name tells gated tools apart when they share Keys: an approval of
 	// one is refused by another. Empty is a name too.
 	Name string
@@ -350,5 +350,5 @@ func refuse(ctx context.Context, r park.Runner, err error) toolnexus.ToolResult 
 }
 
 func init() {
-	wire.Register(reflect.TypeFor[Options](), "Keys")
+	wire.Register(reflect.TypeFor[Options]())
 }

@@ -73,9 +73,9 @@ func (c Client) multiRound() bool {
 // carried a progressToken.
 type Call struct {
 	Tool           string
-	Arguments      json.RawMessage
-	RequestState   string
-	InputResponses map[string]json.RawMessage
+	Arguments      json.RawMessage            `toolnexus:"payload"`
+	RequestState   string                     `toolnexus:"payload"`
+	InputResponses map[string]json.RawMessage `toolnexus:"payload"`
 	Principal      string
 	Authenticated  bool
 	Client         Client
@@ -97,7 +97,7 @@ func (c Call) Format(f fmt.State, verb rune) { wire.Format(f, verb, c) }
 func (c Call) LogValue() slog.Value { return wire.Log(c) }
 
 func init() {
-	wire.Register(reflect.TypeFor[Call](), "Arguments", "RequestState", "InputResponses")
+	wire.Register(reflect.TypeFor[Call]())
 }
 
 // Error is a JSON-RPC error that [Runner.Run] answers a call with: Code,

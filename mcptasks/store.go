@@ -35,7 +35,7 @@ var (
 type StoredTask struct {
 	ID      string
 	Version uint64
-	Data    []byte
+	Data    []byte `toolnexus:"payload"`
 }
 
 // String returns t's fields, its Data as its size, for %v.
@@ -53,7 +53,7 @@ func (t StoredTask) Format(f fmt.State, verb rune) { wire.Format(f, verb, t) }
 func (t StoredTask) LogValue() slog.Value { return wire.Log(t) }
 
 func init() {
-	wire.Register(reflect.TypeFor[StoredTask](), "Data")
+	wire.Register(reflect.TypeFor[StoredTask]())
 }
 
 // TaskStore holds the tasks of every [Server] that shares it: the instances

@@ -136,7 +136,7 @@ type Call struct {
 	Tool string
 	// Arguments are the call's arguments as the model sent them: a JSON
 	// object; empty arguments and null are {}.
-	Arguments json.RawMessage
+	Arguments json.RawMessage `toolnexus:"payload"`
 	// Answers are every answer a person has given to what the tool asked
 	// in this call so far, earliest first; none on a first run.
 	Answers toolnexus.Answers
@@ -571,6 +571,6 @@ func (o Outcome) Format(f fmt.State, verb rune) { wire.Format(f, verb, o) }
 func (o Outcome) LogValue() slog.Value { return wire.Log(o) }
 
 func init() {
-	wire.Register(reflect.TypeFor[Call](), "Arguments")
+	wire.Register(reflect.TypeFor[Call]())
 	wire.Register(reflect.TypeFor[Outcome]())
 }

@@ -42,7 +42,7 @@ type Options struct {
 	// Keys are the secrets states are sealed with, each at least
 	// MinKeyLen random bytes: Keys[0] seals, every key opens. See
 	// [Sealer] for how to rotate them.
-	Keys [][]byte
+	Keys [][]byte `toolnexus:"payload"`
 	// Audience names this service, such as its URL; a state opens only for
 	// the audience it was sealed for, so two services sharing a key cannot
 	// open each other's states. Set it: every service that leaves it empty

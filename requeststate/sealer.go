@@ -98,7 +98,7 @@ type Call struct {
 	Tool string
 	// Arguments are the call's arguments as the tool reads them; see
 	// [Sealer.Seal] for how they are compared.
-	Arguments json.RawMessage
+	Arguments json.RawMessage `toolnexus:"payload"`
 	// Principal names the authenticated user of the call, such as the
 	// issuer and subject of its OAuth token ([Principal] writes them as
 	// one string); empty for a call without one. A state sealed for one
@@ -161,7 +161,7 @@ type State struct {
 	// client never sees it. It counts towards the state's 64 KiB, in
 	// base64 (an Opaque of up to about 47 KiB fits beside a few requests);
 	// State's String, GoString and LogValue never show it.
-	Opaque string
+	Opaque string `toolnexus:"payload"`
 }
 
 // String returns st's fields, the Data of its requests and answers as
@@ -466,8 +466,8 @@ func init() {
 		c.binding, c.bound = binding, c.Arguments
 		return c
 	}
-	wire.Register(reflect.TypeFor[Call](), "Arguments")
-	wire.Register(reflect.TypeFor[State](), "Opaque")
+	wire.Register(reflect.TypeFor[Call]())
+	wire.Register(reflect.TypeFor[State]())
 	wire.Register(reflect.TypeFor[Opened]())
-	wire.Register(reflect.TypeFor[Options](), "Keys")
+	wire.Register(reflect.TypeFor[Options]())
 }

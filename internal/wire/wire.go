@@ -3,7 +3,9 @@
 // they are but for those it names as payloads (base64, a data URL, raw JSON
 // a tool returned, keys), which print as their size; the root package's
 // printer walks such values, bounded however they hold each other, and its
-// Redacted drops their payloads. Each package registers its wire types as
+// Redacted drops their payloads. A payload field says so on the field,
+// with the tag toolnexus:"payload", as encoding/json reads its own tag: a
+// renamed field stays a payload. Each package registers its wire types as
 // it is initialized, and prints them through [Show], [Log] and [Format].
 // Users of the module never name it.
 package wire
@@ -20,12 +22,22 @@ import (
 // Register, as the packages are initialized, and only read afterwards.
 var payloads = map[reflect.Type][]string{}
 
-// Register names t, a struct type, a wire type whose payload fields are
-// fields (none is a wire type too). It is for package initialization,
-// before any value is printed, and panics on a type registered twice.
-func Register(t reflect.Type, fields ...string) {
+// Tag is the struct tag of a payload field: toolnexus:"payload".
+const Tag = "payload"
+
+// Register names t, a struct type, a wire type, whose payload fields are
+// those tagged toolnexus:"payload" (none is a wire type too). It is for
+// package initialization, before any value is printed, and panics on a
+// type registered twice.
+func Register(t reflect.Type) {
 	if _, dup := payloads[t]; dup {
 		panic("wire: " + t.String() + " registered twice")
+	}
+	var fields []string
+	for i := range t.NumField() {
+		if t.Field(i).Tag.Get("toolnexus") == Tag {
+			fields = append(fields, t.Field(i).Name)
+		}
 	}
 	payloads[t] = fields
 }

@@ -9,9 +9,12 @@ import (
 	"github.com/toolnexus-go/toolnexus/internal/wire"
 )
 
-type secret struct{ Name, Key string }
+type secret struct {
+	Name string
+	Key  string `toolnexus:"payload"`
+}
 
-func init() { wire.Register(reflect.TypeFor[secret](), "Key") }
+func init() { wire.Register(reflect.TypeFor[secret]()) }
 
 // TestRegister checks what Payloads says of a type registered, of one
 // registered without payload fields, and of one not registered, and that a
