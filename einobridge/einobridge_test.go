@@ -641,11 +641,11 @@ func TestInfer(t *testing.T) {
 		ran        []in
 	}{
 		{"exact keys", `{"env":"prod","replicas":2}`, "ok", []in{{Env: "prod", Replicas: 2}}},
-		{"a key in another case is refused", `{"ENV":"prod","Replicas":2}`, `Error: toolnexus: arguments are not what the tool takes: unknown key "ENV": keys are matched exactly, did you mean "env"? (it takes "env", "replicas")`, nil},
+		{"a key in another case is refused", `{"ENV":"prod","Replicas":2}`, `Error: toolnexus: arguments of "deploy" are not what the tool takes: unknown key "ENV": keys are matched exactly, did you mean "env"? (it takes "env", "replicas")`, nil},
 		{"empty arguments are {}", ``, "ok", []in{{}}},
 		{"not JSON", `{"env":`, `Error: toolnexus: arguments of "deploy" are not JSON: unexpected end of JSON input`, nil},
 		{"not an object", `["prod"]`, `Error: toolnexus: arguments of "deploy" are not a JSON object but an array`, nil},
-		{"wrong type", `{"env":7}`, "Error: toolnexus: arguments are not what the tool takes: json: cannot unmarshal number into Go struct field in.env of type string", nil},
+		{"wrong type", `{"env":7}`, "Error: toolnexus: arguments of \"deploy\" are not what the tool takes: json: cannot unmarshal number into Go struct field in.env of type string", nil},
 		{"names one when case is folded", `{"env":"staging","Env":"prod"}`, `Error: toolnexus: arguments of "deploy" are ambiguous: duplicate JSON key: keys "env" and "Env" in the top-level object are one key when case is folded, as encoding/json folds it`, nil},
 		{"a name twice", `{"env":"staging","env":"prod"}`, `Error: toolnexus: arguments of "deploy" are ambiguous: duplicate JSON key: key "env" appears twice in the top-level object`, nil},
 	}
