@@ -3,7 +3,7 @@ package toolnexus_test
 // Benchmarks put each job done by this package next to the plain-stdlib way
 // of doing the same job: every row is named BenchmarkJOB/impl=toolnexus/… or
 // BenchmarkJOB/impl=baseline/…, so that benchstat -col /impl prints the
-// ratio of each pair. .ci/bench runs them as the README reports them,
+// ratio of each pair. .ci/bench runs them as BENCH.md reports them,
 // alternating the two sides process by process, job by job, with the files
 // they read written once for the whole run:
 //

@@ -733,7 +733,7 @@ func TestRunnerRunPanic(t *testing.T) {
 }
 
 // TestRunnerExpiry checks how long a request asked without ExpiresAt can
-// be answered: Options.Expiry, toolnexus.DefaultExpiry when it is zero,
+// be answered: the park.Runner's Expiry, park.DefaultExpiry when it is zero,
 // and never past the Sealer's maximum age.
 func TestRunnerExpiry(t *testing.T) {
 	t.Parallel()

@@ -118,7 +118,7 @@ var Scenarios = []Scenario{
 }
 
 // Gated is the deploy tool of the bridges' gate tests: it deploys to the
-// env of its arguments, behind a [toolnexus.Gate] whose policy asks
+// env of its arguments, behind an approval.Gate whose policy asks
 // "Deploy to production?" for env prod only, and counts its runs; the
 // gate reads a clock the test sets.
 type Gated struct {

@@ -117,7 +117,7 @@ func AnthropicCalls(data []byte) ([]toolnexus.ToolCall, error) {
 // ChatCalls reads the calls of data, a stored Chat Completions message:
 // one for each of its "tool_calls" whose type is "function", with its
 // "id", its function's "name" and the JSON its "arguments" string holds,
-// kept as [toolnexus.RunTurn] keeps it. A message that is not the
+// kept as [toolnexus.NewTurn] keeps it. A message that is not the
 // assistant's makes none.
 func ChatCalls(data []byte) ([]toolnexus.ToolCall, error) {
 	list, err := listOf(data, "the model's message", "assistant", "tool_calls")
@@ -146,7 +146,7 @@ func ChatCalls(data []byte) ([]toolnexus.ToolCall, error) {
 // ResponsesCalls reads the calls of data, a stored JSON array of Responses
 // output items (absent or null: [ErrTurnMismatch], for none were stored): one for each item whose type is "function_call", with its
 // "call_id", "name" and the JSON its "arguments" string holds, kept as
-// [toolnexus.RunTurn] keeps it.
+// [toolnexus.NewTurn] keeps it.
 func ResponsesCalls(data []byte) ([]toolnexus.ToolCall, error) {
 	if len(data) == 0 || string(bytes.Trim(data, jsonscan.Space)) == "null" {
 		return nil, fmt.Errorf("%w: the model's function calls are missing", ErrTurnMismatch)
@@ -203,7 +203,7 @@ func str(s []byte) string {
 // arguments returns what a turn keeps of s, an OpenAI arguments string
 // (a checked value): the JSON its text holds, no arguments for white space
 // or null, and other text, not JSON, as its JSON string, as
-// [toolnexus.RunTurn] keeps a call's arguments.
+// [toolnexus.NewTurn] keeps a call's arguments.
 func arguments(s []byte) json.RawMessage {
 	t := []byte(str(s))
 	switch trimmed := bytes.Trim(t, jsonscan.Space); {
