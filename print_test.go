@@ -25,6 +25,7 @@ import (
 	"github.com/toolnexus-go/toolnexus/internal/bridgetest"
 	"github.com/toolnexus-go/toolnexus/internal/claims"
 	"github.com/toolnexus-go/toolnexus/internal/elicitschema"
+	"github.com/toolnexus-go/toolnexus/internal/leaktest"
 	"github.com/toolnexus-go/toolnexus/internal/loopstore"
 	"github.com/toolnexus-go/toolnexus/internal/looptest"
 	"github.com/toolnexus-go/toolnexus/internal/progress"
@@ -247,6 +248,7 @@ var leakPackages = []string{
 	modulePath + "/internal/loopstore",
 	modulePath + "/internal/progress",
 	modulePath + "/internal/looptest",
+	modulePath + "/internal/leaktest",
 	modulePath + "/mcpcall",
 	modulePath + "/park",
 	modulePath + "/requeststate",
@@ -312,6 +314,7 @@ var leakTypes = map[reflect.Type]leakSpec{
 	// Test support of the nested modules.
 	reflect.TypeFor[looptest.Exchange](): {plain: []string{"Path", "Want", "Reply"}},
 	reflect.TypeFor[looptest.Provider](): {plain: []string{"Server"}},
+	reflect.TypeFor[leaktest.Values]():   {},
 	reflect.TypeFor[loopstore.Message](): {plain: []string{"Role"}, values: func(data string) []any {
 		return []any{loopstore.NewMessage(json.RawMessage(`{"role":"user","content":[{"type":"image","data":"`+data+`"}]}`), "user")}
 	}},

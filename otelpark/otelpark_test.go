@@ -1,22 +1,9 @@
 package otelpark_test
 
 import (
-	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/base64"
-	"encoding/hex"
 	"encoding/json"
-	"fmt"
-	"go/ast"
-	"go/parser"
-	"go/token"
-	"io/fs"
 	"log/slog"
-	"os"
-	"path"
-	"path/filepath"
-	"reflect"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -26,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/internal/leaktest"
 	"github.com/toolnexus-go/toolnexus/mcpcall"
 	"github.com/toolnexus-go/toolnexus/otelpark"
 	"github.com/toolnexus-go/toolnexus/park"
@@ -290,112 +278,14 @@ func attrKey(kvs []attribute.KeyValue) string {
 // values of it holding data, a payload (base64 of random bytes, in a data
 // URL, in raw JSON arguments, a key), that must print and log no part of
 // it; a type that can hold none says why instead.
-var leakValues = map[string]func(data string) []any{
+var leakValues = leaktest.Values{
 	"otelpark.Options": nil, // two providers and a boolean
 }
 
-// TestNoTypePrintsPayload finds every exported type of the module's
-// packages with go/parser and requires an entry in leakValues for each,
-// so that a new type cannot escape it, and checks that no verb of fmt and
-// neither handler of log/slog prints a window of the payload its values
-// hold, for each value and a pointer to it.
+// TestNoTypePrintsPayload runs the repository's leak test on the module:
+// every exported type needs an entry in leakValues, and none prints the
+// payload its values hold.
 func TestNoTypePrintsPayload(t *testing.T) {
 	t.Parallel()
-	raw := make([]byte, 48)
-	_, _ = rand.Read(raw)
-	data := base64.StdEncoding.EncodeToString(raw)
-	found := exportedTypes(t, "otelpark")
-	for name := range leakValues {
-		assert.Contains(t, found, name, "leakValues names a type the module does not have")
-	}
-	for _, name := range found {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			values, ok := leakValues[name]
-			require.True(t, ok, "%s has no entry in leakValues: add values of it holding data, or say why it can hold none", name)
-			if values == nil {
-				return
-			}
-			for _, v := range values(data) {
-				assertPrintsNoPayload(t, v, data)
-			}
-		})
-	}
-}
-
-// exportedTypes returns the exported types of the packages under this
-// directory, "module/dir.Name", read from their sources, leaving out
-// testdata and nested modules.
-func exportedTypes(t *testing.T, module string) []string {
-	t.Helper()
-	var names []string
-	parsed := 0
-	err := filepath.WalkDir(".", func(dir string, d fs.DirEntry, err error) error {
-		if err != nil || !d.IsDir() {
-			return err
-		}
-		if dir != "." {
-			if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil || d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".") {
-				return filepath.SkipDir
-			}
-		}
-		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
-		for _, file := range files {
-			if strings.HasSuffix(file, "_test.go") {
-				continue
-			}
-			f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.SkipObjectResolution)
-			if err != nil {
-				return err
-			}
-			parsed++
-			for _, decl := range f.Decls {
-				if g, ok := decl.(*ast.GenDecl); ok && g.Tok == token.TYPE {
-					for _, spec := range g.Specs {
-						if ts := spec.(*ast.TypeSpec); ts.Name.IsExported() {
-							names = append(names, path.Join(module, filepath.ToSlash(dir))+"."+ts.Name.Name)
-						}
-					}
-				}
-			}
-		}
-		return err
-	})
-	require.NoError(t, err)
-	require.NotZero(t, parsed, "the walk found no source")
-	return names
-}
-
-// assertPrintsNoPayload checks every verb of fmt and both handlers of
-// log/slog, for v and a pointer to it, for a window of data as it is, in
-// hex, or as the bytes fmt prints a byte slice with.
-func assertPrintsNoPayload(t *testing.T, v any, data string) {
-	t.Helper()
-	var windows []string
-	for _, at := range []int{0, len(data)/2 - 8, len(data) - 16} {
-		w := []byte(data[at : at+16])
-		windows = append(windows, string(w), hex.EncodeToString(w), strings.Trim(fmt.Sprint(w), "[]"),
-			strings.TrimSuffix(strings.TrimPrefix(fmt.Sprintf("%#v", w), "[]byte{"), "}"))
-	}
-	ptr := reflect.New(reflect.TypeOf(v))
-	ptr.Elem().Set(reflect.ValueOf(v))
-	for _, x := range []any{v, ptr.Interface()} {
-		outs := map[string]string{}
-		for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q", "%x", "%X", "%d"} {
-			outs[fmt.Sprintf("%T %s", x, verb)] = fmt.Sprintf(verb, x)
-		}
-		var text, js bytes.Buffer
-		slog.New(slog.NewTextHandler(&text, nil)).Info("m", "v", x, slog.Group("g", "v", x))
-		slog.New(slog.NewJSONHandler(&js, nil)).Info("m", "v", x, slog.Group("g", "v", x))
-		outs[fmt.Sprintf("%T slog text", x)], outs[fmt.Sprintf("%T slog JSON", x)] = text.String(), js.String()
-		for how, out := range outs {
-			for _, w := range windows {
-				if strings.Contains(out, w) {
-					i := max(strings.Index(out, w)-150, 0)
-					t.Errorf("%s prints the payload: …%.300q", how, out[i:])
-					break
-				}
-			}
-		}
-	}
+	leaktest.Check(t, "otelpark", leakValues)
 }
