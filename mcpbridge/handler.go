@@ -188,9 +188,10 @@ func Handler[In any](b *Bridge, fn ToolFunc[In]) mcp.ToolHandlerFor[In, any] {
 // answered once ([Bridge]): its retries get the reply of its one run, the
 // same bytes, and fn does not run again; a retry while that run goes on
 // is the JSON-RPC error -32603 "Call still running: retry later" with data
-// {"reason":"call_in_progress"}. A panic in fn is the JSON-RPC error
-// -32603 "Internal error", and a result that is not valid an error result
-// saying why. The reasons go to the Bridge's logger, never to the client.
+// {"reason":"call_in_progress"}. A panic in fn is the error result
+// `toolnexus: tool panicked: "NAME"`, as on every carrier, and a result
+// that is not valid an error result saying why. The reasons go to the
+// Bridge's logger, never to the client.
 //
 // Progress that fn reports with [toolnexus.ReportProgress] reaches the
 // client when it asks for it: a request whose _meta carries a

@@ -983,15 +983,17 @@ func TestHandlerTokenWithoutSubject(t *testing.T) {
 	assert.Equal(t, "alice in prod, session true", text(t, call(t, as("https://a.example/alice"), retry)))
 }
 
-// TestHandlerPanic answers a tool that panics with an internal error, and
-// the server goes on.
+// TestHandlerPanic answers a tool that panics with the error result the
+// model reads, as on every carrier, logs its panic and stack, and the
+// server goes on.
 func TestHandlerPanic(t *testing.T) {
 	t.Parallel()
 	log := &wire{}
-	cs, w := connect(t, newTestServer(t, testKey, bridgetest.Config{Runner: mcpcall.Options{Park: park.Runner{Logger: slog.New(slog.NewTextHandler(log, nil))}}}), manual, "")
-	e := callError(t, cs, &mcp.CallToolParams{Name: "panics"})
-	assert.Equal(t, int64(-32603), e.Code)
-	assert.Equal(t, `{"code":-32603,"message":"Internal error"}`, string(w.last(t, "error")))
+	cs, _ := connect(t, newTestServer(t, testKey, bridgetest.Config{Runner: mcpcall.Options{Park: park.Runner{Logger: slog.New(slog.NewTextHandler(log, nil))}}}), manual, "")
+	res := call(t, cs, &mcp.CallToolParams{Name: "panics"})
+	assert.True(t, res.IsError)
+	require.Len(t, res.Content, 1)
+	assert.Equal(t, &mcp.TextContent{Text: `toolnexus: tool panicked: "panics"`}, res.Content[0])
 	assert.Contains(t, log.String(), "the tool's bug")
 	assert.Contains(t, log.String(), "handler_test.go")
 	assert.False(t, call(t, cs, &mcp.CallToolParams{Name: "render"}).IsError)

@@ -25,7 +25,7 @@ const (
 	// off what it answers.
 	CodeInvalidParams = -32602
 	// CodeInternalError is JSON-RPC's code for an internal error, such as a
-	// tool that panicked.
+	// claim store that cannot be reached.
 	CodeInternalError = -32603
 	// CodeMissingClientCapability is the code of MCP's
 	// MissingRequiredClientCapabilityError (SEP-2575): the call needs a

@@ -238,9 +238,10 @@ func (s *Runner) refused(ctx context.Context, level slog.Level, msg string, args
 // protocols the suspension's text is sent as an error result. With c.Ask set,
 // Run asks the client each round's requests through it and runs the tool again
 // with the answers, at most ten rounds, instead of returning input_required. A
-// tool that panics is the error -32603 "Internal error", its panic and stack
-// logged, and the retries of the state it ran with get the same error,
-// since the tool may have acted before it panicked. A result that fails
+// tool that panics is the error result `toolnexus: tool panicked: "NAME"`,
+// as on every carrier, its panic and stack logged, and the retries of the
+// state it ran with get the same result, since the tool may have acted
+// before it panicked. A result that fails
 // [toolnexus.ToolResult.Validate] is an error result saying why.
 func (s *Runner) Run(ctx context.Context, c Call, tool toolnexus.Tool) (toolnexus.MCPCallToolResult, error) {
 	if s.sealer == nil {
@@ -315,10 +316,7 @@ func (s *Runner) rounds(ctx context.Context, c Call, call requeststate.Call, too
 		}
 		reqs, r := missing, toolnexus.ToolResult{}
 		if len(missing) == 0 {
-			var err error
-			if r, err = s.run(ctx, c, answers, tool); err != nil {
-				return toolnexus.MCPCallToolResult{}, err
-			}
+			r = s.run(ctx, c, answers, tool)
 			var ok bool
 			if reqs, ok = toolnexus.PendingAllOf(r); !ok {
 				return s.complete(c, r), nil
@@ -449,14 +447,12 @@ func answersAny(reqs []toolnexus.Request, responses map[string]json.RawMessage) 
 	return false
 }
 
-// run runs tool with answers through the Runner's park.Runner, its
-// panic an internal error.
-func (s *Runner) run(ctx context.Context, c Call, answers toolnexus.Answers, tool toolnexus.Tool) (toolnexus.ToolResult, error) {
-	r, err := s.park.Exec(ctx, park.Call{Tool: c.Tool, Arguments: c.Arguments, Answers: answers, Principal: c.Principal, Progress: c.Progress}, tool)
-	if err != nil {
-		return toolnexus.ToolResult{}, &Error{Code: CodeInternalError, Message: "Internal error", Err: err}
-	}
-	return r, nil
+// run runs tool with answers through the Runner's park.Runner.
+func (s *Runner) run(ctx context.Context, c Call, answers toolnexus.Answers, tool toolnexus.Tool) toolnexus.ToolResult {
+	// A tool that panics is the kernel's error result, which the client's
+	// model reads as the tool's failure; its panic and stack are logged.
+	r, _ := s.park.Exec(ctx, park.Call{Tool: c.Tool, Arguments: c.Arguments, Answers: answers, Principal: c.Principal, Progress: c.Progress}, tool)
+	return r
 }
 
 // complete returns r as the result of c's call.

@@ -720,14 +720,9 @@ func TestRunnerRunPanic(t *testing.T) {
 	t.Parallel()
 	s, log := runnerWith(t, requeststate.Options{})
 	tool := func(context.Context, json.RawMessage, toolnexus.Answers) toolnexus.ToolResult { panic("boom") }
-	_, err := s.Run(context.Background(), mcpcall.Call{Tool: "t", Client: newClient}, tool)
-	var e *mcpcall.Error
-	require.ErrorAs(t, err, &e)
-	assert.Equal(t, -32603, e.Code)
-	assert.Equal(t, "Internal error", e.Message)
-	assert.Nil(t, e.Data)
-	assert.ErrorIs(t, err, toolnexus.ErrToolPanicked)
-	assert.Equal(t, `toolnexus: MCP error -32603: Internal error: tool panicked: "t": boom`, err.Error())
+	res, err := s.Run(context.Background(), mcpcall.Call{Tool: "t", Client: newClient}, tool)
+	require.NoError(t, err, "a panic is an error result, as on every carrier")
+	assert.Equal(t, `{"content":[{"type":"text","text":"toolnexus: tool panicked: \"t\""}],"isError":true,"resultType":"complete"}`, wire(t, res))
 	assert.Contains(t, log.String(), "panic=boom")
 	assert.Contains(t, log.String(), "runner_test.go")
 }
@@ -974,8 +969,8 @@ func TestRunnerRunAuthenticatedWithoutPrincipal(t *testing.T) {
 }
 
 // TestRunnerPanicKeepsClaim runs a tool that panics once it has its
-// answer: the call is -32603, and its state stays claimed, so the same
-// retry gets the same error, and the tool does not run again.
+// answer: the call is the error result, and its state stays claimed, so
+// the same retry gets the same result, and the tool does not run again.
 func TestRunnerPanicKeepsClaim(t *testing.T) {
 	t.Parallel()
 	s, log := runnerWith(t, requeststate.Options{})
@@ -991,16 +986,13 @@ func TestRunnerPanicKeepsClaim(t *testing.T) {
 	first, err := s.Run(context.Background(), c, tool)
 	require.NoError(t, err)
 	again := retry(c, first, map[string]string{"name": acceptAlice})
-	_, err = s.Run(context.Background(), again, tool)
-	var e *mcpcall.Error
-	require.ErrorAs(t, err, &e)
-	assert.Equal(t, mcpcall.CodeInternalError, e.Code)
-	assert.ErrorIs(t, err, toolnexus.ErrToolPanicked)
-	_, err = s.Run(context.Background(), again, tool)
-	require.ErrorAs(t, err, &e)
-	assert.Equal(t, mcpcall.CodeInternalError, e.Code)
-	assert.Equal(t, "Internal error", e.Message)
-	assert.ErrorIs(t, err, mcpcall.ErrReplayed)
+	const panicked = `{"content":[{"type":"text","text":"toolnexus: tool panicked: \"name\""}],"isError":true,"resultType":"complete"}`
+	res, err := s.Run(context.Background(), again, tool)
+	require.NoError(t, err)
+	assert.Equal(t, panicked, wire(t, res))
+	res, err = s.Run(context.Background(), again, tool)
+	require.NoError(t, err)
+	assert.Equal(t, panicked, wire(t, res), "the retry gets the same result")
 	assert.Equal(t, 1, runs, "the tool ran once")
 	assert.Contains(t, log.String(), `msg="toolnexus: MCP retry answered with the kept reply"`)
 	assert.NotContains(t, log.String(), `msg="toolnexus: MCP request state refused"`)

@@ -192,11 +192,12 @@ func Handler[In any](b *Bridge, fn ToolFunc[In]) server.ToolHandlerFunc {
 // and fn does not run again; a retry while that run goes on is the error
 // "Call still running: retry later". A state that does not open (altered,
 // sealed with another key, for another call or user, or expired), a
-// malformed answer, a missing capability on 2026-07-28 and a panic in fn
-// are JSON-RPC errors whose message is the one [mcpcall.Error] gives;
-// mcp-go sends every error of a tool handler with the code -32603 and no
-// data, so their code is not the one the core chose. A result that is not
-// valid is an error result saying why. The reasons go to the runner's
+// malformed answer and a missing capability on 2026-07-28 are JSON-RPC
+// errors whose message is the one [mcpcall.Error] gives; mcp-go sends
+// every error of a tool handler with the code -32603 and no data, so their
+// code is not the one the core chose. A panic in fn is the error result
+// `toolnexus: tool panicked: "NAME"`, as on every carrier, and a result
+// that is not valid an error result saying why. The reasons go to the runner's
 // logger (the Logger of [mcpcall.Options].Park), and
 // the error a hook of mcp-go's server.Hooks.AddOnError gets wraps the
 // core's, so [errors.Is] tells them apart.

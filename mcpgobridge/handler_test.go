@@ -573,13 +573,12 @@ func TestHandlerCapabilities(t *testing.T) {
 	assert.Equal(t, "input_required", result(t, r.call(`{"elicitation":{}}`, `"name":"approve","arguments":{"env":"prod"}`))["resultType"])
 }
 
-// TestHandlerPanic answers a panicking tool with an internal error, logs
-// its stack, and keeps serving.
+// TestHandlerPanic answers a panicking tool with the error result the
+// model reads, as on every carrier, logs its stack, and keeps serving.
 func TestHandlerPanic(t *testing.T) {
 	t.Parallel()
 	r := newRig(t, keyA, rigConfig{})
-	assert.Equal(t, `{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Internal error"}}`, r.call(`{}`, `"name":"panics"`))
-	assert.ErrorIs(t, r.lastErr(), toolnexus.ErrToolPanicked)
+	assertJSON(t, `{"content":[{"type":"text","text":"toolnexus: tool panicked: \"panics\""}],"isError":true,"resultType":"complete"}`, result(t, r.call(`{}`, `"name":"panics"`)))
 	assert.Contains(t, r.logs.String(), "the tool broke")
 	assert.Contains(t, r.logs.String(), "goroutine")
 	assertJSON(t, `{"content":[{"type":"text","text":"plain"}],"resultType":"complete"}`, result(t, r.call(`{}`, `"name":"plain"`)))
