@@ -8,9 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"reflect"
+	"slices"
+	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/toolnexus-go/toolnexus/internal/argmemo"
 	"github.com/toolnexus-go/toolnexus/internal/jsonscan"
@@ -88,7 +90,10 @@ func argsOrEmpty(args json.RawMessage) json.RawMessage {
 // against v's type, refusing one v does not take, then decodes args into v
 // with json.Unmarshal, which then matches every key exactly.
 func decodeExact(args json.RawMessage, v any) error {
-	if _, err := takenKeys(args, jsonscan.SkipSpace(args, 0), reflect.TypeOf(v).Elem(), ""); err != nil {
+	if _, err := takenKeys(args, jsonscan.SkipSpace(args, 0), reflect.TypeOf(v).Elem()); err != nil {
+		if r, ok := err.(*refusedKey); ok {
+			return &argumentsRefused{msg: "toolnexus: " + unknownKey(r.path(), r.key, r.fields)}
+		}
 		return err
 	}
 	if err := json.Unmarshal(args, v); err != nil {
@@ -97,46 +102,85 @@ func decodeExact(args json.RawMessage, v any) error {
 	return nil
 }
 
-// takenKeys reads the JSON value at b[i], at path, and reports the first
-// key that a value of t does not take, as an error matching
-// [ErrInvalidArguments]: one that names no field of a struct (a key that
-// matches one only when case is folded among them), unless the struct
-// opts into unknown keys, which then still refuses a key that folds to a
-// field. It returns the index after the value.
-func takenKeys(b []byte, i int, t reflect.Type, path string) (int, error) {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
+// refusedKey is the first key takenKeys refuses, the fields of the struct
+// that does not take it, and where it is: the segments of its path, its
+// own first, which each level adds as the error passes through it, so
+// that a path is written only for a key refused.
+type refusedKey struct {
+	key    string
+	fields map[string]reflect.Type
+	at     []string
+}
+
+// Error says which key was refused.
+func (r *refusedKey) Error() string { return "toolnexus: " + unknownKey(r.path(), r.key, r.fields) }
+
+// path returns where the refused key is, as msg.KeyPath writes it.
+func (r *refusedKey) path() string {
+	var b strings.Builder
+	for _, seg := range slices.Backward(r.at) {
+		b.WriteString(seg)
 	}
+	return b.String()
+}
+
+// keysOf is what takenKeys reads of a Go type, found once per type.
+type keysOf struct {
+	t       reflect.Type            // the type a value is read as: pointers followed, any for a type that reads itself
+	fields  map[string]reflect.Type // of a struct: the keys it takes, but unknown's
+	unknown string                  // of a struct: the Go name of the field unknown members go to
+}
+
+// typeKeys holds the keysOf of each type takenKeys has read.
+var typeKeys sync.Map // reflect.Type → *keysOf
+
+// keysFor returns what takenKeys reads of t.
+func keysFor(t reflect.Type) *keysOf {
+	if k, ok := typeKeys.Load(t); ok {
+		return k.(*keysOf)
+	}
+	k := &keysOf{t: t}
+	for k.t.Kind() == reflect.Pointer {
+		k.t = k.t.Elem()
+	}
+	if pt := reflect.PointerTo(k.t); pt.Implements(jsonUnmarshaler) || pt.Implements(textUnmarshaler) {
+		k.t = anyType // a type that reads itself: its keys are its own
+	}
+	if k.t.Kind() == reflect.Struct {
+		k.fields, k.unknown = jsonFields(k.t), unknownField(k.t)
+		delete(k.fields, k.unknown)
+	}
+	stored, _ := typeKeys.LoadOrStore(t, k)
+	return stored.(*keysOf)
+}
+
+// takenKeys reads the JSON value at b[i] and reports the first key that a
+// value of t does not take, as a *refusedKey: one that names no field of
+// a struct (a key that matches one only when case is folded among them),
+// unless the struct opts into unknown keys, which then still refuses a
+// key that folds to a field. It returns the index after the value.
+func takenKeys(b []byte, i int, t reflect.Type) (int, error) {
 	if i >= len(b) {
 		return i, msg.Errorf(ErrInvalidJSON, "arguments: unexpected end of JSON input")
 	}
-	if pt := reflect.PointerTo(t); pt.Implements(jsonUnmarshaler) || pt.Implements(textUnmarshaler) {
-		t = anyType // a type that reads itself: its keys are its own
-	}
+	k := keysFor(t)
+	t = k.t
 	switch {
 	case b[i] == '{' && (t.Kind() == reflect.Struct || t.Kind() == reflect.Map):
-		var (
-			fields  map[string]reflect.Type
-			unknown string // the Go name of the field unknown members go to
-		)
-		if t.Kind() == reflect.Struct {
-			fields, unknown = jsonFields(t), unknownField(t)
-			if unknown != "" {
-				fields = maps.Clone(fields)
-				delete(fields, unknown)
-			}
-		}
 		i = jsonscan.SkipSpace(b, i+1)
 		for i < len(b) && b[i] != '}' {
 			end, _, ok := jsonscan.SkipString(b, i)
 			if !ok {
 				return i, msg.Errorf(ErrInvalidJSON, "arguments: a key that is not a JSON string")
 			}
-			key := string(b[i+1 : end-1])
-			if bytes.IndexByte(b[i:end], '\\') >= 0 {
-				if err := json.Unmarshal(b[i:end], &key); err != nil {
+			raw := b[i+1 : end-1]
+			var key string // set only when the raw key does not name it as it is
+			if bytes.IndexByte(raw, '\\') >= 0 {
+				unquoted := new(string)
+				if err := json.Unmarshal(b[i:end], unquoted); err != nil {
 					return i, msg.Errorf(ErrInvalidJSON, "arguments: %v", err)
 				}
+				key, raw = *unquoted, nil
 			}
 			i = jsonscan.SkipSpace(b, end)
 			if i >= len(b) || b[i] != ':' {
@@ -146,16 +190,32 @@ func takenKeys(b []byte, i int, t reflect.Type, path string) (int, error) {
 			elem, known := t, true
 			if t.Kind() == reflect.Map {
 				elem = t.Elem()
-			} else if elem, known = fields[key]; !known {
-				if unknown == "" || foldsToField(key, fields) || strings.EqualFold(key, unknown) {
-					return i, &argumentsRefused{msg: "toolnexus: " + unknownKey(path+msg.KeyPath(key), key, fields)}
+			} else {
+				if raw != nil {
+					elem, known = k.fields[string(raw)]
+				} else {
+					elem, known = k.fields[key]
+				}
+				if !known {
+					if raw != nil {
+						key = string(raw)
+					}
+					if k.unknown == "" || foldsToField(key, k.fields) || strings.EqualFold(key, k.unknown) {
+						return i, &refusedKey{key: key, fields: k.fields, at: []string{msg.KeyPath(key)}}
+					}
 				}
 			}
 			var err error
 			if known {
-				i, err = takenKeys(b, i, elem, path+msg.KeyPath(key))
+				i, err = takenKeys(b, i, elem)
 			} else {
 				i, err = jsonscan.ScanValue(b, i, 1, false)
+			}
+			if r, ok := err.(*refusedKey); ok {
+				if raw != nil {
+					key = string(raw)
+				}
+				r.at = append(r.at, msg.KeyPath(key))
 			}
 			if err != nil {
 				return i, err
@@ -169,7 +229,10 @@ func takenKeys(b []byte, i int, t reflect.Type, path string) (int, error) {
 		i = jsonscan.SkipSpace(b, i+1)
 		for n := 0; i < len(b) && b[i] != ']'; n++ {
 			var err error
-			if i, err = takenKeys(b, i, t.Elem(), fmt.Sprintf("%s[%d]", path, n)); err != nil {
+			if i, err = takenKeys(b, i, t.Elem()); err != nil {
+				if r, ok := err.(*refusedKey); ok {
+					r.at = append(r.at, "["+strconv.Itoa(n)+"]")
+				}
 				return i, err
 			}
 			if i = jsonscan.SkipSpace(b, i); i < len(b) && b[i] == ',' {

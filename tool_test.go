@@ -108,6 +108,8 @@ func TestDecodeArgumentsUnknownKeys(t *testing.T) {
 			`unknown key "tags[1].nmae" (it takes "name")`},
 		{"in a map's value", `{"meta":{"k":{"title":"t"}}}`, func() any { return &in{} }, nil,
 			`unknown key "meta.k.title" (it takes "name")`},
+		{"escaped keys, deep", `{"t\u0061gs":[{"n\u0061me":"a","x\u0079":1}]}`, func() any { return &in{} }, nil,
+			`unknown key "tags[0].xy" (it takes "name")`},
 		{"a key that is not a plain name", `{"a b":1}`, func() any { return &in{} }, nil,
 			`unknown key "[\"a b\"]" (it takes "any", "env", "inner", "meta", "tags")`},
 		{"a field left out by its tag", `{"Skip":"x"}`, func() any { return &in{} }, nil,

@@ -20,11 +20,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash"
 	"log/slog"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/toolnexus-go/toolnexus"
@@ -182,7 +184,7 @@ func Gate(tool toolnexus.Tool, policy Policy, opts *Options) (toolnexus.Tool, er
 			return nil, msg.Errorf(ErrInvalidGate, "key %d: %v", i+1, err)
 		}
 		id := sha256.Sum256(k)
-		g.keys = append(g.keys, gateKey{key: k, id: [keyIDLen]byte(id[:keyIDLen])})
+		g.keys = append(g.keys, gateKey{id: [keyIDLen]byte(id[:keyIDLen]), macs: &sync.Pool{New: func() any { return hmac.New(sha256.New, k) }}})
 	}
 	return g.run, nil
 }
@@ -196,8 +198,8 @@ type gate struct {
 
 // gateKey is one key of a gate's ring and its id.
 type gateKey struct {
-	key []byte
-	id  [keyIDLen]byte
+	id   [keyIDLen]byte
+	macs *sync.Pool // of HMAC-SHA256 hashes under the key, reset after use
 }
 
 // run runs one call of the gated tool.
@@ -286,7 +288,8 @@ func (g *gate) token(binding []byte, expiry time.Time) string {
 	binary.BigEndian.PutUint64(b[nonceLen:], uint64(expiry.UnixMilli()))
 	k := g.keys[0]
 	copy(b[nonceLen+8:], k.id[:])
-	copy(b[nonceLen+8+keyIDLen:], mac(k.key, b[:nonceLen+8+keyIDLen], binding))
+	var tag [sha256.Size]byte
+	copy(b[nonceLen+8+keyIDLen:], k.mac(&tag, b[:nonceLen+8+keyIDLen], binding))
 	return idPrefix + base64.RawURLEncoding.EncodeToString(b[:])
 }
 
@@ -304,21 +307,24 @@ func (g *gate) ours(id string, binding []byte) (string, time.Time, bool) {
 	}
 	head := b[:nonceLen+8+keyIDLen]
 	i := slices.IndexFunc(g.keys, func(k gateKey) bool { return string(k.id[:]) == string(head[nonceLen+8:]) })
-	if i < 0 || !hmac.Equal(b[len(head):], mac(g.keys[i].key, head, binding)) {
+	var tag [sha256.Size]byte
+	if i < 0 || !hmac.Equal(b[len(head):], g.keys[i].mac(&tag, head, binding)) {
 		return "", time.Time{}, false
 	}
 	ms := int64(binary.BigEndian.Uint64(b[nonceLen:]))
 	return body[:base64.RawURLEncoding.EncodedLen(nonceLen)], time.UnixMilli(ms).UTC(), true
 }
 
-// mac returns the tag, under key, of a token whose nonce, expiry and key
-// id are head, for the arguments that bind to binding.
-func mac(key, head, binding []byte) []byte {
-	h := hmac.New(sha256.New, key)
+// mac returns the tag, under k, of a token whose nonce, expiry and key id
+// are head, for the arguments that bind to binding, written into dst.
+func (k gateKey) mac(dst *[sha256.Size]byte, head, binding []byte) []byte {
+	h := k.macs.Get().(hash.Hash)
+	defer k.macs.Put(h)
+	h.Reset()
 	h.Write([]byte(macTag))
 	h.Write(head)
 	h.Write(binding)
-	return h.Sum(nil)[:macLen]
+	return h.Sum(dst[:0])[:macLen]
 }
 
 // roundOf names the round of a gated tool's own suspensions that answers,

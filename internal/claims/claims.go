@@ -150,22 +150,49 @@ func (m *Memory) put(key string, rec []byte, until time.Time, now time.Time) err
 
 // forget drops the records that have expired at now and sets the next
 // sweep at twice the records left: each sweep is paid for by as many
-// records as it looks at, or by a minute.
+// records as it looks at, or by a minute. When at least half of the
+// records expired, the rest move to a new map, since a map's memory does
+// not shrink as it empties; otherwise the expired ones are deleted in
+// place, and a sweep that finds none writes nothing.
 func (m *Memory) forget(now time.Time) {
-	live := make(map[string]entry, len(m.entries)/2)
-	m.earliest, m.bytes = time.Time{}, 0
-	for key, e := range m.entries {
-		if e.until.IsZero() || now.Before(e.until) {
-			live[key] = e
-			m.bytes += len(key) + len(e.rec) + entryOverhead
-			if !e.until.IsZero() && (m.earliest.IsZero() || e.until.Before(m.earliest)) {
-				m.earliest = e.until
+	expired := 0
+	for _, e := range m.entries {
+		if !e.until.IsZero() && !now.Before(e.until) {
+			expired++
+		}
+	}
+	if expired > 0 {
+		if 2*expired >= len(m.entries) {
+			m.entries = liveOf(m.entries, now, len(m.entries)-expired)
+		} else {
+			for key, e := range m.entries {
+				if !e.until.IsZero() && !now.Before(e.until) {
+					delete(m.entries, key)
+				}
 			}
 		}
 	}
-	m.entries = live // a new map: a map's memory does not shrink as it empties
-	m.sweep = max(2*len(live), m.minSweep)
+	m.earliest, m.bytes = time.Time{}, 0
+	for key, e := range m.entries {
+		m.bytes += len(key) + len(e.rec) + entryOverhead
+		if !e.until.IsZero() && (m.earliest.IsZero() || e.until.Before(m.earliest)) {
+			m.earliest = e.until
+		}
+	}
+	m.sweep = max(2*len(m.entries), m.minSweep)
 	m.swept = now
+}
+
+// liveOf returns a new map of the n records of entries that have not
+// expired at now.
+func liveOf(entries map[string]entry, now time.Time, n int) map[string]entry {
+	live := make(map[string]entry, n)
+	for key, e := range entries {
+		if e.until.IsZero() || now.Before(e.until) {
+			live[key] = e
+		}
+	}
+	return live
 }
 
 // Len returns the number of records held.

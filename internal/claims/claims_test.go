@@ -266,3 +266,30 @@ func TestMemoryConcurrent(t *testing.T) {
 	}
 	assert.Equal(t, keys, m.Len())
 }
+
+// TestMemorySweepsFewInPlace checks a sweep that finds only a few records
+// expired, which it deletes in place: the live ones are kept, and the
+// bytes of the expired ones are given back.
+func TestMemorySweepsFewInPlace(t *testing.T) {
+	t.Parallel()
+	c := &clock{now: start}
+	// Each record is a one-byte key, one byte and the overhead: 66 bytes.
+	m := claims.NewMemory(0, 10*66, c.Now)
+	m.SetSweep(10)
+	for i := range 2 {
+		assert.Empty(t, claim(t, m, fmt.Sprint(i), "x", start.Add(time.Second)))
+	}
+	for i := 2; i < 9; i++ {
+		assert.Empty(t, claim(t, m, fmt.Sprint(i), "x", time.Time{}))
+	}
+	c.Add(time.Hour)
+	assert.Empty(t, claim(t, m, "9", "x", time.Time{}))
+	assert.Equal(t, 8, m.Len(), "the sweep at 10 records deletes the 2 expired ones")
+	for i := 2; i < 10; i++ {
+		assert.Equal(t, "x", claim(t, m, fmt.Sprint(i), "y", time.Time{}), "record %d is kept", i)
+	}
+	assert.Empty(t, claim(t, m, "a", "x", time.Time{}))
+	assert.Empty(t, claim(t, m, "b", "x", time.Time{}), "the bytes of the expired records are free again")
+	_, err := m.Claim(context.Background(), "c", []byte("x"), time.Time{})
+	require.EqualError(t, err, "toolnexus: memory claim store is full: a record of 1 bytes would pass its 660 bytes")
+}
