@@ -5,6 +5,7 @@ package mcpbridge
 import (
 	"cmp"
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -97,6 +98,13 @@ type RelayOptions struct {
 // that closed, is dropped, its calls ended, and the next call dials
 // again: a relay recovers by itself once its upstream does.
 //
+// A call whose client sent a progress token reaches the upstream with a
+// token of the relay's instead, and the upstream's progress on it reaches
+// the client as notifications/progress with the client's own token, at
+// the pace of the runner's [park.Runner.LimitProgress] (the last report
+// always), and only progress that increases: another token, a value that
+// does not increase, or a notification after the call ended is dropped.
+//
 // A Relay is safe for concurrent use. Every relay that may receive the
 // retry of a call needs a Sealer with the same keys and audience.
 type Relay struct {
@@ -113,6 +121,19 @@ type Relay struct {
 	dialing *upstreamDial    // the dial under way, if any
 	tools   map[string]bool  // the tools the relay's servers can call
 	servers []*mcp.Server
+
+	progress sync.Map // the upstream progress token of each call under way → its *relayedProgress
+}
+
+// relayedProgress passes an upstream's progress on one call to the
+// relay's client: values that increase, at the Runner's pace, and none
+// once the call has ended.
+type relayedProgress struct {
+	mu     sync.Mutex
+	report func(done, total float64, message string)
+	seen   bool
+	last   float64
+	ended  bool
 }
 
 // upstreamSession is a session of a relay with its upstream.
@@ -165,16 +186,77 @@ func NewRelay(runner *mcpcall.Runner, dial func() mcp.Transport, opts *RelayOpti
 	if impl == nil {
 		impl = &mcp.Implementation{Name: "toolnexus-relay", Version: "v0.0.1"}
 	}
-	return &Relay{
+	r := &Relay{
 		runner:    runner,
 		sealer:    runner.Sealer(),
 		dial:      dial,
-		client:    mcp.NewClient(impl, &mcp.ClientOptions{MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true}}),
 		principal: o.Principal,
 		logger:    runner.Logger(),
 		timeout:   cmp.Or(o.UpstreamTimeout, defaultUpstreamTimeout),
 		tools:     map[string]bool{},
-	}, nil
+	}
+	r.client = mcp.NewClient(impl, &mcp.ClientOptions{
+		MultiRoundTrip:              &mcp.MultiRoundTripOptions{Disabled: true},
+		ProgressNotificationHandler: r.upstreamProgress,
+	})
+	return r, nil
+}
+
+// passProgress returns, for a call whose client sent a progress token, the
+// token to send upstream instead, a new one the relay knows the call by,
+// and the function that ends the call's progress as it returns; for one
+// without, "" and a function that does nothing.
+func (r *Relay) passProgress(ctx context.Context, req *mcp.CallToolRequest) (string, func()) {
+	down := req.Params.GetProgressToken()
+	if down == nil || req.Session == nil {
+		return "", func() {}
+	}
+	ss, tool := req.Session, req.Params.Name
+	report, flush := r.runner.Park().LimitProgress(func(done, total float64, message string) {
+		p := &mcp.ProgressNotificationParams{ProgressToken: down, Progress: done, Total: total, Message: message}
+		if err := ss.NotifyProgress(ctx, p); err != nil {
+			r.runner.LogRefusal(ctx, slog.LevelInfo, "mcpbridge: relay: progress notification not sent", "tool", tool, "err", err)
+		}
+	})
+	p := &relayedProgress{report: report}
+	up := "toolnexus-relay-" + rand.Text()
+	r.progress.Store(up, p)
+	return up, func() {
+		r.progress.Delete(up)
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		flush()
+		p.ended = true
+	}
+}
+
+// upstreamProgress passes on a progress notification from the upstream to
+// the client of the call whose relay token it carries. The upstream is a
+// peer: a token the relay did not send, a value that does not increase
+// (as MCP requires of progress), or a notification after the call ended,
+// is dropped; a total below zero is left out.
+func (r *Relay) upstreamProgress(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+	n := req.Params
+	if n == nil {
+		return
+	}
+	up, ok := n.ProgressToken.(string)
+	if !ok {
+		return
+	}
+	v, ok := r.progress.Load(up)
+	if !ok {
+		return
+	}
+	total := max(n.Total, 0) // JSON has no NaN or infinity
+	p := v.(*relayedProgress)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.ended || p.seen && n.Progress <= p.last {
+		return
+	}
+	p.seen, p.last = true, n.Progress
+	p.report(n.Progress, total, n.Message)
 }
 
 // NewServer returns a go-sdk server named impl that serves the relay's
@@ -497,6 +579,11 @@ func (r *Relay) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 	}
 	if len(p.Arguments) == 0 {
 		params.Arguments = nil
+	}
+	up, ended := r.passProgress(ctx, req)
+	defer ended()
+	if up != "" {
+		params.SetProgressToken(up)
 	}
 	var opened requeststate.Opened
 	if p.RequestState != "" {

@@ -10,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -770,5 +771,100 @@ func TestRelaySealsUpstreamState(t *testing.T) {
 			}
 			assert.NotContains(t, w.String(), "upstream-secret")
 		})
+	}
+}
+
+// TestRelayProgress relays the progress of an upstream tool that reports
+// a thousand steps in a tight loop, among notifications a hostile
+// upstream might send (another call's token, a value that does not
+// increase): the client gets its own token, the first report and the
+// last step, one a ProgressInterval at most in between, each greater than
+// the one before,
+// and the upstream never sees the client's token. A call without a token
+// sends none upstream and gets no notification. The upstream waits until
+// the client has the first and the last report, since a notification
+// that reaches the relay after the upstream's result is dropped.
+func TestRelayProgress(t *testing.T) {
+	t.Parallel()
+	const steps = 1000
+	u := newUpstream(t)
+	notes := &progressLog{}
+	// has waits until the client has a report of done.
+	has := func(done float64) {
+		require.EventuallyWithT(t, func(c *assert.CollectT) {
+			notes.mu.Lock()
+			defer notes.mu.Unlock()
+			assert.True(c, slices.ContainsFunc(notes.notes, func(n progressNote) bool { return n.Progress == done }))
+		}, 5*time.Second, time.Millisecond)
+	}
+	var (
+		mu     sync.Mutex
+		tokens []any // the progress token of each call upstream
+	)
+	u.server.AddTool(&mcp.Tool{Name: "steps", InputSchema: &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{"n": {Type: "integer"}}}},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			token := req.Params.GetProgressToken()
+			mu.Lock()
+			tokens = append(tokens, token)
+			mu.Unlock()
+			var in struct{ N int }
+			if err := json.Unmarshal(req.Params.Arguments, &in); err != nil {
+				return nil, err
+			}
+			if token == nil {
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "no token"}}}, nil
+			}
+			notify := func(token any, done, total float64, message string) {
+				assert.NoError(t, req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: done, Total: total, Message: message}))
+			}
+			notify("toolnexus-relay-not-this-call", 0.25, 0, "another call's")
+			notify(token, 0.5, -1, "step 0.5")
+			has(0.5)
+			notify(token, 0.5, 0, "step 0.5 again")
+			for i := 1; i <= in.N; i++ {
+				notify(token, float64(i), float64(in.N), fmt.Sprintf("step %d", i))
+			}
+			has(float64(in.N))
+			notify(token, 1, float64(in.N), "back to the start")
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprint(in.N, " steps")}}}, nil
+		})
+	cs, _ := connect(t, newRelay(t, u), &mcp.ClientOptions{ProgressNotificationHandler: notes.handle}, "")
+	_, err := cs.ListTools(context.Background(), nil) // the relay serves the tools it has listed
+	require.NoError(t, err)
+
+	p := &mcp.CallToolParams{Name: "steps", Arguments: map[string]any{"n": steps}}
+	p.SetProgressToken("client-1")
+	start := time.Now()
+	assert.Equal(t, "1000 steps", text(t, call(t, cs, p)))
+	// At most one report a ProgressInterval, besides the first and the last.
+	most := 2 + int(time.Since(start)/park.ProgressInterval)
+	fence := &mcp.CallToolParams{Name: "steps", Arguments: map[string]any{"n": 1}}
+	fence.SetProgressToken("fence")
+	call(t, cs, fence)
+	got := notes.until(t, "fence")
+	require.GreaterOrEqual(t, len(got), 2, "%+v", got)
+	assert.LessOrEqual(t, len(got), most, "%+v", got)
+	assert.Equal(t, progressNote{"client-1", 0.5, 0, "step 0.5"}, got[0], "a total below zero is left out")
+	assert.Equal(t, progressNote{"client-1", steps, steps, "step 1000"}, got[len(got)-1], "the last step, and not the value that went back")
+	for i := 1; i < len(got); i++ {
+		assert.Equal(t, "client-1", got[i].Token)
+		assert.Greater(t, got[i].Progress, got[i-1].Progress)
+		assert.Equal(t, fmt.Sprintf("step %v", got[i].Progress), got[i].Message)
+	}
+
+	assert.Equal(t, "no token", text(t, call(t, cs, &mcp.CallToolParams{Name: "steps", Arguments: map[string]any{"n": 3}})))
+	mu.Lock()
+	defer mu.Unlock()
+	require.Len(t, tokens, 3)
+	for _, token := range tokens[:2] {
+		s, _ := token.(string)
+		assert.True(t, strings.HasPrefix(s, "toolnexus-relay-") && len(s) > len("toolnexus-relay-")+20, "the upstream gets the relay's token: %v", token)
+	}
+	assert.NotEqual(t, tokens[0], tokens[1])
+	assert.Nil(t, tokens[2], "no token from the client, none upstream")
+	notes.mu.Lock()
+	defer notes.mu.Unlock()
+	for _, n := range notes.notes {
+		assert.NotEqual(t, 3.0, n.Total, "no notification for the call without a token")
 	}
 }

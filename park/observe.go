@@ -121,6 +121,20 @@ func (r Runner) listener(c Call) progress.Func {
 	}
 }
 
+// LimitProgress returns fn behind the rule by which the Runner hands a
+// tool's progress to a carrier, for a carrier that passes on progress it
+// did not get from [Runner.Exec], such as an MCP relay's upstream: report
+// hands a report on to fn unless it comes closer than [ProgressInterval]
+// to the last one handed on, on the Runner's clock, and is not a report
+// of completion (done at least a total above zero); flush, called as the
+// run ends, hands on the last report held back, if any, so that fn always
+// sees the last one. A nil fn returns a nil report and a flush that does
+// nothing.
+func (r Runner) LimitProgress(fn func(done, total float64, message string)) (report func(done, total float64, message string), flush func()) {
+	limited, flush := r.limited(fn)
+	return limited, flush
+}
+
 // report is one report of progress.
 type report struct {
 	done, total float64

@@ -149,3 +149,38 @@ func TestObserver(t *testing.T) {
 		{Kind: "refused", Reason: "mismatch"},
 	}, obs.events)
 }
+
+// TestLimitProgress checks the rule a carrier applies to progress it gets
+// from elsewhere: the same as for a tool's own, on the Runner's clock.
+func TestLimitProgress(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)
+	var got []progressed
+	r := park.Runner{Time: func() time.Time { return now }}
+	report, flush := r.LimitProgress(func(done, total float64, message string) {
+		got = append(got, progressed{Done: done, Total: total, Message: message})
+	})
+	report(1, 10, "one")
+	report(2, 10, "two")   // held back
+	report(3, 10, "three") // held back, in place of two
+	now = now.Add(park.ProgressInterval)
+	report(4, 10, "four")
+	report(5, 0, "five") // held back: no total, no completion
+	report(10, 10, "ten")
+	flush()
+	flush()
+	assert.Equal(t, []progressed{
+		{Done: 1, Total: 10, Message: "one"},
+		{Done: 4, Total: 10, Message: "four"},
+		{Done: 10, Total: 10, Message: "ten"},
+	}, got, "completion drops the report held back before it, and flush has nothing to hand on")
+
+	report(11, 20, "eleven")
+	require.Len(t, got, 3, "within the interval of ten, eleven is held back")
+	flush()
+	assert.Equal(t, progressed{Done: 11, Total: 20, Message: "eleven"}, got[3], "and handed on by flush")
+
+	report, flush = r.LimitProgress(nil)
+	assert.Nil(t, report)
+	flush()
+}
