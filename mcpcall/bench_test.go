@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -141,32 +140,9 @@ func BenchmarkRound(b *testing.B) {
 				must(b, json.Unmarshal(args, &in))
 			}
 			b.SetBytes(int64(len(args)))
-			b.ReportAllocs()
-			perOurs, perBase := benchpair.Alternate(b, max(1, (1<<20)/len(args)), ours, baseline)
-			b.ReportMetric(perOurs, "ns/toolnexus")
-			b.ReportMetric(perBase, "ns/baseline")
-			b.ReportMetric(perOurs/perBase, "toolnexus/baseline")
-			for name, f := range map[string]func(){"toolnexus": ours, "baseline": baseline} {
-				bytes, allocs := allocsOf(f)
-				b.ReportMetric(bytes, "B/"+name)
-				b.ReportMetric(allocs, "allocs/"+name)
-			}
+			benchpair.Report(b, max(1, (1<<20)/len(args)), ours, baseline)
 		})
 	}
-}
-
-// allocsOf returns the bytes and the allocations of one call of f, the
-// mean of a few.
-func allocsOf(f func()) (bytes, allocs float64) {
-	const calls = 4
-	f() // warm
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	for range calls {
-		f()
-	}
-	runtime.ReadMemStats(&after)
-	return float64(after.TotalAlloc-before.TotalAlloc) / calls, float64(after.Mallocs-before.Mallocs) / calls
 }
 
 // must stops b at err.
