@@ -72,3 +72,11 @@ func allocsOf(f func()) (bytes, allocs float64) {
 	runtime.ReadMemStats(&after)
 	return float64(after.TotalAlloc-before.TotalAlloc) / calls, float64(after.Mallocs-before.Mallocs) / calls
 }
+
+// Sizes is [Report] for one operation at two sizes: op(large), made once,
+// is the toolnexus side and op(small) the baseline, so that
+// toolnexus/baseline is what the operation costs at large over what it
+// costs at small.
+func Sizes(b *testing.B, block, large, small int, op func(n int) func()) {
+	Report(b, block, op(large), op(small))
+}

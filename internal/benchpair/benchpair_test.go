@@ -41,3 +41,20 @@ func TestReport(t *testing.T) {
 	assert.Equal(t, 0.0, res.Extra["B/baseline"])
 	assert.Equal(t, 0.0, res.Extra["allocs/baseline"])
 }
+
+// TestSizes runs one operation at two sizes: each is made once, the large
+// one is the toolnexus side, and each side's allocations are its size's.
+func TestSizes(t *testing.T) {
+	var made []int
+	res := testing.Benchmark(func(b *testing.B) {
+		made = made[:0]
+		benchpair.Sizes(b, 4, 8192, 64, func(n int) func() {
+			made = append(made, n)
+			return func() { sink = make([]byte, n) }
+		})
+	})
+	assert.Equal(t, []int{8192, 64}, made)
+	assert.Equal(t, 8192.0, res.Extra["B/toolnexus"])
+	assert.Equal(t, 64.0, res.Extra["B/baseline"])
+	assert.Positive(t, res.Extra["toolnexus/baseline"])
+}
