@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -181,41 +180,14 @@ func BenchmarkRoundFloor(b *testing.B) {
 }
 
 // pairWithUnmarshal runs ours next to one json.Unmarshal of args into
-// deployInput, the two sides alternating within the process (see
-// benchpair), and reports the time per call of each (ns/toolnexus,
-// ns/baseline), their ratio (toolnexus/baseline), and the bytes and
-// allocations of each (B/toolnexus, allocs/toolnexus, B/baseline,
-// allocs/baseline).
+// deployInput, as benchpair.Report pairs and reports them.
 func pairWithUnmarshal(b *testing.B, args json.RawMessage, ours func()) {
 	baseline := func() {
 		var in deployInput
 		must(b, json.Unmarshal(args, &in))
 	}
 	b.SetBytes(int64(len(args)))
-	b.ReportAllocs()
-	perOurs, perBase := benchpair.Alternate(b, max(1, (1<<20)/len(args)), ours, baseline)
-	b.ReportMetric(perOurs, "ns/toolnexus")
-	b.ReportMetric(perBase, "ns/baseline")
-	b.ReportMetric(perOurs/perBase, "toolnexus/baseline")
-	for name, f := range map[string]func(){"toolnexus": ours, "baseline": baseline} {
-		bytes, allocs := allocsOf(f)
-		b.ReportMetric(bytes, "B/"+name)
-		b.ReportMetric(allocs, "allocs/"+name)
-	}
-}
-
-// allocsOf returns the bytes and the allocations of one call of f, the
-// mean of a few.
-func allocsOf(f func()) (bytes, allocs float64) {
-	const calls = 4
-	f() // warm
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	for range calls {
-		f()
-	}
-	runtime.ReadMemStats(&after)
-	return float64(after.TotalAlloc-before.TotalAlloc) / calls, float64(after.Mallocs-before.Mallocs) / calls
+	benchpair.Report(b, max(1, (1<<20)/len(args)), ours, baseline)
 }
 
 // must stops b at err.

@@ -1,22 +1,15 @@
 package mcptasks_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"go/ast"
-	"go/parser"
-	"go/token"
-	"io/fs"
-	"log/slog"
-	"path/filepath"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/toolnexus-go/toolnexus/internal/leaktest"
 	"github.com/toolnexus-go/toolnexus/mcptasks"
 	"github.com/toolnexus-go/toolnexus/mcptasks/internal/tasktest"
 )
@@ -74,76 +67,41 @@ func TestMemoryStoreDrops(t *testing.T) {
 	assert.Equal(t, 1, held())
 }
 
-// secret is a payload that no printed or logged value may show.
-const secret = "c2VjcmV0IHBheWxvYWQgb2YgYSB0YXNr"
-
-// leakValues holds, for every exported type of the module's packages, the
-// values that must print and log no payload; a type that holds none says
-// why instead. tasktest is left out: its helpers run in tests only.
-var leakValues = map[string]func() []any{
-	"mcptasks.StoredTask": func() []any {
-		return []any{mcptasks.StoredTask{ID: "t", Version: 2, Data: []byte(`{"arguments":"` + secret + `"}`)}}
+// leakValues holds, for every exported type of the module's packages,
+// values of it holding data, a payload (base64 of random bytes, in stored
+// arguments), that must print and log no part of it; a type that can hold
+// none says why instead.
+var leakValues = leaktest.Values{
+	"mcptasks.StoredTask": func(data string) []any {
+		return []any{mcptasks.StoredTask{ID: "t", Version: 2, Data: []byte(`{"arguments":"` + data + `"}`)}}
 	},
-	"mcptasks.TaskStore": func() []any {
+	"mcptasks.TaskStore": func(data string) []any {
 		s := mcptasks.NewMemoryStore()
-		s.Create(context.Background(), "t", []byte(secret), time.Minute)
+		if err := s.Create(context.Background(), "t", []byte(data), time.Minute); err != nil {
+			panic(err)
+		}
 		return []any{s}
 	},
-	"mcptasks.Tool":        nil, // an MCP tool and functions
-	"mcptasks.Options":     nil, // durations, a store (above), a logger and functions
-	"mcptasks.Server":      nil, // no exported fields; its tasks live in its store
-	"mcptasks.TaskSupport": nil, // a number
-	"redistasks.Store":     nil, // a Redis client and a prefix
+	"mcptasks.Tool":                       nil, // an MCP tool and functions
+	"mcptasks.Options":                    nil, // durations, a store (above), a logger and functions
+	"mcptasks.Server":                     nil, // no exported fields; its tasks live in its store
+	"mcptasks.TaskSupport":                nil, // a number
+	"mcptasks/redistasks.Store":           nil, // a Redis client and a prefix
+	"mcptasks/internal/tasktest.Fault":    nil, // a test helper: a number
+	"mcptasks/internal/tasktest.Faulty":   nil, // a test helper: a store (above) and a function
+	"mcptasks/internal/tasktest.Client":   nil, // a test helper, never run by a host
+	"mcptasks/internal/tasktest.Response": nil, // a test helper, never run by a host
+	"mcptasks/internal/tasktest.Error":    nil, // a test helper, never run by a host
+	"mcptasks/internal/tasktest.Tools":    nil, // a test helper, never run by a host
+	"mcptasks/internal/tasktest.Instance": nil, // a test helper, never run by a host
+	"mcptasks/internal/tasktest.Config":   nil, // a test helper, never run by a host
+	"mcptasks/internal/tasktest.Redis":    nil, // a test helper, never run by a host
 }
 
-// TestNoTypePrintsPayload finds the exported types of the module's
-// packages with go/parser, requires an entry in leakValues for each, and
-// checks that fmt's verbs and both handlers of log/slog print no payload
-// of the values there.
+// TestNoTypePrintsPayload runs the repository's leak test on the module:
+// every exported type needs an entry in leakValues, and none prints the
+// payload its values hold.
 func TestNoTypePrintsPayload(t *testing.T) {
 	t.Parallel()
-	var found []string
-	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
-		if err != nil || !d.IsDir() {
-			return err
-		}
-		if d.Name() == "tasktest" || d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".") && path != "." {
-			return filepath.SkipDir
-		}
-		//lint:ignore SA1019 only the names of types are read, which build tags do not change
-		pkgs, err := parser.ParseDir(token.NewFileSet(), path, func(fi fs.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, parser.SkipObjectResolution)
-		for _, pkg := range pkgs {
-			for _, f := range pkg.Files {
-				for _, decl := range f.Decls {
-					if g, ok := decl.(*ast.GenDecl); ok && g.Tok == token.TYPE {
-						for _, spec := range g.Specs {
-							if ts := spec.(*ast.TypeSpec); ts.Name.IsExported() {
-								found = append(found, pkg.Name+"."+ts.Name.Name)
-							}
-						}
-					}
-				}
-			}
-		}
-		return err
-	})
-	require.NoError(t, err)
-	require.Contains(t, found, "mcptasks.StoredTask")
-	require.Contains(t, found, "redistasks.Store")
-	for _, name := range found {
-		values, ok := leakValues[name]
-		if !assert.True(t, ok, "%s has no entry in leakValues", name) || values == nil {
-			continue
-		}
-		for _, v := range values() {
-			for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q", "%x", "%X", "%d"} {
-				assert.NotContains(t, fmt.Sprintf(verb, v), secret[:12], "%s %s", name, verb)
-			}
-			var text, js bytes.Buffer
-			slog.New(slog.NewTextHandler(&text, nil)).Info("m", "v", v)
-			slog.New(slog.NewJSONHandler(&js, nil)).Info("m", "v", v)
-			assert.NotContains(t, text.String(), secret[:12], name)
-			assert.NotContains(t, js.String(), secret[:12], name)
-		}
-	}
+	leaktest.Check(t, "mcptasks", leakValues)
 }

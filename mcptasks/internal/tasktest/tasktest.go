@@ -252,7 +252,8 @@ var Name = toolnexus.Request{ID: "name", Kind: toolnexus.KindInput, Prompt: "You
 //   - "pair" asks Confirm and Name at once, then returns both;
 //   - "twice" asks Confirm until it is accepted;
 //   - "expiring" asks Confirm, answerable until Expiry;
-//   - "fail" returns a tool error; "panic" panics;
+//   - "fail" returns a tool error; "panic" panics; "quick" returns
+//     "done" at once;
 //   - "required" must be a task; "prepare" asks Name within the call,
 //     then greets as a task, and refuses the name "nobody" without one;
 //   - "progress" reports "step N of 1000" for each N in a tight loop,
@@ -315,6 +316,9 @@ func (ts *Tools) tools() []mcptasks.Tool {
 		}},
 		{Tool: &mcp.Tool{Name: "fail"}, Run: func(context.Context, json.RawMessage, toolnexus.Answers) toolnexus.ToolResult {
 			return toolnexus.Error("it failed")
+		}},
+		{Tool: &mcp.Tool{Name: "quick"}, Run: func(context.Context, json.RawMessage, toolnexus.Answers) toolnexus.ToolResult {
+			return toolnexus.Ok("done")
 		}},
 		{Tool: &mcp.Tool{Name: "panic"}, Run: func(context.Context, json.RawMessage, toolnexus.Answers) toolnexus.ToolResult {
 			panic("the tool panics")
