@@ -38,13 +38,14 @@ func Example_anthropic() {
 	r := screenshot()
 
 	block := r.AnthropicToolResult("toolu_01")
+	reply := anthropic.NewUserMessage(anthropicparam.Override[anthropic.ContentBlockParamUnion](block))
 	_, err := client.Messages.New(context.Background(), anthropic.MessageNewParams{
 		Model:     "claude-sonnet-5-5", // a string: SDK releases drop the constants of older models
 		MaxTokens: 1024,
 		Messages: []anthropic.MessageParam{
 			anthropic.NewUserMessage(anthropic.NewTextBlock("Show me the test card.")),
 			anthropic.NewAssistantMessage(anthropic.NewToolUseBlock("toolu_01", map[string]any{}, "screenshot")),
-			anthropic.NewUserMessage(anthropicparam.Override[anthropic.ContentBlockParamUnion](block)),
+			reply,
 		},
 	})
 	if err != nil {
@@ -141,13 +142,13 @@ func Example_openAIResponses() {
 	client := openai.NewClient(openaioption.WithBaseURL(api.URL), openaioption.WithAPIKey("test"))
 	r := screenshot()
 
-	item := r.OpenAIResponsesOutput("call_01")
+	item := openaiparam.Override[responses.ResponseInputItemUnionParam](r.OpenAIResponsesOutput("call_01"))
 	_, err := client.Responses.New(context.Background(), responses.ResponseNewParams{
 		Model:              openai.ChatModelGPT4_1,
 		PreviousResponseID: openai.String("resp_01"),
 		Input: responses.ResponseNewParamsInputUnion{
 			OfInputItemList: responses.ResponseInputParam{
-				openaiparam.Override[responses.ResponseInputItemUnionParam](item),
+				item,
 			},
 		},
 	})
