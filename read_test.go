@@ -11,6 +11,7 @@ import (
 	"io"
 	"io/fs"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path"
 	"path/filepath"
@@ -29,6 +30,14 @@ import (
 
 //go:embed testdata/fixture.png
 var testdataFS embed.FS
+
+// payload returns n pseudo-random bytes, the same for every run.
+func payload(n int) []byte {
+	b := make([]byte, n)
+	r := rand.NewChaCha8([32]byte{1})
+	_, _ = r.Read(b)
+	return b
+}
 
 // readChunk is how much the package reads at a time, 48 KiB: tests cross it.
 const readChunk = 3 << 14
