@@ -654,8 +654,7 @@ func FuzzJSONReader(f *testing.F) {
 // FuzzExactKeys checks that exact keys change nothing for JSON whose keys
 // are all exact and unique: the exact reader of ParseToolResult gives what
 // encoding/json gives for a plain struct, parts and metadata included (a
-// part's name cut to its base name). plainResult, the benchmarks' baseline,
-// is that plain struct.
+// part's name cut to its base name). plainResult is that plain struct.
 func FuzzExactKeys(f *testing.F) {
 	for _, s := range wireResults {
 		f.Add([]byte(s))

@@ -20,6 +20,39 @@ import (
 	"github.com/toolnexus-go/toolnexus/internal/b64"
 )
 
+// plainResult and plainPart have the tags of ToolResult and ContentPart and
+// no methods: what encoding/json makes of a result's JSON, which matches
+// keys without regard to case.
+type plainResult struct {
+	Output   string         `json:"output"`
+	IsError  bool           `json:"isError"`
+	Parts    []plainPart    `json:"parts,omitempty"`
+	Metadata map[string]any `json:"metadata,omitempty"`
+}
+
+type plainPart struct {
+	Type     string `json:"type"`
+	Text     string `json:"text,omitempty"`
+	MIMEType string `json:"mimeType,omitempty"`
+	Data     string `json:"data,omitempty"`
+	URL      string `json:"url,omitempty"`
+	Name     string `json:"name,omitempty"`
+}
+
+// toolText returns n bytes of what tools print: lines of a test run, with
+// tabs, quotes, a Windows path's backslashes and text that is not ASCII,
+// the same for every run.
+func toolText(n int) string {
+	var sb strings.Builder
+	words := []string{"ok", "FAIL", "café", "naïve", "✓ passed", "状態", "😀"}
+	for i := 0; sb.Len() < n; i++ {
+		fmt.Fprintf(&sb, "%5d\t%s: \"TestRead/case_%d\" in C:\\work\\pkg\\file_%d.go (%d.%03ds) — %s\n",
+			i, words[i%len(words)], i, i%97, i%7, i%1000, words[(i*3)%len(words)])
+	}
+	s := sb.String()[:n]
+	return strings.ToValidUTF8(s[:len(s)-4], "") + "done" // whole runes
+}
+
 // decode reads in into a fresh T as a peer's JSON is read: a result or a
 // part with the exact-key reader of ParseToolResult (without its
 // validation, so that odd parts show), a Request or an Answer with

@@ -41,10 +41,7 @@ import (
 // open, is read at the size its own stat reports, and the byte past it
 // shows whether the file grew: it is read 48 KiB at a time, each piece
 // encoded as it comes into the part's data, allocated once at its size, and
-// one read more finds its end. On Linux, PartReader.File makes no system
-// call but open, stat, those reads and close, without the fcntl and epoll
-// calls with which [os.Open] readies a file for polling, which a regular
-// file cannot use.
+// one read more finds its end.
 type PartReader struct {
 	// MaxBytes is the most bytes a part may hold, decoded. Zero or less
 	// means no limit. A read over it fails with a [*PartTooLargeError]
@@ -95,15 +92,7 @@ func PartFromFile(path string) (ContentPart, error) {
 // MIME type. A file that grows or shrinks while it is read fails with
 // [ErrFileChanged].
 func (pr PartReader) File(path string) (ContentPart, error) {
-	mimeType, err := pr.mimeTypeOf(path)
-	if err != nil {
-		return ContentPart{}, err
-	}
-	data, err := pr.readPath(path)
-	if err != nil {
-		return ContentPart{}, err
-	}
-	return newPart(mimeType, data, path), nil
+	return pr.open(func(name string) (fs.File, error) { return os.Open(name) }, path)
 }
 
 // PartFromFS reads the file name from fsys, such as an [embed.FS], like

@@ -11,6 +11,7 @@ import (
 	"io"
 	"io/fs"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path"
 	"path/filepath"
@@ -29,6 +30,14 @@ import (
 
 //go:embed testdata/fixture.png
 var testdataFS embed.FS
+
+// payload returns n pseudo-random bytes, the same for every run.
+func payload(n int) []byte {
+	b := make([]byte, n)
+	r := rand.NewChaCha8([32]byte{1})
+	_, _ = r.Read(b)
+	return b
+}
 
 // readChunk is how much the package reads at a time, 48 KiB: tests cross it.
 const readChunk = 3 << 14
@@ -864,6 +873,59 @@ func TestPartFromFileAllocs(t *testing.T) {
 		})
 	}
 }
+
+// countedFile is an open file whose reads are counted; it keeps the Stat,
+// Seek and ReadAt of the file, so that it is read as a regular file is.
+type countedFile struct {
+	*os.File
+	reads *int
+}
+
+func (f countedFile) Read(p []byte) (int, error) {
+	*f.reads++
+	return f.File.Read(p)
+}
+
+// TestPartReaderReadCalls checks what the PartReader doc says: a regular
+// file is read at the size its stat reports, readChunk bytes at a time,
+// and one read more finds its end, whether it comes as a reader or from an
+// fs.FS.
+func TestPartReaderReadCalls(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{1, kib, readChunk, 64 * kib, mib, 4 * mib} {
+		data := payload(n)
+		path := writeTemp(t, "data.png", data)
+		open := func(t *testing.T, reads *int) countedFile {
+			f, err := os.Open(path)
+			require.NoError(t, err)
+			t.Cleanup(func() { f.Close() })
+			return countedFile{File: f, reads: reads}
+		}
+		for name, read := range map[string]func(t *testing.T, reads *int) (toolnexus.ContentPart, error){
+			"Reader": func(t *testing.T, reads *int) (toolnexus.ContentPart, error) {
+				return toolnexus.PartFromReader(open(t, reads), "image/png")
+			},
+			"FS": func(t *testing.T, reads *int) (toolnexus.ContentPart, error) {
+				fsys := openFS(func(string) (fs.File, error) { return open(t, reads), nil })
+				return toolnexus.PartFromFS(fsys, "data.png")
+			},
+		} {
+			t.Run(fmt.Sprintf("%s/%d", name, n), func(t *testing.T) {
+				t.Parallel()
+				reads := 0
+				p, err := read(t, &reads)
+				require.NoError(t, err)
+				assert.Equal(t, base64Std(data), p.Data)
+				assert.Equal(t, (n+readChunk-1)/readChunk+1, reads)
+			})
+		}
+	}
+}
+
+// openFS is an fs.FS whose Open is the function.
+type openFS func(name string) (fs.File, error)
+
+func (o openFS) Open(name string) (fs.File, error) { return o(name) }
 
 // TestPartReaderFSPath checks that a name an fs.FS does not take says what
 // was wrong and what to send instead, so that a model can correct its

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/toolnexus-go/toolnexus/internal/b64"
@@ -62,6 +63,26 @@ func BenchmarkEncode(b *testing.B) {
 		}, func(b *testing.B) {
 			for range b.N {
 				base64.StdEncoding.Encode(dst, data)
+			}
+		})
+	}
+}
+
+// BenchmarkEncodeTo encodes into a string of the exact size, as a part
+// made from bytes is, next to base64.StdEncoding.EncodeToString.
+func BenchmarkEncodeTo(b *testing.B) {
+	for _, s := range benchSizes {
+		data := payload(s.n)
+		sideBySide(b, s.name, int64(s.n), func(b *testing.B) {
+			for range b.N {
+				var sb strings.Builder
+				sb.Grow(base64.StdEncoding.EncodedLen(len(data)))
+				b64.EncodeTo(&sb, data)
+				intSink = int64(sb.Len())
+			}
+		}, func(b *testing.B) {
+			for range b.N {
+				intSink = int64(len(base64.StdEncoding.EncodeToString(data)))
 			}
 		})
 	}
