@@ -14,8 +14,8 @@ import (
 // in either case, an offset's hour 00 to 23 and minute 00 to 59, and a leap
 // second, 23:59:60 in UTC, read as the second after 23:59:59; it reports
 // false for anything else. The form [time.Time.Format] writes with
-// [time.RFC3339Nano] in UTC takes a path of its own, several times faster
-// than [time.Parse].
+// [time.RFC3339Nano] in UTC takes a path of its own, about as fast as
+// [time.Parse], which checks less; BenchmarkParse pairs the two.
 func Parse(s string) (time.Time, bool) {
 	if t, ok := parseUTC(s); ok {
 		return t, true
