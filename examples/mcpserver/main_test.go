@@ -22,6 +22,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/examples/internal/tsclient"
 	"github.com/toolnexus-go/toolnexus/examples/mcpexample"
 	"github.com/toolnexus-go/toolnexus/internal/bridgetest"
 	"github.com/toolnexus-go/toolnexus/requeststate"
@@ -128,31 +129,18 @@ func (l tsLine) text(t *testing.T) string {
 
 // tsClient runs the official TypeScript SDK as the client of target (this
 // server's binary over stdio, with env, or a URL) through each of
-// scenarios, and returns its lines. It installs the SDK with npm ci when
-// tsclient has no node_modules.
+// scenarios, and returns its lines.
 func tsClient(t *testing.T, target string, scenarios any, env map[string]string) []tsLine {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	tsclient, err := filepath.Abs(filepath.Join("..", "..", "tsclient"))
+	dir, err := tsclient.Dir()
 	require.NoError(t, err)
-	tsInstall.Do(func() {
-		if _, err := os.Stat(filepath.Join(tsclient, "node_modules")); err != nil {
-			npm := exec.CommandContext(ctx, "npm", "ci", "--no-audit", "--no-fund")
-			npm.Dir = tsclient
-			out, err := npm.CombinedOutput()
-			tsInstallErr = fmt.Errorf("npm ci in %s: %v\n%s", tsclient, err, out)
-			if err == nil {
-				tsInstallErr = nil
-			}
-		}
-	})
-	require.NoError(t, tsInstallErr)
 	args, err := json.Marshal(scenarios)
 	require.NoError(t, err)
 	envArg, err := json.Marshal(env)
 	require.NoError(t, err)
-	node := exec.CommandContext(ctx, "node", filepath.Join(tsclient, "client.mjs"), target, string(args), string(envArg))
+	node := exec.CommandContext(ctx, "node", filepath.Join(dir, "client.mjs"), target, string(args), string(envArg))
 	var stderr bytes.Buffer
 	node.Stderr = &stderr
 	stdout, err := node.Output()
@@ -166,11 +154,6 @@ func tsClient(t *testing.T, target string, scenarios any, env map[string]string)
 	}
 	return lines
 }
-
-var (
-	tsInstall    sync.Once
-	tsInstallErr error
-)
 
 // TestTypeScriptClient runs every scenario with the official TypeScript SDK
 // as the client, on protocol 2025-11-25, against this server built and run
@@ -272,7 +255,7 @@ func TestTypeScriptClientConformanceServer(t *testing.T) {
 	t.Parallel()
 	bin := filepath.Join(t.TempDir(), "conformance")
 	build := exec.Command("go", "build", "-o", bin, "./conformance")
-	build.Dir = filepath.Join("..", "..")
+	build.Dir = filepath.Join("..", "..", "mcpbridge")
 	out, err := build.CombinedOutput()
 	require.NoError(t, err, "go build:\n%s", out)
 	server := exec.Command(bin)

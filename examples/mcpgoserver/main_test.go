@@ -24,6 +24,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/toolnexus-go/toolnexus/examples/internal/tsclient"
 	"github.com/toolnexus-go/toolnexus/examples/mcpexample"
 	"github.com/toolnexus-go/toolnexus/internal/bridgetest"
 	"github.com/toolnexus-go/toolnexus/mcpcall"
@@ -42,7 +43,7 @@ const testKey = "303132333435363738396162636465663031323334353637383961626364656
 // directory of its sources, relative to this one.
 var servers = []struct{ name, dir string }{
 	{"mcpgobridge", "."},
-	{"mcpbridge", filepath.Join("..", "..", "..", "mcpbridge", "examples", "server")},
+	{"mcpbridge", filepath.Join("..", "mcpserver")},
 }
 
 // binaries holds each server's binary, built once.
@@ -224,13 +225,12 @@ func goSDKClient(t *testing.T, bin, version string, opts *mcp.ClientOptions) *mc
 // official TypeScript SDK as the client, through mcpbridge's tsclient.
 func TestTypeScriptClient(t *testing.T) {
 	t.Parallel()
-	tsclient := installTSClient(t)
 	args, err := json.Marshal(bridgetest.Scenarios)
 	require.NoError(t, err)
 	for _, srv := range servers {
 		t.Run(srv.name, func(t *testing.T) {
 			t.Parallel()
-			stdout := runTS(t, tsclient, binary(t, srv.name, srv.dir), string(args))
+			stdout := runTS(t, binary(t, srv.name, srv.dir), string(args))
 			lines := tsLines(t, stdout)
 			require.Len(t, lines, len(bridgetest.Scenarios), "stdout:\n%s", stdout)
 			for i, sc := range bridgetest.Scenarios {
@@ -520,7 +520,6 @@ func TestAmbiguousArguments(t *testing.T) {
 	}
 	t.Run("TypeScript", func(t *testing.T) {
 		t.Parallel()
-		tsclient := installTSClient(t)
 		scenarios := `[{"tool":"deploy","arguments":{"Env":"prod","env":"staging"},"action":"accept"},` +
 			`{"tool":"deploy","arguments":{"env":"staging","\u212aey":1,"key":2},"action":"accept"},` +
 			`{"tool":"deploy","arguments":{"env":"staging","o":{"ſ":1,"s":2}},"action":"accept"}]`
@@ -532,7 +531,7 @@ func TestAmbiguousArguments(t *testing.T) {
 		for _, srv := range servers {
 			t.Run(srv.name, func(t *testing.T) {
 				t.Parallel()
-				stdout := runTS(t, tsclient, binary(t, srv.name, srv.dir), scenarios)
+				stdout := runTS(t, binary(t, srv.name, srv.dir), scenarios)
 				type line struct {
 					IsError bool              `json:"isError"`
 					Content []json.RawMessage `json:"content"`
@@ -592,35 +591,15 @@ func TestAmbiguousRetry(t *testing.T) {
 	}
 }
 
-// installTSClient returns the directory of mcpbridge's tsclient, with the
-// TypeScript SDK installed there by npm ci when it has no node_modules.
-func installTSClient(t *testing.T) string {
+// runTS runs mcpbridge/tsclient's client.mjs against the server bin with
+// the scenarios, JSON, and returns what it printed.
+func runTS(t *testing.T, bin, scenarios string) []byte {
 	t.Helper()
-	tsclient, err := filepath.Abs(filepath.Join("..", "..", "..", "mcpbridge", "tsclient"))
+	dir, err := tsclient.Dir()
 	require.NoError(t, err)
-	tsInstall.Do(func() {
-		if _, err := os.Stat(filepath.Join(tsclient, "node_modules")); err == nil {
-			return
-		}
-		npm := exec.Command("npm", "ci", "--no-audit", "--no-fund")
-		npm.Dir = tsclient
-		out, err := npm.CombinedOutput()
-		tsInstallErr = fmt.Errorf("npm ci in %s: %v\n%s", tsclient, err, out)
-		if err == nil {
-			tsInstallErr = nil
-		}
-	})
-	require.NoError(t, tsInstallErr)
-	return tsclient
-}
-
-// runTS runs tsclient's client.mjs against the server bin with the
-// scenarios, JSON, and returns what it printed.
-func runTS(t *testing.T, tsclient, bin, scenarios string) []byte {
-	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
-	node := exec.CommandContext(ctx, "node", filepath.Join(tsclient, "client.mjs"), bin, scenarios)
+	node := exec.CommandContext(ctx, "node", filepath.Join(dir, "client.mjs"), bin, scenarios)
 	node.Env = env()
 	var stderr bytes.Buffer
 	node.Stderr = &stderr
@@ -628,9 +607,3 @@ func runTS(t *testing.T, tsclient, bin, scenarios string) []byte {
 	require.NoError(t, err, "node client.mjs:\n%s", stderr.String())
 	return stdout
 }
-
-// tsInstall installs the TypeScript SDK once for the tests that run it.
-var (
-	tsInstall    sync.Once
-	tsInstallErr error
-)
