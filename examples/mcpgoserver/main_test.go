@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -225,17 +224,14 @@ func goSDKClient(t *testing.T, bin, version string, opts *mcp.ClientOptions) *mc
 // official TypeScript SDK as the client, through mcpbridge's tsclient.
 func TestTypeScriptClient(t *testing.T) {
 	t.Parallel()
-	args, err := json.Marshal(bridgetest.Scenarios)
-	require.NoError(t, err)
 	for _, srv := range servers {
 		t.Run(srv.name, func(t *testing.T) {
 			t.Parallel()
-			stdout := runTS(t, binary(t, srv.name, srv.dir), string(args))
-			lines := tsLines(t, stdout)
+			lines, stdout := runTS(t, binary(t, srv.name, srv.dir), bridgetest.Scenarios)
 			require.Len(t, lines, len(bridgetest.Scenarios), "stdout:\n%s", stdout)
 			for i, sc := range bridgetest.Scenarios {
 				l := lines[i]
-				require.Empty(t, l.Error, sc.Name())
+				require.Nil(t, l.Error, sc.Name())
 				assert.Equal(t, sc.Tool, l.Tool)
 				assert.Equal(t, sc.Action, l.Action)
 				require.Len(t, l.Content, 1, sc.Name())
@@ -247,36 +243,6 @@ func TestTypeScriptClient(t *testing.T) {
 			}
 		})
 	}
-}
-
-// tsLine is what client.mjs prints for one scenario.
-type tsLine struct {
-	Tool    string `json:"tool"`
-	Action  string `json:"action"`
-	IsError bool   `json:"isError"`
-	Content []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	} `json:"content"`
-	Asked []struct {
-		Mode    string `json:"mode"`
-		Message string `json:"message"`
-		URL     string `json:"url"`
-	} `json:"asked"`
-	Error string `json:"error"`
-}
-
-// tsLines reads the lines client.mjs printed.
-func tsLines(t *testing.T, stdout []byte) []tsLine {
-	t.Helper()
-	var lines []tsLine
-	sc := bufio.NewScanner(bytes.NewReader(stdout))
-	for sc.Scan() {
-		var l tsLine
-		require.NoError(t, json.Unmarshal(sc.Bytes(), &l), "%s", sc.Bytes())
-		lines = append(lines, l)
-	}
-	return lines
 }
 
 // rawServer runs bin with the environment env and sends it JSON-RPC
@@ -531,21 +497,7 @@ func TestAmbiguousArguments(t *testing.T) {
 		for _, srv := range servers {
 			t.Run(srv.name, func(t *testing.T) {
 				t.Parallel()
-				stdout := runTS(t, binary(t, srv.name, srv.dir), scenarios)
-				type line struct {
-					IsError bool              `json:"isError"`
-					Content []json.RawMessage `json:"content"`
-					Asked   []json.RawMessage `json:"asked"`
-					Error   struct {
-						Code    int    `json:"code"`
-						Message string `json:"message"`
-					} `json:"error"`
-				}
-				var lines []line
-				for _, l := range bytes.Split(bytes.TrimSpace(stdout), []byte("\n")) {
-					lines = append(lines, line{})
-					require.NoError(t, json.Unmarshal(l, &lines[len(lines)-1]), "%s", l)
-				}
+				lines, stdout := runTS(t, binary(t, srv.name, srv.dir), json.RawMessage(scenarios))
 				require.Len(t, lines, len(want), "stdout:\n%s", stdout)
 				for i, l := range lines {
 					assert.Empty(t, l.Asked, "deploy never ran")
@@ -553,9 +505,10 @@ func TestAmbiguousArguments(t *testing.T) {
 						// The SDK refuses the names deploy's schema does not have.
 						assert.True(t, l.IsError)
 						require.Len(t, l.Content, 1)
-						assert.Contains(t, string(l.Content[0]), `validating \"arguments\": validating root: unexpected additional properties`)
+						assert.Contains(t, l.Content[0].Text, `validating "arguments": validating root: unexpected additional properties`)
 						continue
 					}
+					require.NotNil(t, l.Error)
 					assert.Equal(t, invalidArgs[srv.name], l.Error.Code)
 					assert.Contains(t, l.Error.Message, want[i])
 				}
@@ -591,19 +544,14 @@ func TestAmbiguousRetry(t *testing.T) {
 	}
 }
 
-// runTS runs mcpbridge/tsclient's client.mjs against the server bin with
-// the scenarios, JSON, and returns what it printed.
-func runTS(t *testing.T, bin, scenarios string) []byte {
+// runTS runs mcpbridge/tsclient's client.mjs against the server bin, with
+// the test key, through scenarios, and returns its lines and what it
+// printed.
+func runTS(t *testing.T, bin string, scenarios any) ([]tsclient.Line, []byte) {
 	t.Helper()
-	dir, err := tsclient.Dir()
-	require.NoError(t, err)
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
-	node := exec.CommandContext(ctx, "node", filepath.Join(dir, "client.mjs"), bin, scenarios)
-	node.Env = env()
-	var stderr bytes.Buffer
-	node.Stderr = &stderr
-	stdout, err := node.Output()
-	require.NoError(t, err, "node client.mjs:\n%s", stderr.String())
-	return stdout
+	lines, stdout, err := tsclient.Run(ctx, bin, scenarios, map[string]string{"TOOLNEXUS_STATE_KEY": testKey})
+	require.NoError(t, err, "stdout:\n%s", stdout)
+	return lines, stdout
 }

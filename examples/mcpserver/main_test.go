@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"cmp"
 	"context"
 	"encoding/hex"
@@ -88,29 +87,8 @@ func connect(t *testing.T, opts *mcp.ClientOptions, version string) *mcp.ClientS
 	return cs
 }
 
-// tsLine is what tsclient/client.mjs prints for one call.
-type tsLine struct {
-	Tool    string `json:"tool"`
-	Action  string `json:"action"`
-	IsError bool   `json:"isError"`
-	Content []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	} `json:"content"`
-	Asked []struct {
-		Mode    string `json:"mode"`
-		Message string `json:"message"`
-		URL     string `json:"url"`
-	} `json:"asked"`
-	Error *struct {
-		Code    int             `json:"code"`
-		Message string          `json:"message"`
-		Data    json.RawMessage `json:"data"`
-	} `json:"error"`
-}
-
 // asked returns what l's server asked, as Scenario.Asked says it.
-func (l tsLine) asked() []string {
+func asked(l tsclient.Line) []string {
 	out := []string{}
 	for _, a := range l.Asked {
 		out = append(out, bridgetest.Question(a.Mode, a.Message, a.URL))
@@ -119,7 +97,7 @@ func (l tsLine) asked() []string {
 }
 
 // text returns the text of l's one text block.
-func (l tsLine) text(t *testing.T) string {
+func text(t *testing.T, l tsclient.Line) string {
 	t.Helper()
 	require.Nil(t, l.Error)
 	require.Len(t, l.Content, 1)
@@ -130,28 +108,12 @@ func (l tsLine) text(t *testing.T) string {
 // tsClient runs the official TypeScript SDK as the client of target (this
 // server's binary over stdio, with env, or a URL) through each of
 // scenarios, and returns its lines.
-func tsClient(t *testing.T, target string, scenarios any, env map[string]string) []tsLine {
+func tsClient(t *testing.T, target string, scenarios any, env map[string]string) []tsclient.Line {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	dir, err := tsclient.Dir()
+	lines, _, err := tsclient.Run(ctx, target, scenarios, env)
 	require.NoError(t, err)
-	args, err := json.Marshal(scenarios)
-	require.NoError(t, err)
-	envArg, err := json.Marshal(env)
-	require.NoError(t, err)
-	node := exec.CommandContext(ctx, "node", filepath.Join(dir, "client.mjs"), target, string(args), string(envArg))
-	var stderr bytes.Buffer
-	node.Stderr = &stderr
-	stdout, err := node.Output()
-	require.NoError(t, err, "node client.mjs:\n%s", stderr.String())
-	var lines []tsLine
-	sc := bufio.NewScanner(bytes.NewReader(stdout))
-	for sc.Scan() {
-		var l tsLine
-		require.NoError(t, json.Unmarshal(sc.Bytes(), &l), "%s", sc.Bytes())
-		lines = append(lines, l)
-	}
 	return lines
 }
 
@@ -167,9 +129,9 @@ func TestTypeScriptClient(t *testing.T) {
 			l := lines[i]
 			assert.Equal(t, sc.Tool, l.Tool)
 			assert.Equal(t, sc.Action, l.Action)
-			assert.Equal(t, sc.Text, l.text(t))
+			assert.Equal(t, sc.Text, text(t, l))
 			assert.Equal(t, sc.IsError, l.IsError)
-			assert.Equal(t, []string{sc.Asked}, l.asked())
+			assert.Equal(t, []string{sc.Asked}, asked(l))
 		})
 	}
 }
@@ -228,9 +190,9 @@ func TestTypeScriptClientRetries(t *testing.T) {
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			l := lines[i]
-			assert.Equal(t, tt.asked, l.asked())
+			assert.Equal(t, tt.asked, asked(l))
 			if tt.code == 0 {
-				assert.Equal(t, tt.text, l.text(t))
+				assert.Equal(t, tt.text, text(t, l))
 				assert.False(t, l.IsError)
 				return
 			}
@@ -296,8 +258,8 @@ func TestTypeScriptClientConformanceServer(t *testing.T) {
 	require.Len(t, lines, len(tests))
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.text, lines[i].text(t))
-			assert.Equal(t, tt.asked, lines[i].asked())
+			assert.Equal(t, tt.text, text(t, lines[i]))
+			assert.Equal(t, tt.asked, asked(lines[i]))
 		})
 	}
 }
