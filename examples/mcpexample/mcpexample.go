@@ -1,12 +1,11 @@
 // Package mcpexample is what the two example MCP servers share, the one on
-// the go-sdk (mcpbridge/examples/server) and the one on mcp-go
-// (mcpgobridge/examples/server): the environment that configures their
-// request states and their core, and their three tools deploy, login and
-// pick. Each
+// the go-sdk (examples/mcpserver) and the one on mcp-go
+// (examples/mcpgoserver): the environment that configures their request
+// states and their core, and their three tools deploy, login and pick. Each
 // server adds only its SDK's wiring; see either for how to run it.
 //
-// It is a module of its own, so that the Redis client it can use is no
-// dependency of toolnexus or of either bridge.
+// It lives in the examples module, so that the Redis client it can use is
+// no dependency of toolnexus or of either bridge.
 package mcpexample
 
 import (

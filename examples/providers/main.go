@@ -2,10 +2,10 @@
 // destination toolnexus knows: an Anthropic tool_result block, the OpenAI
 // Chat messages, an OpenAI Responses function_call_output item, an MCP
 // CallToolResult and a Gemini functionResponse. It prints each as the JSON
-// that goes into the provider's request.
+// that goes into the provider's request. Run it from the examples module:
 //
-//	go run ./examples/providers             # the test card built into the program
-//	go run ./examples/providers shot.png    # a PNG in the current directory
+//	go run ./providers             # the test card built into the program
+//	go run ./providers shot.png    # a PNG in the current directory
 package main
 
 import (

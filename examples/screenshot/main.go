@@ -1,9 +1,10 @@
 // Command screenshot is a tool that returns an image: it reads a PNG into a
 // part, describes it in the output for models that cannot see images, and
-// prints the result as the JSON a host would store or send.
+// prints the result as the JSON a host would store or send. Run it from the
+// examples module:
 //
-//	go run ./examples/screenshot             # the test card built into the program
-//	go run ./examples/screenshot shot.png    # a PNG in the current directory
+//	go run ./screenshot             # the test card built into the program
+//	go run ./screenshot shot.png    # a PNG in the current directory
 package main
 
 import (

@@ -7,9 +7,10 @@
 // The request offers its choices under the data key "choices", the package's
 // convention for a choice without JSON Schema: the answer names the choice
 // under "answer", and over MCP ([toolnexus.Request.MCPElicitParams]) the
-// person is asked a required string "answer" whose enum is the choices.
+// person is asked a required string "answer" whose enum is the choices. Run
+// it from the examples module:
 //
-//	go run ./examples/suspend
+//	go run ./suspend
 package main
 
 import (

@@ -1,7 +1,7 @@
 // client.mjs calls the tools of an MCP server with the official TypeScript
 // SDK as the client, answering each request the server sends as a scenario
-// says, and prints one JSON line per call. The Go tests of examples/server
-// and conformance run it, against a command over stdio or a URL over
+// says, and prints one JSON line per call. The Go tests of
+// examples/mcpserver, examples/mcpgoserver and conformance run it, against a command over stdio or a URL over
 // streamable HTTP:
 //
 //   node client.mjs SERVER_BINARY '[{"tool":"deploy","arguments":{"env":"prod"},"action":"accept"}]' ['{"ENV_VAR":"value"}']

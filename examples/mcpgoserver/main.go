@@ -1,15 +1,17 @@
-// Command server is mcpbridge's example server built on mcp-go, with the
-// same contract: an MCP server on stdio whose tools wait for a person.
-// deploy asks to approve a deployment, login to sign in at a web page, and
-// pick to type an answer. Each tool returns a toolnexus suspension; the
-// client puts the question to the person and calls the tool again with the
-// answer. Run it from this directory with
+// Command mcpgoserver is the example server of ../mcpserver built on
+// mcp-go, through mcpgobridge, with the same contract: an MCP server on
+// stdio whose tools wait for a person. deploy asks to approve a
+// deployment, login to sign in at a web page, and pick to type an answer.
+// Each tool returns a toolnexus suspension; the client puts the question
+// to the person and calls the tool again with the answer. Run it from this
+// directory with
 //
 //	TOOLNEXUS_STATE_KEY=$(openssl rand -hex 32) go run .
 //
-// as the command of an MCP client. It is a module of its own, so that the
-// Redis client it can use is no dependency of mcpgobridge. The environment
-// configures the state a client holds between a question and its answer:
+// as the command of an MCP client. It lives in the examples module, so
+// that the Redis client it can use is no dependency of mcpgobridge. The
+// environment configures the state a client holds between a question and
+// its answer:
 //
 //   - TOOLNEXUS_AUDIENCE: the name of this service, such as its URL, which
 //     every state is bound to: a state opens only on a server with the same

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"cmp"
 	"context"
 	"encoding/hex"
@@ -22,6 +21,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolnexus-go/toolnexus"
+	"github.com/toolnexus-go/toolnexus/examples/internal/tsclient"
 	"github.com/toolnexus-go/toolnexus/examples/mcpexample"
 	"github.com/toolnexus-go/toolnexus/internal/bridgetest"
 	"github.com/toolnexus-go/toolnexus/requeststate"
@@ -87,29 +87,8 @@ func connect(t *testing.T, opts *mcp.ClientOptions, version string) *mcp.ClientS
 	return cs
 }
 
-// tsLine is what tsclient/client.mjs prints for one call.
-type tsLine struct {
-	Tool    string `json:"tool"`
-	Action  string `json:"action"`
-	IsError bool   `json:"isError"`
-	Content []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	} `json:"content"`
-	Asked []struct {
-		Mode    string `json:"mode"`
-		Message string `json:"message"`
-		URL     string `json:"url"`
-	} `json:"asked"`
-	Error *struct {
-		Code    int             `json:"code"`
-		Message string          `json:"message"`
-		Data    json.RawMessage `json:"data"`
-	} `json:"error"`
-}
-
 // asked returns what l's server asked, as Scenario.Asked says it.
-func (l tsLine) asked() []string {
+func asked(l tsclient.Line) []string {
 	out := []string{}
 	for _, a := range l.Asked {
 		out = append(out, bridgetest.Question(a.Mode, a.Message, a.URL))
@@ -118,7 +97,7 @@ func (l tsLine) asked() []string {
 }
 
 // text returns the text of l's one text block.
-func (l tsLine) text(t *testing.T) string {
+func text(t *testing.T, l tsclient.Line) string {
 	t.Helper()
 	require.Nil(t, l.Error)
 	require.Len(t, l.Content, 1)
@@ -128,49 +107,15 @@ func (l tsLine) text(t *testing.T) string {
 
 // tsClient runs the official TypeScript SDK as the client of target (this
 // server's binary over stdio, with env, or a URL) through each of
-// scenarios, and returns its lines. It installs the SDK with npm ci when
-// tsclient has no node_modules.
-func tsClient(t *testing.T, target string, scenarios any, env map[string]string) []tsLine {
+// scenarios, and returns its lines.
+func tsClient(t *testing.T, target string, scenarios any, env map[string]string) []tsclient.Line {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	tsclient, err := filepath.Abs(filepath.Join("..", "..", "tsclient"))
+	lines, _, err := tsclient.Run(ctx, target, scenarios, env)
 	require.NoError(t, err)
-	tsInstall.Do(func() {
-		if _, err := os.Stat(filepath.Join(tsclient, "node_modules")); err != nil {
-			npm := exec.CommandContext(ctx, "npm", "ci", "--no-audit", "--no-fund")
-			npm.Dir = tsclient
-			out, err := npm.CombinedOutput()
-			tsInstallErr = fmt.Errorf("npm ci in %s: %v\n%s", tsclient, err, out)
-			if err == nil {
-				tsInstallErr = nil
-			}
-		}
-	})
-	require.NoError(t, tsInstallErr)
-	args, err := json.Marshal(scenarios)
-	require.NoError(t, err)
-	envArg, err := json.Marshal(env)
-	require.NoError(t, err)
-	node := exec.CommandContext(ctx, "node", filepath.Join(tsclient, "client.mjs"), target, string(args), string(envArg))
-	var stderr bytes.Buffer
-	node.Stderr = &stderr
-	stdout, err := node.Output()
-	require.NoError(t, err, "node client.mjs:\n%s", stderr.String())
-	var lines []tsLine
-	sc := bufio.NewScanner(bytes.NewReader(stdout))
-	for sc.Scan() {
-		var l tsLine
-		require.NoError(t, json.Unmarshal(sc.Bytes(), &l), "%s", sc.Bytes())
-		lines = append(lines, l)
-	}
 	return lines
 }
-
-var (
-	tsInstall    sync.Once
-	tsInstallErr error
-)
 
 // TestTypeScriptClient runs every scenario with the official TypeScript SDK
 // as the client, on protocol 2025-11-25, against this server built and run
@@ -184,9 +129,9 @@ func TestTypeScriptClient(t *testing.T) {
 			l := lines[i]
 			assert.Equal(t, sc.Tool, l.Tool)
 			assert.Equal(t, sc.Action, l.Action)
-			assert.Equal(t, sc.Text, l.text(t))
+			assert.Equal(t, sc.Text, text(t, l))
 			assert.Equal(t, sc.IsError, l.IsError)
-			assert.Equal(t, []string{sc.Asked}, l.asked())
+			assert.Equal(t, []string{sc.Asked}, asked(l))
 		})
 	}
 }
@@ -245,9 +190,9 @@ func TestTypeScriptClientRetries(t *testing.T) {
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			l := lines[i]
-			assert.Equal(t, tt.asked, l.asked())
+			assert.Equal(t, tt.asked, asked(l))
 			if tt.code == 0 {
-				assert.Equal(t, tt.text, l.text(t))
+				assert.Equal(t, tt.text, text(t, l))
 				assert.False(t, l.IsError)
 				return
 			}
@@ -272,7 +217,7 @@ func TestTypeScriptClientConformanceServer(t *testing.T) {
 	t.Parallel()
 	bin := filepath.Join(t.TempDir(), "conformance")
 	build := exec.Command("go", "build", "-o", bin, "./conformance")
-	build.Dir = filepath.Join("..", "..")
+	build.Dir = filepath.Join("..", "..", "mcpbridge")
 	out, err := build.CombinedOutput()
 	require.NoError(t, err, "go build:\n%s", out)
 	server := exec.Command(bin)
@@ -313,8 +258,8 @@ func TestTypeScriptClientConformanceServer(t *testing.T) {
 	require.Len(t, lines, len(tests))
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.text, lines[i].text(t))
-			assert.Equal(t, tt.asked, lines[i].asked())
+			assert.Equal(t, tt.text, text(t, lines[i]))
+			assert.Equal(t, tt.asked, asked(lines[i]))
 		})
 	}
 }

@@ -10,7 +10,7 @@
 // It serves stateless streamable HTTP (protocol 2026-07-28) at -http
 // (127.0.0.1:0, a free port, by default) and prints the URL it serves at
 // as the first line of its standard output. The environment configures
-// its states as it does the example server's (../server): the keys
+// its states as it does the example server's (../mcpserver): the keys
 // (TOOLNEXUS_STATE_KEYS, or TOOLNEXUS_STATE_KEY; a random key without
 // either), the audience (TOOLNEXUS_AUDIENCE), the Redis in which each
 // answered round is claimed with its result, so that it is answered once

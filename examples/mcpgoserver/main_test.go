@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -24,6 +23,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/toolnexus-go/toolnexus/examples/internal/tsclient"
 	"github.com/toolnexus-go/toolnexus/examples/mcpexample"
 	"github.com/toolnexus-go/toolnexus/internal/bridgetest"
 	"github.com/toolnexus-go/toolnexus/mcpcall"
@@ -42,7 +42,7 @@ const testKey = "303132333435363738396162636465663031323334353637383961626364656
 // directory of its sources, relative to this one.
 var servers = []struct{ name, dir string }{
 	{"mcpgobridge", "."},
-	{"mcpbridge", filepath.Join("..", "..", "..", "mcpbridge", "examples", "server")},
+	{"mcpbridge", filepath.Join("..", "mcpserver")},
 }
 
 // binaries holds each server's binary, built once.
@@ -224,18 +224,14 @@ func goSDKClient(t *testing.T, bin, version string, opts *mcp.ClientOptions) *mc
 // official TypeScript SDK as the client, through mcpbridge's tsclient.
 func TestTypeScriptClient(t *testing.T) {
 	t.Parallel()
-	tsclient := installTSClient(t)
-	args, err := json.Marshal(bridgetest.Scenarios)
-	require.NoError(t, err)
 	for _, srv := range servers {
 		t.Run(srv.name, func(t *testing.T) {
 			t.Parallel()
-			stdout := runTS(t, tsclient, binary(t, srv.name, srv.dir), string(args))
-			lines := tsLines(t, stdout)
+			lines, stdout := runTS(t, binary(t, srv.name, srv.dir), bridgetest.Scenarios)
 			require.Len(t, lines, len(bridgetest.Scenarios), "stdout:\n%s", stdout)
 			for i, sc := range bridgetest.Scenarios {
 				l := lines[i]
-				require.Empty(t, l.Error, sc.Name())
+				require.Nil(t, l.Error, sc.Name())
 				assert.Equal(t, sc.Tool, l.Tool)
 				assert.Equal(t, sc.Action, l.Action)
 				require.Len(t, l.Content, 1, sc.Name())
@@ -247,36 +243,6 @@ func TestTypeScriptClient(t *testing.T) {
 			}
 		})
 	}
-}
-
-// tsLine is what client.mjs prints for one scenario.
-type tsLine struct {
-	Tool    string `json:"tool"`
-	Action  string `json:"action"`
-	IsError bool   `json:"isError"`
-	Content []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	} `json:"content"`
-	Asked []struct {
-		Mode    string `json:"mode"`
-		Message string `json:"message"`
-		URL     string `json:"url"`
-	} `json:"asked"`
-	Error string `json:"error"`
-}
-
-// tsLines reads the lines client.mjs printed.
-func tsLines(t *testing.T, stdout []byte) []tsLine {
-	t.Helper()
-	var lines []tsLine
-	sc := bufio.NewScanner(bytes.NewReader(stdout))
-	for sc.Scan() {
-		var l tsLine
-		require.NoError(t, json.Unmarshal(sc.Bytes(), &l), "%s", sc.Bytes())
-		lines = append(lines, l)
-	}
-	return lines
 }
 
 // rawServer runs bin with the environment env and sends it JSON-RPC
@@ -520,7 +486,6 @@ func TestAmbiguousArguments(t *testing.T) {
 	}
 	t.Run("TypeScript", func(t *testing.T) {
 		t.Parallel()
-		tsclient := installTSClient(t)
 		scenarios := `[{"tool":"deploy","arguments":{"Env":"prod","env":"staging"},"action":"accept"},` +
 			`{"tool":"deploy","arguments":{"env":"staging","\u212aey":1,"key":2},"action":"accept"},` +
 			`{"tool":"deploy","arguments":{"env":"staging","o":{"ſ":1,"s":2}},"action":"accept"}]`
@@ -532,21 +497,7 @@ func TestAmbiguousArguments(t *testing.T) {
 		for _, srv := range servers {
 			t.Run(srv.name, func(t *testing.T) {
 				t.Parallel()
-				stdout := runTS(t, tsclient, binary(t, srv.name, srv.dir), scenarios)
-				type line struct {
-					IsError bool              `json:"isError"`
-					Content []json.RawMessage `json:"content"`
-					Asked   []json.RawMessage `json:"asked"`
-					Error   struct {
-						Code    int    `json:"code"`
-						Message string `json:"message"`
-					} `json:"error"`
-				}
-				var lines []line
-				for _, l := range bytes.Split(bytes.TrimSpace(stdout), []byte("\n")) {
-					lines = append(lines, line{})
-					require.NoError(t, json.Unmarshal(l, &lines[len(lines)-1]), "%s", l)
-				}
+				lines, stdout := runTS(t, binary(t, srv.name, srv.dir), json.RawMessage(scenarios))
 				require.Len(t, lines, len(want), "stdout:\n%s", stdout)
 				for i, l := range lines {
 					assert.Empty(t, l.Asked, "deploy never ran")
@@ -554,9 +505,10 @@ func TestAmbiguousArguments(t *testing.T) {
 						// The SDK refuses the names deploy's schema does not have.
 						assert.True(t, l.IsError)
 						require.Len(t, l.Content, 1)
-						assert.Contains(t, string(l.Content[0]), `validating \"arguments\": validating root: unexpected additional properties`)
+						assert.Contains(t, l.Content[0].Text, `validating "arguments": validating root: unexpected additional properties`)
 						continue
 					}
+					require.NotNil(t, l.Error)
 					assert.Equal(t, invalidArgs[srv.name], l.Error.Code)
 					assert.Contains(t, l.Error.Message, want[i])
 				}
@@ -592,45 +544,14 @@ func TestAmbiguousRetry(t *testing.T) {
 	}
 }
 
-// installTSClient returns the directory of mcpbridge's tsclient, with the
-// TypeScript SDK installed there by npm ci when it has no node_modules.
-func installTSClient(t *testing.T) string {
-	t.Helper()
-	tsclient, err := filepath.Abs(filepath.Join("..", "..", "..", "mcpbridge", "tsclient"))
-	require.NoError(t, err)
-	tsInstall.Do(func() {
-		if _, err := os.Stat(filepath.Join(tsclient, "node_modules")); err == nil {
-			return
-		}
-		npm := exec.Command("npm", "ci", "--no-audit", "--no-fund")
-		npm.Dir = tsclient
-		out, err := npm.CombinedOutput()
-		tsInstallErr = fmt.Errorf("npm ci in %s: %v\n%s", tsclient, err, out)
-		if err == nil {
-			tsInstallErr = nil
-		}
-	})
-	require.NoError(t, tsInstallErr)
-	return tsclient
-}
-
-// runTS runs tsclient's client.mjs against the server bin with the
-// scenarios, JSON, and returns what it printed.
-func runTS(t *testing.T, tsclient, bin, scenarios string) []byte {
+// runTS runs mcpbridge/tsclient's client.mjs against the server bin, with
+// the test key, through scenarios, and returns its lines and what it
+// printed.
+func runTS(t *testing.T, bin string, scenarios any) ([]tsclient.Line, []byte) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
-	node := exec.CommandContext(ctx, "node", filepath.Join(tsclient, "client.mjs"), bin, scenarios)
-	node.Env = env()
-	var stderr bytes.Buffer
-	node.Stderr = &stderr
-	stdout, err := node.Output()
-	require.NoError(t, err, "node client.mjs:\n%s", stderr.String())
-	return stdout
+	lines, stdout, err := tsclient.Run(ctx, bin, scenarios, map[string]string{"TOOLNEXUS_STATE_KEY": testKey})
+	require.NoError(t, err, "stdout:\n%s", stdout)
+	return lines, stdout
 }
-
-// tsInstall installs the TypeScript SDK once for the tests that run it.
-var (
-	tsInstall    sync.Once
-	tsInstallErr error
-)

@@ -1,8 +1,8 @@
-// Command server is an MCP server whose tools wait for a person: deploy
-// asks to approve a deployment, login to sign in at a web page, and pick to
-// type an answer. Each tool returns a toolnexus suspension; the client puts
-// the question to the person and calls the tool again with the answer. Run
-// it from this directory with
+// Command mcpserver is an MCP server on the go-sdk, through mcpbridge, whose
+// tools wait for a person: deploy asks to approve a deployment, login to
+// sign in at a web page, and pick to type an answer. Each tool returns a
+// toolnexus suspension; the client puts the question to the person and
+// calls the tool again with the answer. Run it from this directory with
 //
 //	TOOLNEXUS_STATE_KEY=$(openssl rand -hex 32) go run .
 //
@@ -12,9 +12,10 @@
 // answers, and a parked call survives a restart. Over HTTP it serves
 // protocol 2026-07-28, where the client retries the call with the answer
 // and the requestState; a client on an older protocol, whose session the
-// server would ask, gets the question as an error result. It is a module of its own, so that the
-// Redis client it can use is no dependency of mcpbridge. The environment
-// configures the state a client holds between a question and its answer:
+// server would ask, gets the question as an error result. It lives in the
+// examples module, so that the Redis client it can use is no dependency of
+// mcpbridge. The environment configures the state a client holds between a
+// question and its answer:
 //
 //   - TOOLNEXUS_AUDIENCE: the name of this service, such as its URL, which
 //     every state is bound to: a state opens only on a server with the same
