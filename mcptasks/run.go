@@ -167,7 +167,7 @@ func (s *Server) execute(ctx context.Context, t *Tool, c park.Call, claim *park.
 	res, err := s.park.Exec(ctx, c, t.Run)
 	out := outcome{Result: res, Panicked: err != nil}
 	if err == nil && res.IsPending() {
-		out.Park = park.NewPark()
+		out.Park = s.park.NewPark()
 		s.park.Parked(ctx, c, out.Park, res)
 	}
 	if claim != nil {

@@ -184,3 +184,23 @@ func TestLimitProgress(t *testing.T) {
 	assert.Nil(t, report)
 	flush()
 }
+
+// TestNewPark checks a parking id a carrier mints with Runner.NewPark: 22
+// characters, one of its own each time, and made on the Runner's clock,
+// which the time an answer waited is read from.
+func TestNewPark(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)
+	obs := &recorder{}
+	r := park.Runner{Time: func() time.Time { return now }, Observer: obs, Store: park.NewMemoryStore(0, 0)}
+	id := r.NewPark()
+	assert.Len(t, id, 22)
+	assert.NotEqual(t, id, r.NewPark())
+	now = now.Add(5 * time.Minute)
+	_, err := r.Run(context.Background(), park.Call{Tool: "t", Park: id, Answers: toolnexus.Answers{{ID: "a", OK: true}}, Until: now.Add(time.Hour)},
+		func(context.Context, json.RawMessage, toolnexus.Answers) toolnexus.ToolResult { return toolnexus.Ok("ran") })
+	require.NoError(t, err)
+	require.Len(t, obs.events, 1)
+	assert.Equal(t, park.EventAnswered, obs.events[0].Kind)
+	assert.Equal(t, 5*time.Minute, obs.events[0].Waited, "from when the Runner's clock made the id")
+}

@@ -199,7 +199,7 @@ func (r Runner) Run(ctx context.Context, c Call, tool toolnexus.Tool) (Outcome, 
 	res, _ := r.Exec(ctx, c, tool)
 	out := Outcome{Result: res}
 	if res.IsPending() {
-		out.Park = r.newPark()
+		out.Park = r.NewPark()
 		r.Parked(ctx, c, out.Park, res)
 	}
 	if cl != nil {
@@ -229,14 +229,11 @@ func (r Runner) Parked(ctx context.Context, c Call, park string, res toolnexus.T
 	r.event(ctx, c, Event{Kind: EventParked, Park: park, Kinds: kinds})
 }
 
-// NewPark returns a new parking id, made now, for a carrier that parks a
-// call itself: 22 characters of URL-safe base64 (see Runner's newPark).
-func NewPark() string { return Runner{}.newPark() }
-
-// newPark returns a new parking id: 22 characters of URL-safe base64
-// holding when it was made, in Unix milliseconds by r's clock (6 bytes),
-// and 10 random bytes, unique to one parking of one call.
-func (r Runner) newPark() string {
+// NewPark returns a new parking id, for a carrier that parks a call
+// itself: 22 characters of URL-safe base64 holding when it was made, in
+// Unix milliseconds by r's clock (6 bytes), and 10 random bytes, unique
+// to one parking of one call.
+func (r Runner) NewPark() string {
 	var b [16]byte
 	ms := r.Now().UnixMilli()
 	for i := 5; i >= 0; i-- {
@@ -247,7 +244,7 @@ func (r Runner) newPark() string {
 	return base64.RawURLEncoding.EncodeToString(b[:])
 }
 
-// parkedAt returns when the parking id was made, for an id newPark made;
+// parkedAt returns when the parking id was made, for an id NewPark made;
 // the zero time for any other.
 func parkedAt(id string) time.Time {
 	b, err := base64.RawURLEncoding.Strict().DecodeString(id)
