@@ -1,13 +1,16 @@
 package toolnexus
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/base64"
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"mime"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -100,10 +103,20 @@ func MIMETypeOf(name string) (string, error) {
 		return m, nil
 	}
 	if ext == "" || ext == "." {
-		return "", msg.Errorf(ErrUnknownExtension, "%s has no extension; pass its MIME type", msg.Quote(name))
+		return "", msg.Errorf(ErrUnknownExtension, "%s has no extension: %s", msg.Quote(name), sendKnown)
 	}
-	return "", msg.Errorf(ErrUnknownExtension, "%s in %s; pass its MIME type", msg.Quote(ext), msg.Quote(name))
+	return "", msg.Errorf(ErrUnknownExtension, "%s in %s: %s", msg.Quote(ext), msg.Quote(name), sendKnown)
 }
+
+// sendKnown ends the message of an unknown extension with what to send
+// instead, for the model that named the file, and what its caller may do.
+var sendKnown = func() string {
+	exts := slices.Sorted(maps.Values(extensionOf))
+	for i, e := range exts {
+		exts[i] = strings.TrimPrefix(e, ".")
+	}
+	return "send a " + strings.Join(exts, ", ") + " file, or pass its MIME type"
+}()
 
 // typeOf returns the part type for a MIME type: image/* is an image, audio/*
 // audio, anything else a file. MIME types are matched case-insensitively.
@@ -353,16 +366,17 @@ func (p ContentPart) SHA256() ([sha256.Size]byte, error) {
 
 // String describes p without its payload, as every toolnexus port does:
 // "image (image/png, 82 bytes)", "text (5 bytes)", or for a part that only
-// has a URL, "image (image/png, url)".
+// has a URL, "image (image/png, url)". A part without a type or a MIME type
+// says so: the zero ContentPart is "part (no MIME type, 0 bytes)".
 func (p ContentPart) String() string {
 	return string(p.appendDescription(make([]byte, 0, 48)))
 }
 
 func (p ContentPart) appendDescription(b []byte) []byte {
-	b = append(b, msg.Printable(string(p.Type))...)
+	b = append(b, cmp.Or(msg.Printable(string(p.Type)), "part")...)
 	b = append(b, " ("...)
 	if p.Type != PartText {
-		b = append(b, msg.Printable(p.MIMEType)...)
+		b = append(b, cmp.Or(msg.Printable(p.MIMEType), "no MIME type")...)
 		b = append(b, ", "...)
 		if p.Data == "" && p.URL != "" {
 			return append(b, "url)"...)

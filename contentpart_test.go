@@ -193,18 +193,18 @@ func TestMIMETypeOfUnknown(t *testing.T) {
 		name    string
 		wantMsg string
 	}{
-		{"image.svg", `toolnexus: unknown file extension: ".svg" in "image.svg"; pass its MIME type`},
-		{"page.html", `toolnexus: unknown file extension: ".html" in "page.html"; pass its MIME type`},
-		{"setup.exe", `toolnexus: unknown file extension: ".exe" in "setup.exe"; pass its MIME type`},
-		{"cat.png.exe", `toolnexus: unknown file extension: ".exe" in "cat.png.exe"; pass its MIME type`},
-		{"image.tiff", `toolnexus: unknown file extension: ".tiff" in "image.tiff"; pass its MIME type`},
-		{"movie.mp4", `toolnexus: unknown file extension: ".mp4" in "movie.mp4"; pass its MIME type`},
-		{"a.pngx", `toolnexus: unknown file extension: ".pngx" in "a.pngx"; pass its MIME type`},
-		{"cat.png ", `toolnexus: unknown file extension: ".png " in "cat.png "; pass its MIME type`},
-		{"README", `toolnexus: unknown file extension: "README" has no extension; pass its MIME type`},
-		{"trailing.", `toolnexus: unknown file extension: "trailing." has no extension; pass its MIME type`},
-		{"dir.png/file", `toolnexus: unknown file extension: "dir.png/file" has no extension; pass its MIME type`},
-		{"", `toolnexus: unknown file extension: "" has no extension; pass its MIME type`},
+		{"image.svg", `toolnexus: unknown file extension: ".svg" in "image.svg": send a csv, flac, gif, heic, jpg, json, m4a, md, mp3, ogg, pdf, png, txt, wav, webp file, or pass its MIME type`},
+		{"page.html", `toolnexus: unknown file extension: ".html" in "page.html": send a csv, flac, gif, heic, jpg, json, m4a, md, mp3, ogg, pdf, png, txt, wav, webp file, or pass its MIME type`},
+		{"setup.exe", `toolnexus: unknown file extension: ".exe" in "setup.exe": send a csv, flac, gif, heic, jpg, json, m4a, md, mp3, ogg, pdf, png, txt, wav, webp file, or pass its MIME type`},
+		{"cat.png.exe", `toolnexus: unknown file extension: ".exe" in "cat.png.exe": send a csv, flac, gif, heic, jpg, json, m4a, md, mp3, ogg, pdf, png, txt, wav, webp file, or pass its MIME type`},
+		{"image.tiff", `toolnexus: unknown file extension: ".tiff" in "image.tiff": send a csv, flac, gif, heic, jpg, json, m4a, md, mp3, ogg, pdf, png, txt, wav, webp file, or pass its MIME type`},
+		{"movie.mp4", `toolnexus: unknown file extension: ".mp4" in "movie.mp4": send a csv, flac, gif, heic, jpg, json, m4a, md, mp3, ogg, pdf, png, txt, wav, webp file, or pass its MIME type`},
+		{"a.pngx", `toolnexus: unknown file extension: ".pngx" in "a.pngx": send a csv, flac, gif, heic, jpg, json, m4a, md, mp3, ogg, pdf, png, txt, wav, webp file, or pass its MIME type`},
+		{"cat.png ", `toolnexus: unknown file extension: ".png " in "cat.png ": send a csv, flac, gif, heic, jpg, json, m4a, md, mp3, ogg, pdf, png, txt, wav, webp file, or pass its MIME type`},
+		{"README", `toolnexus: unknown file extension: "README" has no extension: send a csv, flac, gif, heic, jpg, json, m4a, md, mp3, ogg, pdf, png, txt, wav, webp file, or pass its MIME type`},
+		{"trailing.", `toolnexus: unknown file extension: "trailing." has no extension: send a csv, flac, gif, heic, jpg, json, m4a, md, mp3, ogg, pdf, png, txt, wav, webp file, or pass its MIME type`},
+		{"dir.png/file", `toolnexus: unknown file extension: "dir.png/file" has no extension: send a csv, flac, gif, heic, jpg, json, m4a, md, mp3, ogg, pdf, png, txt, wav, webp file, or pass its MIME type`},
+		{"", `toolnexus: unknown file extension: "" has no extension: send a csv, flac, gif, heic, jpg, json, m4a, md, mp3, ogg, pdf, png, txt, wav, webp file, or pass its MIME type`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -714,6 +714,8 @@ func TestContentPartString(t *testing.T) {
 		{"audio", toolnexus.ContentPart{Type: toolnexus.PartAudio, MIMEType: "audio/wav", Data: wavB64}, "audio (audio/wav, 12 bytes)"},
 		{"url", toolnexus.ContentPart{Type: toolnexus.PartImage, MIMEType: "image/png", URL: "https://example.com/cat.png"}, "image (image/png, url)"},
 		{"text", toolnexus.TextPart("hello"), "text (5 bytes)"},
+		{"the zero part", toolnexus.ContentPart{}, "part (no MIME type, 0 bytes)"},
+		{"no MIME type", toolnexus.ContentPart{Type: toolnexus.PartFile, Data: "AAAA"}, "file (no MIME type, 3 bytes)"},
 		{"empty text", toolnexus.TextPart(""), "text (0 bytes)"},
 		// Text from a peer cannot forge a log line: a type or MIME type
 		// holding a space, a control or a format character is quoted.

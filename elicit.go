@@ -122,7 +122,7 @@ func answerSchema(prompt string, choices []string) json.RawMessage {
 // [Request.Validate], for a [KindSampling] or [KindRoots] request, which no
 // elicitation asks (see [Request.MCPInputRequest]), for data that holds
 // both "schema" and "choices", and for choices that are not a non-empty
-// readList of strings.
+// list of strings.
 //
 // The request's ID is the key of the elicitation in an MCP input_required
 // result, and the key of its answer when the client retries the call.

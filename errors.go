@@ -111,8 +111,10 @@ type PartTooLargeError struct {
 }
 
 // Error implements the error interface: "toolnexus: part too large: 2013
-// bytes, over the limit of 1024 bytes", or for a document "toolnexus: JSON
-// document too large: 2013 bytes, over the limit of 1024 bytes".
+// bytes, over the limit of 1024 bytes: send a smaller one, or a link to
+// it", which tells the model what to do instead, or for a document
+// "toolnexus: JSON document too large: 2013 bytes, over the limit of 1024
+// bytes".
 func (e *PartTooLargeError) Error() string {
 	what := "toolnexus: part too large: "
 	if e.Document {

@@ -137,7 +137,7 @@ func TestErrorQuotesLongValues(t *testing.T) {
 		{"data URL", second(toolnexus.PartFromURL("data:image/png;base64"+long, "")),
 			toolnexus.ErrInvalidDataURL, `toolnexus: invalid data URL: "data:image/png;base64` + long[:19] + `"… (1048597 bytes) has no comma`},
 		{"file name", second(toolnexus.MIMETypeOf(long)),
-			toolnexus.ErrUnknownExtension, `toolnexus: unknown file extension: "` + long[:40] + `"… (1048576 bytes) has no extension; pass its MIME type`},
+			toolnexus.ErrUnknownExtension, `toolnexus: unknown file extension: "` + long[:40] + `"… (1048576 bytes) has no extension: send a csv, flac, gif, heic, jpg, json, m4a, md, mp3, ogg, pdf, png, txt, wav, webp file, or pass its MIME type`},
 		{"MIME type", second(toolnexus.PartFromBytes([]byte("x"), long)),
 			toolnexus.ErrInvalidMIMEType, `toolnexus: invalid MIME type: "` + long[:40] + `"… (1048576 bytes) is not type/subtype`},
 	}

@@ -184,7 +184,7 @@ func ExamplePartFromFile() {
 	fmt.Println(err)
 	// Output:
 	// image image/png 82
-	// toolnexus: unknown file extension: ".html" in "page.html"; pass its MIME type
+	// toolnexus: unknown file extension: ".html" in "page.html": send a csv, flac, gif, heic, jpg, json, m4a, md, mp3, ogg, pdf, png, txt, wav, webp file, or pass its MIME type
 }
 
 func ExamplePartFromFS() {

@@ -269,7 +269,7 @@ func TestPartFromFileErrors(t *testing.T) {
 		wantMsg string
 	}{
 		{"unknown extension, checked before opening", filepath.Join(dir, "missing.svg"), []error{toolnexus.ErrUnknownExtension},
-			`toolnexus: unknown file extension: ".svg" in ` + quoted(filepath.Join(dir, "missing.svg")) + `; pass its MIME type`},
+			`toolnexus: unknown file extension: ".svg" in ` + quoted(filepath.Join(dir, "missing.svg")) + `: send a csv, flac, gif, heic, jpg, json, m4a, md, mp3, ogg, pdf, png, txt, wav, webp file, or pass its MIME type`},
 		{"no extension", filepath.Join(dir, "README"), []error{toolnexus.ErrUnknownExtension}, ""},
 		{"missing file", missing, []error{toolnexus.ErrRead, fs.ErrNotExist},
 			"toolnexus: cannot read: open " + missing + ": no such file or directory"},
@@ -348,7 +348,7 @@ func TestPartFromFSErrors(t *testing.T) {
 	}{
 		{"nil fs.FS", nil, "a.png", []error{toolnexus.ErrInvalidPart}, "toolnexus: invalid part: nil fs.FS"},
 		{"unknown extension", fsys, "notes.svg", []error{toolnexus.ErrUnknownExtension},
-			`toolnexus: unknown file extension: ".svg" in "notes.svg"; pass its MIME type`},
+			`toolnexus: unknown file extension: ".svg" in "notes.svg": send a csv, flac, gif, heic, jpg, json, m4a, md, mp3, ogg, pdf, png, txt, wav, webp file, or pass its MIME type`},
 		{"missing", fsys, "missing.png", []error{toolnexus.ErrRead, fs.ErrNotExist}, "toolnexus: cannot read: open missing.png: file does not exist"},
 		{"directory", fsys, "folder.png", []error{toolnexus.ErrRead, syscall.EISDIR}, "toolnexus: cannot read: read folder.png: is a directory"},
 		{"path out of the root", os.DirFS("testdata"), "../fixture.png", []error{toolnexus.ErrInvalidPath, fs.ErrInvalid},
@@ -587,7 +587,7 @@ func TestPartReaderFiles(t *testing.T) {
 						switch {
 						case mimeType == "" && name == "doc.bin":
 							assertErr(t, err, toolnexus.ErrUnknownExtension,
-								`toolnexus: unknown file extension: ".bin" in `+quoted(s.path(name))+`; pass its MIME type`)
+								`toolnexus: unknown file extension: ".bin" in `+quoted(s.path(name))+`: send a csv, flac, gif, heic, jpg, json, m4a, md, mp3, ogg, pdf, png, txt, wav, webp file, or pass its MIME type`)
 						case limit == 12:
 							assertErr(t, err, toolnexus.ErrPartTooLarge, "toolnexus: part too large: 13 bytes, over the limit of 12 bytes: send a smaller one, or a link to it")
 						case mimeType == "image/png":

@@ -34,10 +34,14 @@ const MetadataRedacted = "redacted"
 // without regard to case, so {"isError":true,"ISERROR":false} is a success.
 // That is fine for JSON this process wrote; JSON from another process, which
 // a peer may craft, should be read with [ParseToolResult], which matches
-// keys exactly, limits the input and validates what it read (the README's
-// Performance section measures it next to json.Unmarshal). json.Unmarshal
+// keys exactly, limits the input and validates what it read (BENCH.md's
+// BenchmarkReadResult measures it next to json.Unmarshal). json.Unmarshal
 // itself keeps encoding/json's keys: an UnmarshalJSON method would add to
 // the two scans encoding/json makes of the input.
+//
+// Metadata's values come back from JSON as encoding/json decodes into any:
+// a number is a float64, an object a map[string]any, a list a []any, so a
+// host reads a count it wrote as an int back as a float64.
 //
 // The zero ToolResult is a successful result with empty output. A ToolResult
 // is a value: the With methods return modified copies and never change the
@@ -85,7 +89,6 @@ func (r ToolResult) WithMetadata(key string, value any) ToolResult {
 	return r
 }
 
-// IsPending reports whether r is a suspension, that is whether [PendingOf]
 // EstimatedTokens returns the toolnexus estimate of the tokens r costs a
 // model, the same in every port: a quarter of its Output's length, in
 // UTF-16 code units, rounded down, plus each part's
@@ -99,6 +102,7 @@ func (r ToolResult) EstimatedTokens() int {
 	return n
 }
 
+// IsPending reports whether r is a suspension, that is whether [PendingOf]
 // finds a [Request] in it.
 func (r ToolResult) IsPending() bool {
 	_, ok := PendingOf(r)

@@ -198,9 +198,20 @@ func TestNewPark(t *testing.T) {
 	assert.NotEqual(t, id, r.NewPark())
 	now = now.Add(5 * time.Minute)
 	_, err := r.Run(context.Background(), park.Call{Tool: "t", Park: id, Answers: toolnexus.Answers{{ID: "a", OK: true}}, Until: now.Add(time.Hour)},
-		func(context.Context, json.RawMessage, toolnexus.Answers) toolnexus.ToolResult { return toolnexus.Ok("ran") })
+		func(context.Context, json.RawMessage, toolnexus.Answers) toolnexus.ToolResult {
+			return toolnexus.Ok("ran")
+		})
 	require.NoError(t, err)
 	require.Len(t, obs.events, 1)
 	assert.Equal(t, park.EventAnswered, obs.events[0].Kind)
 	assert.Equal(t, 5*time.Minute, obs.events[0].Waited, "from when the Runner's clock made the id")
+}
+
+// TestDefaultMemoryBounds pins the numbers the docs of DefaultMemoryClaims
+// and DefaultMemoryBytes give.
+func TestDefaultMemoryBounds(t *testing.T) {
+	t.Parallel()
+	assert.Equal(t, 1<<20, park.DefaultMemoryClaims)
+	assert.Equal(t, 256<<20, park.DefaultMemoryBytes)
+	assert.Equal(t, 10000, toolnexus.MaxDataDepth)
 }

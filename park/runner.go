@@ -63,7 +63,7 @@ var (
 	ErrNilTool = errors.New("toolnexus: nil tool")
 )
 
-// Runner is how a parked tool call runs, on every carrier: a [Turn], the
+// Runner is how a parked tool call runs, on every carrier: a [toolnexus.Turn], the
 // MCP runner of package mcpcall (and so both MCP bridges, the relay and
 // tasks), the framework adapters and the SDK loops all run a tool through
 // one. It holds the clock, the expiry of a request asked without one, the
@@ -87,8 +87,6 @@ var (
 // time is time.Now, logs go to slog.Default and claims to a store in
 // memory shared by the whole process. A Runner is safe for concurrent use
 // once set up; a carrier takes one by value and adds only what is its own.
-//
-// [Turn]: https://pkg.go.dev/github.com/toolnexus-go/toolnexus#Turn
 type Runner struct {
 	// Expiry is how long a request that a tool asks without ExpiresAt can
 	// be answered, from the run that asked it: each such request gets

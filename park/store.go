@@ -36,10 +36,11 @@ type Store interface {
 
 // The bounds of [NewMemoryStore]'s store when it is given none.
 const (
-	// DefaultMemoryClaims is the most records it holds at once.
+	// DefaultMemoryClaims is the most records it holds at once: 1<<20,
+	// 1,048,576.
 	DefaultMemoryClaims = claims.DefaultCapacity
 	// DefaultMemoryBytes is the most bytes of records it holds at once,
-	// the results kept for retries included.
+	// the results kept for retries included: 256 MiB.
 	DefaultMemoryBytes = claims.DefaultBytes
 )
 

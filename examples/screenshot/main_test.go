@@ -40,7 +40,7 @@ func TestScreenshotFailures(t *testing.T) {
 		"missing.png":    "no screenshot: toolnexus: cannot read: openat missing.png: no such file or directory",
 		"../secret.png":  `no screenshot: toolnexus: invalid path: "../secret.png" is outside the files this tool reads: send a path inside them, without ".."`,
 		"big.png":        "no screenshot: toolnexus: part too large: 10485761 bytes, over the limit of 10485760 bytes: send a smaller one, or a link to it",
-		"notes.exe":      `no screenshot: toolnexus: unknown file extension: ".exe" in "notes.exe"; pass its MIME type`,
+		"notes.exe":      `no screenshot: toolnexus: unknown file extension: ".exe" in "notes.exe": send a csv, flac, gif, heic, jpg, json, m4a, md, mp3, ogg, pdf, png, txt, wav, webp file, or pass its MIME type`,
 		"fixture.png/..": `no screenshot: toolnexus: invalid path: "fixture.png/.." names no file: send the path of a file`,
 	} {
 		t.Run(name, func(t *testing.T) {
