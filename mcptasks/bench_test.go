@@ -71,37 +71,54 @@ func BenchmarkRoutingHandler(b *testing.B) {
 // within 50 ms), next to the same tool called without a task, a client
 // that did not declare the extension, over the same HTTP transport (the
 // baseline). With path=inline, the server waits for the tool within the
-// call (InlineWait's default) and answers it there; with path=polled,
-// every call is a task at once (a negative InlineWait), which the client
-// polls with tasks/get, sleeping pollIntervalMs before each.
+// call (InlineWait's default) and answers it there, unless the machine
+// took longer than that to run it, when it answers with a task the client
+// polls (the share of calls answered within the call is inline/call);
+// with path=polled, every call is a task at once (a negative InlineWait),
+// which the client polls with tasks/get, sleeping pollIntervalMs before
+// each.
 //
 //	PKG=./mcptasks PAIRED=QuickTask .ci/bench
 func BenchmarkQuickTask(b *testing.B) {
 	for _, path := range []struct {
-		name string
-		opts *mcptasks.Options
-		want string // the resultType of the tools/call
+		name  string
+		opts  *mcptasks.Options
+		tasks bool // every call is a task
 	}{
-		{"path=inline", nil, "complete"},
-		{"path=polled", &mcptasks.Options{InlineWait: -1}, "task"},
+		{"path=inline", nil, false},
+		{"path=polled", &mcptasks.Options{InlineWait: -1}, true},
 	} {
 		b.Run(path.name, func(b *testing.B) {
 			in := tasktest.Start(b, path.opts, nil)
 			tasks, plain := in.Client(), &tasktest.Client{URL: in.URL, Caps: map[string]any{}}
-			benchpair.Report(b, 1, func() { quick(b, tasks, path.want) }, func() { quick(b, plain, "complete") })
+			var calls, inline int
+			benchpair.Report(b, 1, func() {
+				calls++
+				if !quick(b, tasks) {
+					inline++
+				}
+				if path.tasks && inline > 0 {
+					b.Fatal("a call was answered within the call, with a negative InlineWait")
+				}
+			}, func() {
+				if quick(b, plain) {
+					b.Fatal("a client without the extension got a task")
+				}
+			})
+			b.ReportMetric(float64(inline)/float64(calls), "inline/call")
 		})
 	}
 }
 
 // quick calls the "quick" tool with c, as a client that honours
-// pollIntervalMs does, and stops b unless the tools/call is answered with
-// want and the tool's result is "done" in the end.
-func quick(b *testing.B, c *tasktest.Client, want string) {
+// pollIntervalMs does, and reports whether it was answered with a task;
+// it stops b unless the tool's result is "done" in the end.
+func quick(b *testing.B, c *tasktest.Client) (task bool) {
 	res := c.Call(b, "tools/call", map[string]any{"name": "quick"})
-	if res["resultType"] != want {
-		b.Fatalf("tools/call answered %v, want %s", res["resultType"], want)
-	}
-	if want == "task" {
+	switch res["resultType"] {
+	case "complete":
+	case "task":
+		task = true
 		for res["status"] == "working" {
 			time.Sleep(time.Duration(res["pollIntervalMs"].(float64)) * time.Millisecond)
 			res = c.Call(b, "tasks/get", map[string]any{"taskId": res["taskId"]})
@@ -110,8 +127,11 @@ func quick(b *testing.B, c *tasktest.Client, want string) {
 			b.Fatalf("the task is %v", res["status"])
 		}
 		res, _ = res["result"].(map[string]any)
+	default:
+		b.Fatalf("tools/call answered %v", res["resultType"])
 	}
 	if got := fmt.Sprint(res["content"]); got != "[map[text:done type:text]]" {
 		b.Fatalf("the result's content is %s, want the text done", got)
 	}
+	return task
 }

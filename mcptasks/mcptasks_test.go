@@ -600,22 +600,28 @@ func TestDefaultPrincipal(t *testing.T) {
 	assert.Equal(t, "input_required", alice.Call(t, "tasks/get", map[string]any{"taskId": id})["status"])
 }
 
-// TestQuickTool answers a task tool that returns at once within the call,
-// and asks a client to poll a task soon after it changed, then ever less
-// often, up to PollInterval.
+// TestQuickTool answers a task tool that returns within InlineWait within
+// the call, and asks a client to poll a task soon after it changed, then
+// ever less often, up to PollInterval. An InlineWait of a minute makes the
+// first part independent of how fast the machine runs the tool: a tool
+// that returns at once is answered within the call, and one that suspends
+// or panics at once is a task all the same.
 func TestQuickTool(t *testing.T) {
 	t.Parallel()
-	clk := newClock()
-	in := tasktest.StartWith(t, tasktest.Config{Park: park.Runner{Time: clk.Now}}, nil, nil)
-	c := in.Client()
-	res := c.Call(t, "tools/call", map[string]any{"name": "fail"})
+	quick := tasktest.Start(t, &mcptasks.Options{InlineWait: time.Minute}, nil).Client()
+	res := quick.Call(t, "tools/call", map[string]any{"name": "fail"})
 	assert.Equal(t, map[string]any{"resultType": "complete", "isError": true,
 		"content": []any{map[string]any{"type": "text", "text": "it failed"}}}, without(res), "a result within the call, no task")
 	for _, tool := range []string{"ask", "panic", "required"} {
-		assert.Equal(t, "task", c.Call(t, "tools/call", map[string]any{"name": tool})["resultType"],
+		assert.Equal(t, "task", quick.Call(t, "tools/call", map[string]any{"name": tool})["resultType"],
 			"%s: a suspension, a panic and a required task are tasks", tool)
 	}
 
+	// A tool that has not returned within the (default) InlineWait is a
+	// task; it returns only once released.
+	clk := newClock()
+	in := tasktest.StartWith(t, tasktest.Config{Park: park.Runner{Time: clk.Now}}, nil, nil)
+	c := in.Client()
 	id := create(t, c, "wait", nil)
 	for _, tt := range []struct {
 		after time.Duration
