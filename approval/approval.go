@@ -209,9 +209,14 @@ func (g *gate) run(ctx context.Context, args json.RawMessage, answers toolnexus.
 	if err != nil {
 		return refuse(ctx, r, err)
 	}
-	mine, foreign := -1, ""
+	var (
+		mine, foreign = -1, ""
+		nonce         string    // of the approval that is mine
+		expiry        time.Time // of the approval that is mine
+	)
 	for i, a := range answers {
-		if _, _, ok := g.ours(a.ID, binding); ok {
+		var ok bool
+		if nonce, expiry, ok = g.ours(a.ID, binding); ok {
 			mine = i
 			break
 		}
@@ -240,7 +245,6 @@ func (g *gate) run(ctx context.Context, args json.RawMessage, answers toolnexus.
 		return g.ask(ctx, r, req, binding)
 	}
 	a := answers[mine]
-	nonce, expiry, _ := g.ours(a.ID, binding)
 	if !r.Now().Before(expiry) {
 		return refuse(ctx, r, msg.Errorf(toolnexus.ErrExpired, "approval %s expired at %s", strconv.Quote(a.ID), expiry.Format(time.RFC3339Nano)))
 	}

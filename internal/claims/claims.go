@@ -86,10 +86,11 @@ func (m *Memory) Claim(_ context.Context, key string, rec []byte, until time.Tim
 	now := m.now()
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if e, ok := m.live(key, now); ok {
-		return slices.Clone(e.rec), nil
+	old, held := m.entries[key]
+	if held && live(old, now) {
+		return slices.Clone(old.rec), nil
 	}
-	if err := m.put(key, rec, until, now); err != nil {
+	if err := m.putOver(key, rec, until, now, old, held); err != nil {
 		return nil, err
 	}
 	return nil, nil
@@ -104,18 +105,19 @@ func (m *Memory) Finish(_ context.Context, key string, rec []byte, until time.Ti
 	return m.put(key, rec, until, now)
 }
 
-// live returns the record m holds under key at now, if it has not expired.
-func (m *Memory) live(key string, now time.Time) (entry, bool) {
-	e, ok := m.entries[key]
-	if !ok || !e.until.IsZero() && !now.Before(e.until) {
-		return entry{}, false
-	}
-	return e, true
+// live reports whether e has not expired at now.
+func live(e entry, now time.Time) bool {
+	return e.until.IsZero() || now.Before(e.until)
 }
 
 // put stores rec under key until until, within m's bounds.
 func (m *Memory) put(key string, rec []byte, until time.Time, now time.Time) error {
 	old, held := m.entries[key]
+	return m.putOver(key, rec, until, now, old, held)
+}
+
+// putOver is put, given what m holds under key, if it holds anything.
+func (m *Memory) putOver(key string, rec []byte, until time.Time, now time.Time, old entry, held bool) error {
 	size := len(key) + len(rec) + entryOverhead
 	freed := 0
 	if held {
@@ -157,7 +159,7 @@ func (m *Memory) put(key string, rec []byte, until time.Time, now time.Time) err
 func (m *Memory) forget(now time.Time) {
 	expired := 0
 	for _, e := range m.entries {
-		if !e.until.IsZero() && !now.Before(e.until) {
+		if !live(e, now) {
 			expired++
 		}
 	}
@@ -166,7 +168,7 @@ func (m *Memory) forget(now time.Time) {
 			m.entries = liveOf(m.entries, now, len(m.entries)-expired)
 		} else {
 			for key, e := range m.entries {
-				if !e.until.IsZero() && !now.Before(e.until) {
+				if !live(e, now) {
 					delete(m.entries, key)
 				}
 			}
@@ -186,13 +188,13 @@ func (m *Memory) forget(now time.Time) {
 // liveOf returns a new map of the n records of entries that have not
 // expired at now.
 func liveOf(entries map[string]entry, now time.Time, n int) map[string]entry {
-	live := make(map[string]entry, n)
+	kept := make(map[string]entry, n)
 	for key, e := range entries {
-		if e.until.IsZero() || now.Before(e.until) {
-			live[key] = e
+		if live(e, now) {
+			kept[key] = e
 		}
 	}
-	return live
+	return kept
 }
 
 // Len returns the number of records held.
