@@ -11,8 +11,12 @@
 //	runner := park.Runner{Observer: obs}
 //
 // It is a module of its own so that users of toolnexus without
-// OpenTelemetry never download it. Tested with go.opentelemetry.io/otel
-// v1.47.0.
+// OpenTelemetry never download it. It requires, and is tested with,
+// go.opentelemetry.io/otel v1.44.0, the version ADK for Go v2.2.0 builds
+// with: a program that uses adkbridge cannot build with otel v1.47.0,
+// whose otel/log ADK's telemetry does not compile against, so otelpark
+// asks for no newer one than it needs. A program without ADK may use any
+// later otel v1.
 package otelpark
 
 import (
