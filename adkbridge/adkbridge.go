@@ -45,7 +45,9 @@ var ErrReplayed = errors.New("toolnexus: parked call already resumed")
 // llmagent.Config. Each call of the model runs the tool with the call's
 // arguments, through Park ([park.Runner.Run]); its result reaches the model
 // as a function response whose response is {"output": text}, or
-// {"error": text} for a failed result, and whose parts hold its media, as
+// {"error": text} for a failed result (a parked call's is {"output": the
+// requests' text, "status": "waiting for a person's answer"}), and whose
+// parts hold its media, as
 // [toolnexus.ToolResult.GeminiFunctionResponse] lays them out (a part
 // Gemini does not take leaves its placeholder in the text).
 //

@@ -144,7 +144,11 @@ func (o Options) LogValue() slog.Value { return wire.Log(o) }
 //
 // An approval runs tool once: its use is claimed in the Store before tool
 // runs, so that whatever runs the gated tool again with the same answers
-// (a replay) gets an Error, and tool does not run. A tool that suspends
+// (a replay) gets an Error, and tool does not run. On a carrier, which
+// claims the call's parking before the gated tool runs again, a replay of
+// the same resume gets the first run's result from that claim instead,
+// before the gate sees it: the gate's Error is for a replay the carrier
+// does not catch (another parking, a Repeatable tool). A tool that suspends
 // after its approval is run again with each new round of its own answers,
 // each round once, whatever the order in which the round's answers come.
 // Tool does not run, and the call gets an Error naming the reason, for an
@@ -251,7 +255,11 @@ func (g *gate) run(ctx context.Context, args json.RawMessage, answers toolnexus.
 	if !a.OK {
 		return toolnexus.Errorf("toolnexus: approval declined: %s", cmp.Or(a.Reason, toolnexus.ReasonDeclined))
 	}
-	_, _, err = r.Claim(ctx, park.Call{Tool: "approval", Park: "gate:" + nonce + roundOf(rest), Until: expiry})
+	// The Observer sees the parking of the gated call, which the carrier
+	// claims; the approval's own claim is the gate's, not a tool's.
+	quiet := r
+	quiet.Observer = nil
+	_, _, err = quiet.Claim(ctx, park.Call{Tool: "approval", Park: "gate:" + nonce + roundOf(rest), Until: expiry})
 	switch {
 	case errors.Is(err, park.ErrRunning):
 		// A claim is never finished: it is held once taken.

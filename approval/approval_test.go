@@ -655,3 +655,42 @@ func TestOptionsHideKeys(t *testing.T) {
 		assert.NotContains(t, fmt.Sprintf(verb, o), "3031323334", verb)
 	}
 }
+
+// events is an Observer that keeps each event's kind and tool.
+type events struct {
+	mu   sync.Mutex
+	seen []string
+}
+
+func (o *events) Run(ctx context.Context, _ park.Call) (context.Context, func(toolnexus.ToolResult, error)) {
+	return ctx, func(toolnexus.ToolResult, error) {}
+}
+
+func (o *events) Event(_ context.Context, e park.Event) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.seen = append(o.seen, e.Kind+" "+e.Tool)
+}
+
+// TestGateObserved checks what a Runner's Observer sees of a gated call:
+// the parking of the call, its answer and its replay, under the gated
+// tool's name, and nothing of the approval's own claim, which is not a
+// tool's.
+func TestGateObserved(t *testing.T) {
+	t.Parallel()
+	obs := &events{}
+	g := newGated(t, park.Runner{Observer: obs, Store: park.NewMemoryStore(0, 0)}, nil)
+	tools := map[string]toolnexus.Tool{"deploy": g.tool}
+	ctx := context.Background()
+	parked, err := g.runner.RunTurn(ctx, tools, toolnexus.ToolCall{ID: "call-1", Name: "deploy", Arguments: json.RawMessage(`{"env":"prod"}`)})
+	require.NoError(t, err)
+	req := parked.Waiting()[0].Request
+	for range 2 {
+		_, err = g.runner.Resume(ctx, tools, parked, req.Resolve(nil))
+		require.NoError(t, err)
+	}
+	assert.Equal(t, int32(1), g.runs.Load())
+	obs.mu.Lock()
+	defer obs.mu.Unlock()
+	assert.Equal(t, []string{"parked deploy", "answered deploy", "replayed deploy"}, obs.seen)
+}

@@ -58,7 +58,9 @@ var (
 // the call parked ([park.DefaultExpiry], ten minutes, unless set).
 // [Tool.Resume] checks a person's answer and returns the part to restart
 // the call with (ai.WithToolRestarts, with the response's History as the
-// messages): genkit runs the tool again, with the same input and every
+// messages; a host that stored only the History, as JSON, finds the
+// interrupted parts in its last message, the model's, where
+// ai.Part.IsInterrupt reports them): genkit runs the tool again, with the same input and every
 // answer so far, and the generation goes on. The tool checks the answers
 // again when it runs: an answer that the interrupt did not ask for, or
 // given after its request expired, fails the generation and the tool does

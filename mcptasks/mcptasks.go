@@ -1,9 +1,23 @@
 // Package mcptasks serves toolnexus tools as MCP tasks: the tasks extension
 // (SEP-2663, "io.modelcontextprotocol/tasks") on the official Go SDK,
-// github.com/modelcontextprotocol/go-sdk. A call of a task tool from a
-// client that declared the extension returns a task at once; the client
-// polls tasks/get, answers with tasks/update what the tool asks, and may
-// cancel with tasks/cancel. A tool that returns a suspension
+// github.com/modelcontextprotocol/go-sdk. The extension is for a client
+// on protocol 2026-07-28 or later that declares it (capabilities
+// "extensions" {"io.modelcontextprotocol/tasks": {}} in its initialize
+// request); any other client gets a [TaskOptional] tool's result within
+// its call, as from a tool without tasks, and a [TaskRequired] tool's
+// refusal (see TaskRequired). For a client with the
+// extension, a call of a TaskRequired tool returns a task at once, and
+// one of a TaskOptional tool is answered within the call when the tool
+// returns within [Options].InlineWait (20 ms unless set), else returns a
+// task. The client polls
+// tasks/get, whose result (resultType complete, as every result that is
+// not input_required) is the task: its status, and its result once
+// completed; it waits the pollIntervalMs each answer gives
+// ([FirstPollInterval] after a change, backing off to PollInterval),
+// answers with tasks/update what the tool asks, and may cancel with
+// tasks/cancel. The go-sdk's own client (v1.8.0) has no methods for these:
+// a Go client sends them as JSON-RPC requests of its own. A tool that
+// returns a suspension
 // ([toolnexus.Pending], [toolnexus.PendingAll]) inside a task makes it
 // input_required with those requests, and runs again, once, with every
 // answer; what it reports with [toolnexus.ReportProgress] becomes the
@@ -79,8 +93,9 @@ type TaskSupport int
 
 const (
 	// TaskOptional makes a call a task when its client declared the
-	// extension, and runs it within the call otherwise, as a tool of
-	// the mcpbridge package runs.
+	// extension and the tool did not return within InlineWait, and runs
+	// it within the call otherwise, as a tool of the mcpbridge package
+	// runs.
 	TaskOptional TaskSupport = iota
 	// TaskRequired makes a call a task, and refuses a client that did
 	// not declare the extension with the JSON-RPC error -32021 naming it

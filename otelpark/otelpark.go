@@ -1,8 +1,9 @@
 // Package otelpark turns what a park.Runner sees into OpenTelemetry
 // traces and metrics: a span per tool run, named as the GenAI semantic
 // conventions name it (execute_tool {tool}), a span per step in the life of
-// a parked call (parked, answered, declined, replayed, refused), and
-// metrics of runs, errors, parked calls, time to an answer and refusals.
+// a parked call (park.parked {tool}, park.answered {tool}, park.declined
+// {tool}, park.replayed {tool}, park.refused {tool}), and metrics of runs,
+// errors, parked calls, time to an answer and refusals.
 // It never records a payload: no argument, answer or result data, unless
 // [Options].Arguments opts into the call's arguments. Set it as the
 // Runner's Observer, on every carrier alike:
