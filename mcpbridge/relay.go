@@ -127,13 +127,39 @@ type Relay struct {
 
 // relayedProgress passes an upstream's progress on one call to the
 // relay's client: values that increase, at the Runner's pace, and none
-// once the call has ended.
+// once the call has ended. The upstream's notifications of every call
+// come through one handler of the relay's session, which only leaves the
+// latest report here and wakes the call's own sender: a client that is
+// slow to take its notifications holds up its own call's, no other.
 type relayedProgress struct {
-	mu     sync.Mutex
-	report func(done, total float64, message string)
-	seen   bool
-	last   float64
-	ended  bool
+	mu    sync.Mutex
+	seen  bool
+	last  float64
+	ended bool
+	next  *progressReport // the latest report not yet sent
+	wake  chan struct{}   // one slot: next was set; closed as the call ends
+	idle  chan struct{}   // closed once the sender has sent the last report
+}
+
+// progressReport is one report of progress.
+type progressReport struct {
+	done, total float64
+	message     string
+}
+
+// send sends each report p is woken for with report, until the call
+// ends.
+func (p *relayedProgress) send(report func(done, total float64, message string)) {
+	defer close(p.idle)
+	for range p.wake {
+		p.mu.Lock()
+		n := p.next
+		p.next = nil
+		p.mu.Unlock()
+		if n != nil {
+			report(n.done, n.total, n.message)
+		}
+	}
 }
 
 // upstreamSession is a session of a relay with its upstream.
@@ -218,15 +244,21 @@ func (r *Relay) passProgress(ctx context.Context, req *mcp.CallToolRequest) (str
 			r.runner.LogRefusal(ctx, slog.LevelInfo, "mcpbridge: relay: progress notification not sent", "tool", tool, "err", err)
 		}
 	})
-	p := &relayedProgress{report: report}
+	p := &relayedProgress{wake: make(chan struct{}, 1), idle: make(chan struct{})}
+	go p.send(report)
 	up := "toolnexus-relay-" + rand.Text()
 	r.progress.Store(up, p)
 	return up, func() {
 		r.progress.Delete(up)
 		p.mu.Lock()
-		defer p.mu.Unlock()
-		flush()
 		p.ended = true
+		close(p.wake)
+		p.mu.Unlock()
+		select {
+		case <-p.idle: // what the upstream sent before its result goes first
+			flush()
+		case <-ctx.Done():
+		}
 	}
 }
 
@@ -256,7 +288,11 @@ func (r *Relay) upstreamProgress(_ context.Context, req *mcp.ProgressNotificatio
 		return
 	}
 	p.seen, p.last = true, n.Progress
-	p.report(n.Progress, total, n.Message)
+	p.next = &progressReport{n.Progress, total, n.Message}
+	select {
+	case p.wake <- struct{}{}:
+	default: // the sender is awake already, and will find next
+	}
 }
 
 // NewServer returns a go-sdk server named impl that serves the relay's

@@ -868,3 +868,102 @@ func TestRelayProgress(t *testing.T) {
 		assert.NotEqual(t, 3.0, n.Total, "no notification for the call without a token")
 	}
 }
+
+// progressStall is the relay's end of a client that does not take its
+// progress notifications: a write of one blocks until release is closed,
+// after closing stalled once.
+type progressStall struct {
+	mcp.Connection
+	stalled chan struct{}
+	release chan struct{}
+	once    *sync.Once
+}
+
+func (c progressStall) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if req, ok := msg.(*jsonrpc.Request); ok && req.Method == "notifications/progress" {
+		c.once.Do(func() { close(c.stalled) })
+		select {
+		case <-c.release:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return c.Connection.Write(ctx, msg)
+}
+
+// TestRelayProgressStalledClient relays the progress of two calls at once,
+// the first for a client that does not take its notifications: the
+// second client gets its progress all the same, since one client's
+// notifications never wait on another's, and the first call ends once its
+// client takes them.
+func TestRelayProgressStalledClient(t *testing.T) {
+	t.Parallel()
+	u := newUpstream(t)
+	fast := &progressLog{}
+	u.server.AddTool(&mcp.Tool{Name: "ticks", InputSchema: &jsonschema.Schema{Type: "object"}},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			token := req.Params.GetProgressToken()
+			for i := 1; i <= 3; i++ {
+				assert.NoError(t, req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: float64(i), Total: 3}))
+			}
+			var in struct{ Wait bool }
+			if err := json.Unmarshal(req.Params.Arguments, &in); err != nil {
+				return nil, err
+			}
+			if in.Wait {
+				// Returns once its client has the last report, which a
+				// notification of the stalled call would hold up.
+				assert.EventuallyWithT(t, func(c *assert.CollectT) {
+					fast.mu.Lock()
+					defer fast.mu.Unlock()
+					assert.True(c, slices.ContainsFunc(fast.notes, func(n progressNote) bool { return n.Progress == 3 }))
+				}, 10*time.Second, time.Millisecond)
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ticked"}}}, nil
+		})
+	srv := newRelay(t, u)
+	ctx := context.Background()
+
+	stall := progressStall{stalled: make(chan struct{}), release: make(chan struct{}), once: &sync.Once{}}
+	release := sync.OnceFunc(func() { close(stall.release) })
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := srv.Connect(ctx, connTransport(func() (mcp.Connection, error) {
+		c, err := st.Connect(ctx)
+		stall.Connection = c
+		return stall, err
+	}), nil)
+	require.NoError(t, err)
+	slow, err := mcp.NewClient(&mcp.Implementation{Name: "slow", Version: "v1"}, nil).Connect(ctx, ct, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { release(); slow.Close(); ss.Wait() })
+	_, err = slow.ListTools(ctx, nil)
+	require.NoError(t, err)
+
+	slowDone := make(chan error, 1)
+	go func() {
+		p := &mcp.CallToolParams{Name: "ticks", Arguments: map[string]any{}}
+		p.SetProgressToken("slow")
+		_, err := slow.CallTool(ctx, p)
+		slowDone <- err
+	}()
+	<-stall.stalled
+
+	cs, _ := connect(t, srv, &mcp.ClientOptions{ProgressNotificationHandler: fast.handle}, "")
+	p := &mcp.CallToolParams{Name: "ticks", Arguments: map[string]any{"wait": true}}
+	p.SetProgressToken("fast")
+	assert.Equal(t, "ticked", text(t, call(t, cs, p)))
+	fast.mu.Lock()
+	got := slices.Clone(fast.notes)
+	fast.mu.Unlock()
+	require.NotEmpty(t, got)
+	assert.Equal(t, progressNote{"fast", 1, 3, ""}, got[0])
+	assert.Equal(t, progressNote{"fast", 3, 3, ""}, got[len(got)-1])
+
+	select {
+	case err := <-slowDone:
+		t.Fatalf("the stalled call ended before its client took its notifications: %v", err)
+	default:
+	}
+	release()
+	require.NoError(t, <-slowDone)
+}
