@@ -104,6 +104,8 @@ type RelayOptions struct {
 // the pace of the runner's [park.Runner.LimitProgress] (the last report
 // always), and only progress that increases: another token, a value that
 // does not increase, or a notification after the call ended is dropped.
+// Each call sends its own: a client slow to take its notifications holds
+// up its own call's progress, never another's.
 //
 // A Relay is safe for concurrent use. Every relay that may receive the
 // retry of a call needs a Sealer with the same keys and audience.
