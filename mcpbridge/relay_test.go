@@ -900,6 +900,8 @@ func TestRelayProgressStalledClient(t *testing.T) {
 	t.Parallel()
 	u := newUpstream(t)
 	fast := &progressLog{}
+	stall := progressStall{stalled: make(chan struct{}), release: make(chan struct{}), once: &sync.Once{}}
+	release := sync.OnceFunc(func() { close(stall.release) })
 	u.server.AddTool(&mcp.Tool{Name: "ticks", InputSchema: &jsonschema.Schema{Type: "object"}},
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			token := req.Params.GetProgressToken()
@@ -910,22 +912,29 @@ func TestRelayProgressStalledClient(t *testing.T) {
 			if err := json.Unmarshal(req.Params.Arguments, &in); err != nil {
 				return nil, err
 			}
+			// Each call returns once the relay has sent its client a report
+			// (a report that reached the relay after the result would be
+			// dropped): the fast call's last, which a notification of the
+			// stalled call would hold up; the slow call's first, which
+			// stalls.
 			if in.Wait {
-				// Returns once its client has the last report, which a
-				// notification of the stalled call would hold up.
 				assert.EventuallyWithT(t, func(c *assert.CollectT) {
 					fast.mu.Lock()
 					defer fast.mu.Unlock()
 					assert.True(c, slices.ContainsFunc(fast.notes, func(n progressNote) bool { return n.Progress == 3 }))
 				}, 10*time.Second, time.Millisecond)
+			} else {
+				select {
+				case <-stall.stalled:
+				case <-time.After(10 * time.Second):
+					t.Error("no report reached the slow client")
+				}
 			}
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ticked"}}}, nil
 		})
 	srv := newRelay(t, u)
 	ctx := context.Background()
 
-	stall := progressStall{stalled: make(chan struct{}), release: make(chan struct{}), once: &sync.Once{}}
-	release := sync.OnceFunc(func() { close(stall.release) })
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := srv.Connect(ctx, connTransport(func() (mcp.Connection, error) {
 		c, err := st.Connect(ctx)
@@ -946,7 +955,11 @@ func TestRelayProgressStalledClient(t *testing.T) {
 		_, err := slow.CallTool(ctx, p)
 		slowDone <- err
 	}()
-	<-stall.stalled
+	select {
+	case <-stall.stalled:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no report reached the slow client")
+	}
 
 	cs, _ := connect(t, srv, &mcp.ClientOptions{ProgressNotificationHandler: fast.handle}, "")
 	p := &mcp.CallToolParams{Name: "ticks", Arguments: map[string]any{"wait": true}}
@@ -956,8 +969,10 @@ func TestRelayProgressStalledClient(t *testing.T) {
 	got := slices.Clone(fast.notes)
 	fast.mu.Unlock()
 	require.NotEmpty(t, got)
-	assert.Equal(t, progressNote{"fast", 1, 3, ""}, got[0])
-	assert.Equal(t, progressNote{"fast", 3, 3, ""}, got[len(got)-1])
+	assert.Equal(t, progressNote{"fast", 3, 3, ""}, got[len(got)-1], "the last report, of every call's")
+	for i := 1; i < len(got); i++ {
+		assert.Greater(t, got[i].Progress, got[i-1].Progress)
+	}
 
 	select {
 	case err := <-slowDone:
